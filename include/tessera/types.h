@@ -1,0 +1,232 @@
+/* tessera: plain value types of the public API (vectors, ids, results, definitions).
+ * Everything here is passed by value; no type hides a pointer the caller must free. */
+#ifndef TESSERA_TYPES_H
+#define TESSERA_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Export macro for the shared library build. */
+#if defined(_WIN32) && defined(TESSERA_SHARED)
+#if defined(TESSERA_BUILDING)
+#define TS_API __declspec(dllexport)
+#else
+#define TS_API __declspec(dllimport)
+#endif
+#elif defined(TESSERA_BUILDING) && defined(__GNUC__)
+#define TS_API __attribute__((visibility("default")))
+#else
+#define TS_API
+#endif
+
+/* ---- math values (y up, metres, kilograms, seconds) ---- */
+
+typedef struct ts_vec3 {
+    float x, y, z;
+} ts_vec3;
+
+/* Unit quaternion, scalar last: (x, y, z) = axis * sin(angle/2), w = cos(angle/2). */
+typedef struct ts_quat {
+    float x, y, z, w;
+} ts_quat;
+
+typedef struct ts_transform {
+    ts_vec3 p;
+    ts_quat q;
+} ts_transform;
+
+#define TS_QUAT_IDENTITY ((ts_quat){0.0f, 0.0f, 0.0f, 1.0f})
+
+/* ---- results ---- */
+
+/* Every call that can fail returns one of these; on failure ts_last_error()
+ * (thread local) says which argument was wrong and why. */
+typedef enum ts_result {
+    TS_OK = 0,
+    TS_ERROR_NULL_POINTER,     /* a required pointer (a def, an output) was NULL */
+    TS_ERROR_UNINITIALIZED_DEF, /* a def that did not come from ts_default_*_def() */
+    TS_ERROR_STALE_ID,         /* the object was destroyed, or the id was never valid */
+    TS_ERROR_WRONG_WORLD,      /* the id belongs to another world */
+    TS_ERROR_NOT_FINITE,       /* a NaN or infinite number */
+    TS_ERROR_OUT_OF_RANGE,     /* a number outside its allowed range */
+    TS_ERROR_INVALID_OPERATION, /* valid arguments, but not for this object (e.g. velocity of a static body) */
+    TS_ERROR_UNSUPPORTED,      /* a feature this build does not have yet */
+    TS_ERROR_OUT_OF_MEMORY,    /* the allocator returned NULL; nothing was changed */
+    TS_ERROR_CAPACITY,         /* a fixed limit was reached (e.g. too many worlds) */
+} ts_result;
+
+/* ---- ids: index + generation; a zeroed id is the null id ---- */
+
+/* A world. index1 is the slot + 1, so {0} is null. */
+typedef struct ts_world_id {
+    uint16_t index1;
+    uint16_t generation;
+} ts_world_id;
+
+/* A body. It names its world (slot and generation), so an id of a destroyed or
+ * other world is detected, and its own slot + 1 and generation. */
+typedef struct ts_body_id {
+    int32_t index1;
+    uint16_t world0;
+    uint16_t world_generation;
+    uint32_t generation;
+} ts_body_id;
+
+/* A shape; same layout as a body id. */
+typedef struct ts_shape_id {
+    int32_t index1;
+    uint16_t world0;
+    uint16_t world_generation;
+    uint32_t generation;
+} ts_shape_id;
+
+#define TS_NULL_WORLD_ID ((ts_world_id){0, 0})
+#define TS_NULL_BODY_ID ((ts_body_id){0, 0, 0, 0})
+#define TS_NULL_SHAPE_ID ((ts_shape_id){0, 0, 0, 0})
+
+static inline bool ts_world_id_is_null(ts_world_id id) { return id.index1 == 0; }
+static inline bool ts_body_id_is_null(ts_body_id id) { return id.index1 == 0; }
+static inline bool ts_shape_id_is_null(ts_shape_id id) { return id.index1 == 0; }
+
+static inline bool ts_body_id_equals(ts_body_id a, ts_body_id b)
+{
+    return a.index1 == b.index1 && a.world0 == b.world0 && a.world_generation == b.world_generation &&
+           a.generation == b.generation;
+}
+
+/* ---- allocation ---- */
+
+/* Every byte tessera allocates for a world goes through these. alignment is a
+ * power of two <= 64; size is a multiple of alignment. free receives the size
+ * that was allocated. Leave both NULL to use the C library. */
+typedef void *ts_alloc_fn(size_t size, size_t alignment, void *context);
+typedef void ts_free_fn(void *memory, size_t size, void *context);
+
+typedef struct ts_allocator {
+    ts_alloc_fn *alloc;
+    ts_free_fn *free;
+    void *context;
+} ts_allocator;
+
+/* ---- world ---- */
+
+typedef enum ts_solver_type {
+    TS_SOLVER_SOFT_STEP = 0, /* soft-step sequential impulses (default) */
+    TS_SOLVER_XPBD = 1,      /* extended position based dynamics: reserved, not built yet */
+} ts_solver_type;
+
+typedef struct ts_world_def {
+    ts_vec3 gravity;       /* m/s^2; default (0, -10, 0) */
+    int substeps;          /* substeps per ts_world_step, 1..64; default 4 */
+    int threads;           /* worker threads; 0 = every core; 1..256 otherwise */
+    ts_solver_type solver; /* default TS_SOLVER_SOFT_STEP */
+    int body_capacity;     /* bodies to reserve room for up front (a hint, >= 0) */
+    int shape_capacity;    /* shapes to reserve room for up front (a hint, >= 0) */
+    ts_allocator allocator;
+    void *user_data;
+    int internal_value; /* set by ts_default_world_def(); do not touch */
+} ts_world_def;
+
+/* ---- bodies ---- */
+
+typedef enum ts_body_type {
+    TS_BODY_STATIC = 0,    /* never moves, infinite mass */
+    TS_BODY_KINEMATIC = 1, /* moves by its velocity, infinite mass, no gravity */
+    TS_BODY_DYNAMIC = 2,   /* moved by gravity, forces and contacts */
+} ts_body_type;
+
+typedef struct ts_body_def {
+    ts_body_type type;         /* default TS_BODY_STATIC */
+    ts_vec3 position;          /* world position of the body origin */
+    ts_quat rotation;          /* world rotation; normalised if within 1% of unit length */
+    ts_vec3 linear_velocity;   /* of the centre of mass, m/s */
+    ts_vec3 angular_velocity;  /* world frame, rad/s */
+    float linear_damping;      /* >= 0, 1/s; v *= 1 / (1 + h * damping) per substep */
+    float angular_damping;     /* >= 0, 1/s */
+    float gravity_scale;       /* finite; default 1 */
+    bool enable_sleep;         /* reserved for sleeping; default true */
+    void *user_data;
+    int internal_value; /* set by ts_default_body_def(); do not touch */
+} ts_body_def;
+
+/* Mass properties of a body, computed from its shapes. The inertia is given
+ * in its principal frame: principal_rotation turns the principal axes into the
+ * body frame, and principal_inertia holds the moments about them. */
+typedef struct ts_mass_data {
+    float mass;                 /* kg */
+    ts_vec3 center;             /* centre of mass in the body frame */
+    ts_vec3 principal_inertia;  /* kg m^2 about the centre of mass */
+    ts_quat principal_rotation; /* body frame <- principal frame */
+} ts_mass_data;
+
+/* ---- shapes ---- */
+
+typedef enum ts_shape_type {
+    TS_SHAPE_SPHERE = 0,
+    TS_SHAPE_BOX = 1,
+    TS_SHAPE_CAPSULE = 2,
+    TS_SHAPE_TYPE_COUNT
+} ts_shape_type;
+
+typedef struct ts_sphere {
+    float radius; /* > 0 */
+} ts_sphere;
+
+typedef struct ts_box {
+    ts_vec3 half_extents; /* each > 0 */
+} ts_box;
+
+/* A capsule along its local y axis: a segment from (0, -half_height, 0) to
+ * (0, half_height, 0) swept by a sphere of radius. */
+typedef struct ts_capsule {
+    float half_height; /* >= 0 (0 makes a sphere) */
+    float radius;      /* > 0 */
+} ts_capsule;
+
+/* Collision filter: shapes A and B may touch when
+ * (A.category_bits & B.mask_bits) != 0 and (B.category_bits & A.mask_bits) != 0. */
+typedef struct ts_filter {
+    uint64_t category_bits; /* default 1 */
+    uint64_t mask_bits;     /* default all ones */
+} ts_filter;
+
+typedef struct ts_shape_def {
+    ts_vec3 local_position; /* shape centre in the body frame */
+    ts_quat local_rotation; /* shape rotation in the body frame */
+    float density;          /* kg/m^3, > 0; default 1 */
+    float friction;         /* >= 0; default 0.6 */
+    float restitution;      /* 0..1; default 0 */
+    ts_filter filter;
+    void *user_data;
+    int internal_value; /* set by ts_default_shape_def(); do not touch */
+} ts_shape_def;
+
+/* ---- statistics ---- */
+
+typedef struct ts_world_counters {
+    int body_count;        /* all bodies */
+    int awake_body_count;  /* bodies in the awake (moving) range */
+    int static_body_count; /* static bodies */
+    int shape_count;
+    int step_count;     /* ts_world_step calls that succeeded */
+    int thread_count;   /* threads a step uses */
+} ts_world_counters;
+
+/* Time spent in the stages of the last step, in milliseconds. */
+typedef struct ts_step_profile {
+    double step;
+    double integrate_velocities;
+    double integrate_positions;
+    double finalize;
+} ts_step_profile;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what tessera needs from Debian's packages (only what is missing),
+# then configures and builds it in ./build (Release). Safe to run again.
+#
+#   scripts/setup.sh            install if needed, configure, build
+#   BUILD_DIR=out scripts/setup.sh
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+BUILD_DIR="${BUILD_DIR:-build}"
+
+# Debian packages: compiler and build tools, SIMDe, cglm, cmocka. OpenMP
+# (libgomp) comes with gcc.
+packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}"
+    if [[ $(id -u) -eq 0 ]]; then
+        apt_get=(apt-get)
+    elif command -v sudo >/dev/null 2>&1; then
+        apt_get=(sudo apt-get)
+    else
+        echo "setup: these Debian packages are missing: ${missing[*]}" >&2
+        echo "setup: run as root (or install sudo), or install them yourself:" >&2
+        echo "  apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${apt_get[@]}" update -qq
+    "${apt_get[@]}" install -y -qq --no-install-recommends "${missing[@]}"
+else
+    echo "setup: every package is installed"
+fi
+
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$BUILD_DIR" -j "$(nproc)"
+echo "setup: built in $BUILD_DIR (bench: $BUILD_DIR/bench/tessera-bench)"

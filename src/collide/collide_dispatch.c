@@ -1,0 +1,86 @@
+/* tessera: narrowphase dispatch by shape type.
+ *
+ * Six pair functions cover the 3 x 3 type pairs: the ordered pairs
+ * sphere <= capsule, sphere <= box, capsule <= box and the same-type pairs. A
+ * pair in the other order calls the implemented function with the shapes
+ * swapped and negates the normal, so it still points from A to B; points and
+ * feature ids are unchanged (points sit midway between the surfaces, so they
+ * do not depend on which shape is first). */
+#include "collide/narrowphase.h"
+#include "math3.h"
+
+#include <stddef.h>
+
+/* Pair in implemented order (lo, hi). Returns false for an unknown pair. */
+static bool collide_ordered(ts_shape_type ta, const void *ga, ts_transform xfa, ts_shape_type tb, const void *gb,
+                            ts_transform xfb, float margin, ts_manifold *m)
+{
+    switch (ta) {
+    case TS_SHAPE_SPHERE:
+        switch (tb) {
+        case TS_SHAPE_SPHERE:
+            ts_collide_spheres(ga, xfa, gb, xfb, margin, m);
+            return true;
+        case TS_SHAPE_CAPSULE:
+            ts_collide_sphere_capsule(ga, xfa, gb, xfb, margin, m);
+            return true;
+        case TS_SHAPE_BOX:
+            ts_collide_sphere_box(ga, xfa, gb, xfb, margin, m);
+            return true;
+        default:
+            return false;
+        }
+    case TS_SHAPE_CAPSULE:
+        switch (tb) {
+        case TS_SHAPE_CAPSULE:
+            ts_collide_capsules(ga, xfa, gb, xfb, margin, m);
+            return true;
+        case TS_SHAPE_BOX:
+            ts_collide_capsule_box(ga, xfa, gb, xfb, margin, m);
+            return true;
+        default:
+            return false;
+        }
+    case TS_SHAPE_BOX:
+        if (tb == TS_SHAPE_BOX) {
+            ts_collide_boxes(ga, xfa, gb, xfb, margin, m);
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Rank of a type in the implemented order: sphere < capsule < box. */
+static int type_rank(ts_shape_type t)
+{
+    switch (t) {
+    case TS_SHAPE_SPHERE:
+        return 0;
+    case TS_SHAPE_CAPSULE:
+        return 1;
+    case TS_SHAPE_BOX:
+        return 2;
+    default:
+        return -1;
+    }
+}
+
+void ts_collide_shapes(ts_shape_type type_a, const void *geom_a, ts_transform xfa, ts_shape_type type_b,
+                       const void *geom_b, ts_transform xfb, float margin, ts_manifold *m)
+{
+    m->point_count = 0;
+    int rank_a = type_rank(type_a);
+    int rank_b = type_rank(type_b);
+    if (geom_a == NULL || geom_b == NULL || rank_a < 0 || rank_b < 0) {
+        return;
+    }
+    if (rank_a <= rank_b) {
+        collide_ordered(type_a, geom_a, xfa, type_b, geom_b, xfb, margin, m);
+        return;
+    }
+    if (collide_ordered(type_b, geom_b, xfb, type_a, geom_a, xfa, margin, m)) {
+        m->normal = ts_neg(m->normal);
+    }
+}

@@ -1,0 +1,135 @@
+/* Dynamic bounding volume hierarchy of fat AABBs (the broadphase tree).
+ *
+ * A binary tree whose leaves are proxies (one fat box, category bits and a
+ * user id each) and whose internal nodes hold the union of their children.
+ * Leaves are inserted next to the sibling that adds the least surface area
+ * (a greedy branch-and-bound descent under the surface-area heuristic), and
+ * every node on the way back up is refitted and, when it lowers the area,
+ * rotated (a child swapped with a grandchild). ts_tree_rebuild rebuilds the
+ * whole tree, or only the part above proxies grown by ts_tree_enlarge_proxy,
+ * top down with a binned SAH.
+ *
+ * Nodes live in one pool addressed by index (a proxy id is its leaf's index),
+ * freed nodes go on a free list, and the pool grows through the allocator only
+ * in ts_tree_create_proxy. Moving, enlarging and destroying never allocate;
+ * queries never allocate and never recurse.
+ *
+ * Deterministic: the same sequence of calls gives the same nodes, bit for bit,
+ * and the same query order. Nothing depends on pointers, time or threads.
+ * Not thread safe for writes; any number of threads may query at once while
+ * nobody writes. */
+#ifndef TS_COLLIDE_DYNAMIC_TREE_H
+#define TS_COLLIDE_DYNAMIC_TREE_H
+
+#include "collide/aabb.h"
+#include "tessera/types.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TS_NULL_PROXY (-1)
+
+/* Entries of the fixed traversal stack of a query. A depth-first walk needs at
+ * most height + 1 entries, so this covers any tree of height < 1000; a query
+ * that would overflow it walks that subtree by parent links instead (same
+ * result, same order, no allocation). */
+#ifndef TS_TREE_STACK_SIZE
+#define TS_TREE_STACK_SIZE 1024 /* (overridable at build time; tests shrink it to exercise the fallback) */
+#endif
+
+/* Node flags. */
+enum {
+    TS_TREE_NODE_ALLOCATED = 1, /* in the tree (not on the free list) */
+    TS_TREE_NODE_LEAF = 2,      /* a proxy */
+    TS_TREE_NODE_ENLARGED = 4,  /* internal node grown in place by ts_tree_enlarge_proxy; rebuilt by ts_tree_rebuild */
+};
+
+/* 48 bytes. */
+typedef struct ts_tree_node {
+    ts_aabb aabb;           /* leaf: the fat box; internal: holds both children */
+    uint64_t category_bits; /* leaf: the proxy's bits; internal: OR of the children */
+    union {
+        struct {
+            int32_t child1, child2;
+        } children;      /* internal nodes */
+        int32_t user_id; /* leaves */
+    };
+    union {
+        int32_t parent; /* allocated nodes: TS_NULL_PROXY at the root */
+        int32_t next;   /* free nodes: next free node or TS_NULL_PROXY */
+    };
+    uint16_t height; /* leaf 0, internal 1 + max(children) */
+    uint16_t flags;  /* TS_TREE_NODE_* */
+} ts_tree_node;
+
+typedef struct ts_dynamic_tree {
+    ts_tree_node *nodes;
+    int32_t root;          /* TS_NULL_PROXY when empty */
+    int32_t node_count;    /* allocated nodes (leaves + internal) */
+    int32_t node_capacity; /* nodes in the pool */
+    int32_t free_list;     /* first free node or TS_NULL_PROXY */
+    int32_t proxy_count;   /* leaves */
+    const ts_allocator *allocator; /* must outlive the tree */
+
+    /* Scratch of ts_tree_rebuild, kept between calls so that a rebuild each
+     * step allocates only when the proxy count grows. */
+    int32_t *rebuild_items;
+    ts_vec3 *rebuild_centers;
+    int32_t *rebuild_order;
+    int32_t rebuild_capacity;
+} ts_dynamic_tree;
+
+/* Returns false (and leaves *tree empty, safe to destroy) when the allocator
+ * fails. initial_capacity is a proxy-count hint (>= 0). */
+bool ts_tree_init(ts_dynamic_tree *tree, const ts_allocator *allocator, int initial_capacity);
+void ts_tree_destroy(ts_dynamic_tree *tree);
+
+/* Adds a leaf; returns its proxy id, or TS_NULL_PROXY when the pool had to
+ * grow and the allocator failed (the tree is then unchanged). */
+int ts_tree_create_proxy(ts_dynamic_tree *tree, ts_aabb fat_aabb, uint64_t category_bits, int32_t user_id);
+void ts_tree_destroy_proxy(ts_dynamic_tree *tree, int proxy);
+
+/* Removes the leaf and inserts it again with a new box (never allocates). */
+void ts_tree_move_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
+
+/* Sets the leaf's box and grows its ancestors in place, marking them enlarged;
+ * O(depth) and cheap, but the tree's quality decays until ts_tree_rebuild(tree,
+ * false) re-places the enlarged part (Box2D v3's per-step scheme). */
+void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
+
+/* Rebuilds top down with a binned SAH: every internal node when full_build,
+ * otherwise only the enlarged nodes (the subtrees below them that were not
+ * enlarged are kept whole). Returns false when scratch memory could not be
+ * allocated; the tree is then unchanged. */
+bool ts_tree_rebuild(ts_dynamic_tree *tree, bool full_build);
+
+void ts_tree_set_category_bits(ts_dynamic_tree *tree, int proxy, uint64_t category_bits);
+uint64_t ts_tree_get_category_bits(const ts_dynamic_tree *tree, int proxy);
+ts_aabb ts_tree_get_fat_aabb(const ts_dynamic_tree *tree, int proxy);
+int32_t ts_tree_get_user_id(const ts_dynamic_tree *tree, int proxy);
+int ts_tree_proxy_count(const ts_dynamic_tree *tree);
+
+/* Called for each leaf whose box overlaps the query box and whose category
+ * bits share a bit with the mask; return false to stop the query. */
+typedef bool ts_tree_query_fn(int proxy, int32_t user_id, void *context);
+
+/* Depth-first, child1 before child2: the order depends only on the tree. */
+void ts_tree_query(const ts_dynamic_tree *tree, ts_aabb aabb, uint64_t mask_bits, ts_tree_query_fn *fn,
+                   void *context);
+
+/* The same query walked by parent links without a stack (what ts_tree_query
+ * falls back to for subtrees deeper than its stack). Same leaves, same order. */
+void ts_tree_query_stackless(const ts_dynamic_tree *tree, ts_aabb aabb, uint64_t mask_bits, ts_tree_query_fn *fn,
+                             void *context);
+
+/* Height of the root (0 for an empty tree or a single leaf). */
+int ts_tree_height(const ts_dynamic_tree *tree);
+
+/* Sum of the internal nodes' areas over the root's area (quality: lower is better). */
+float ts_tree_area_ratio(const ts_dynamic_tree *tree);
+
+/* Checks every invariant (links, heights, boxes hold children, category bits,
+ * enlarged flags, counts, free list) without asserting; for tests. */
+bool ts_tree_validate(const ts_dynamic_tree *tree);
+
+#endif

@@ -1,0 +1,36 @@
+/* Small definitions shared by every source file: assertions, the def cookie,
+ * and the one place that names compiler-specific features. */
+#ifndef TS_CORE_H
+#define TS_CORE_H
+
+#include "tessera/types.h"
+
+#include <assert.h>
+
+/* ts_default_*_def() stamp their result with this, so that a def that was only
+ * zero-filled (or never filled) is caught instead of used. */
+#define TS_DEF_COOKIE 0x7E55E7A
+
+#define TS_ASSERT(condition) assert(condition)
+
+/* The most worker threads a world may use (ts_world_def.threads). */
+#define TS_MAX_THREADS 256
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TS_RESTRICT __restrict__
+#define TS_THREAD_LOCAL __thread
+#define TS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define TS_PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#elif defined(_MSC_VER)
+#define TS_RESTRICT __restrict
+#define TS_THREAD_LOCAL __declspec(thread)
+#define TS_UNLIKELY(x) (x)
+#define TS_PRINTF_LIKE(f, a)
+#else
+#define TS_RESTRICT
+#define TS_THREAD_LOCAL _Thread_local
+#define TS_UNLIKELY(x) (x)
+#define TS_PRINTF_LIKE(f, a)
+#endif
+
+#endif

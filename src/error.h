@@ -1,0 +1,11 @@
+/* The thread-local "last error" message behind ts_last_error(). */
+#ifndef TS_ERROR_H
+#define TS_ERROR_H
+
+#include "core.h"
+
+/* Records "function: message" as this thread's last error and returns code,
+ * so a failing call can end with `return ts_fail(CODE, __func__, "...")`. */
+ts_result ts_fail(ts_result code, const char *function, const char *format, ...) TS_PRINTF_LIKE(3, 4);
+
+#endif

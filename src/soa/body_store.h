@@ -1,0 +1,86 @@
+/* Structure-of-arrays storage of the per-body simulation state.
+ *
+ * One float column per scalar (px, py, pz, ...), so that every per-body loop
+ * reads only the columns it needs, with unit stride, over a contiguous range.
+ * Slots are split into three consecutive ranges (soa_table.h):
+ *
+ *   [0, end[AWAKE])                awake: dynamic and kinematic bodies that move
+ *   [end[AWAKE], end[SLEEPING])    sleeping (filled by the islands issue)
+ *   [end[SLEEPING], count)         static
+ *
+ * A body's slot changes when it moves between ranges or when another body is
+ * removed; table.slot_of_id (indexed by the body id's index) follows every move.
+ *
+ * The simulation frame of a body is its centre of mass with its principal
+ * axes of inertia, so the inertia is diagonal in it: (px, py, pz) is the
+ * centre of mass and q is the body rotation times the principal rotation.
+ * Static and kinematic bodies use their origin frame. */
+#ifndef TS_BODY_STORE_H
+#define TS_BODY_STORE_H
+
+#include "soa_table.h"
+
+typedef enum ts_body_range {
+    TS_RANGE_AWAKE = 0,
+    TS_RANGE_SLEEPING = 1,
+    TS_RANGE_STATIC = 2,
+    TS_RANGE_COUNT = 3,
+} ts_body_range;
+
+#define TS_BODY_COLUMNS 29
+
+typedef struct ts_body_store {
+    union {
+        struct {
+            float *px, *py, *pz;              /* centre of mass, world */
+            float *qx, *qy, *qz, *qw;         /* rotation of the principal frame, world */
+            float *vx, *vy, *vz;              /* linear velocity of the centre of mass */
+            float *wx, *wy, *wz;              /* angular velocity, world */
+            float *fx, *fy, *fz;              /* force accumulated for the next step */
+            float *tx, *ty, *tz;              /* torque accumulated for the next step, world */
+            float *inv_mass;                  /* 0 for static and kinematic bodies */
+            float *inv_ix, *inv_iy, *inv_iz;  /* inverse principal inertia */
+            float *ix, *iy, *iz;              /* principal inertia (for the momentum update) */
+            float *linear_damping;            /* 0 unless dynamic */
+            float *angular_damping;           /* 0 unless dynamic */
+            float *gravity_scale;             /* 0 unless dynamic */
+        };
+        void *columns[TS_BODY_COLUMNS];
+    };
+    ts_soa_table table; /* slots, ids and ranges */
+} ts_body_store;
+
+void ts_body_store_init(ts_body_store *store);
+void ts_body_store_destroy(ts_body_store *store, const ts_allocator *allocator);
+
+/* Makes room for `bodies` bodies and for body id indices below `ids`. */
+static inline bool ts_body_store_reserve(ts_body_store *store, const ts_allocator *allocator, int32_t bodies,
+                                         int32_t ids)
+{
+    return ts_soa_reserve(&store->table, store->columns, allocator, bodies, ids);
+}
+
+/* Adds a body (room must be reserved) to a range with every column zero but
+ * the rotation (identity); returns its slot. */
+int32_t ts_body_store_add(ts_body_store *store, int32_t body, ts_body_range range);
+
+/* Removes the body in slot (its slot and another body's may change). */
+static inline void ts_body_store_remove(ts_body_store *store, int32_t slot)
+{
+    ts_soa_remove(&store->table, store->columns, slot);
+}
+
+/* Moves a body to another range; returns its new slot. */
+static inline int32_t ts_body_store_move(ts_body_store *store, int32_t slot, ts_body_range range)
+{
+    return ts_soa_move(&store->table, store->columns, slot, (int)range);
+}
+
+static inline ts_body_range ts_body_store_range_of(const ts_body_store *store, int32_t slot)
+{
+    return (ts_body_range)ts_soa_range_of(&store->table, slot);
+}
+
+static inline bool ts_body_store_validate(const ts_body_store *store) { return ts_soa_validate(&store->table); }
+
+#endif

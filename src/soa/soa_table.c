@@ -1,0 +1,195 @@
+/* Dense SoA table with stable ids and ordered ranges (see soa_table.h). */
+#include "soa_table.h"
+
+#include "../alloc.h"
+
+#include <string.h>
+
+void ts_soa_init(ts_soa_table *table, ts_soa_layout layout)
+{
+    TS_ASSERT(layout.range_count >= 1 && layout.range_count <= TS_SOA_MAX_RANGES);
+    memset(table, 0, sizeof *table);
+    table->layout = layout;
+}
+
+static size_t column_bytes(const ts_soa_table *table, int column, int32_t slots)
+{
+    return (size_t)slots * table->layout.widths[column] * sizeof(uint32_t);
+}
+
+void ts_soa_destroy(ts_soa_table *table, void **columns, const ts_allocator *allocator)
+{
+    for (int c = 0; c < table->layout.column_count; ++c) {
+        ts_free(allocator, columns[c], column_bytes(table, c, table->capacity));
+        columns[c] = NULL;
+    }
+    ts_free(allocator, table->id_of_slot, (size_t)table->capacity * sizeof(int32_t));
+    ts_free(allocator, table->slot_of_id, (size_t)table->id_capacity * sizeof(int32_t));
+    ts_soa_init(table, table->layout);
+}
+
+static int32_t grown_capacity(int32_t current, int32_t needed)
+{
+    int32_t capacity = current < 64 ? 64 : current;
+    while (capacity < needed && capacity <= INT32_MAX / 2) {
+        capacity *= 2;
+    }
+    return capacity < needed ? needed : capacity;
+}
+
+/* Every column is allocated anew before any is replaced, so a failure
+ * leaves the table as it was. */
+static bool grow_slots(ts_soa_table *table, void **columns, const ts_allocator *allocator, int32_t capacity)
+{
+    enum { MAX_COLUMNS = 64 };
+    int n = table->layout.column_count;
+    TS_ASSERT(n <= MAX_COLUMNS);
+    void *fresh[MAX_COLUMNS];
+    int32_t *fresh_ids = ts_alloc(allocator, (size_t)capacity * sizeof(int32_t));
+    bool ok = fresh_ids != NULL;
+    int made = 0;
+    for (; ok && made < n; ++made) {
+        fresh[made] = ts_alloc(allocator, column_bytes(table, made, capacity));
+        ok = fresh[made] != NULL;
+    }
+    if (!ok) {
+        for (int c = 0; c < made - 1; ++c) {
+            ts_free(allocator, fresh[c], column_bytes(table, c, capacity));
+        }
+        ts_free(allocator, fresh_ids, (size_t)capacity * sizeof(int32_t));
+        return false;
+    }
+    for (int c = 0; c < n; ++c) {
+        if (table->count > 0) {
+            memcpy(fresh[c], columns[c], column_bytes(table, c, table->count));
+        }
+        ts_free(allocator, columns[c], column_bytes(table, c, table->capacity));
+        columns[c] = fresh[c];
+    }
+    if (table->count > 0) {
+        memcpy(fresh_ids, table->id_of_slot, (size_t)table->count * sizeof(int32_t));
+    }
+    ts_free(allocator, table->id_of_slot, (size_t)table->capacity * sizeof(int32_t));
+    table->id_of_slot = fresh_ids;
+    table->capacity = capacity;
+    return true;
+}
+
+bool ts_soa_reserve(ts_soa_table *table, void **columns, const ts_allocator *allocator, int32_t slots, int32_t ids)
+{
+    if (ids > table->id_capacity) {
+        int32_t capacity = grown_capacity(table->id_capacity, ids);
+        int32_t *grown = ts_realloc(allocator, table->slot_of_id, (size_t)table->id_capacity * sizeof(int32_t),
+                                    (size_t)capacity * sizeof(int32_t));
+        if (grown == NULL) {
+            return false;
+        }
+        for (int32_t i = table->id_capacity; i < capacity; ++i) {
+            grown[i] = -1;
+        }
+        table->slot_of_id = grown;
+        table->id_capacity = capacity;
+    }
+    if (slots <= table->capacity) {
+        return true;
+    }
+    return grow_slots(table, columns, allocator, grown_capacity(table->capacity, slots));
+}
+
+static void swap_slots(ts_soa_table *table, void **columns, int32_t a, int32_t b)
+{
+    if (a == b) {
+        return;
+    }
+    for (int c = 0; c < table->layout.column_count; ++c) {
+        uint32_t *column = columns[c];
+        int w = table->layout.widths[c];
+        for (int k = 0; k < w; ++k) {
+            uint32_t t = column[a * w + k];
+            column[a * w + k] = column[b * w + k];
+            column[b * w + k] = t;
+        }
+    }
+    int32_t id_a = table->id_of_slot[a];
+    int32_t id_b = table->id_of_slot[b];
+    table->id_of_slot[a] = id_b;
+    table->id_of_slot[b] = id_a;
+    table->slot_of_id[id_a] = b;
+    table->slot_of_id[id_b] = a;
+}
+
+int32_t ts_soa_move(ts_soa_table *table, void **columns, int32_t slot, int range)
+{
+    int current = ts_soa_range_of(table, slot);
+    /* Towards the end: swap with the last slot of the range, which then
+     * becomes the first slot of the next range. */
+    while (current < range) {
+        int32_t last = table->end[current] - 1;
+        swap_slots(table, columns, slot, last);
+        table->end[current] -= 1;
+        slot = last;
+        current += 1;
+    }
+    /* Towards the front: swap with the first slot of the range and grow the
+     * previous range over it. */
+    while (current > range) {
+        int32_t first = ts_soa_range_begin(table, current);
+        swap_slots(table, columns, slot, first);
+        table->end[current - 1] += 1;
+        slot = first;
+        current -= 1;
+    }
+    return slot;
+}
+
+int32_t ts_soa_add(ts_soa_table *table, void **columns, int32_t id, int range)
+{
+    TS_ASSERT(table->count < table->capacity && id < table->id_capacity);
+    int32_t slot = table->count;
+    for (int c = 0; c < table->layout.column_count; ++c) {
+        int w = table->layout.widths[c];
+        memset((uint32_t *)columns[c] + (size_t)slot * w, 0, (size_t)w * sizeof(uint32_t));
+    }
+    table->id_of_slot[slot] = id;
+    table->slot_of_id[id] = slot;
+    table->count += 1;
+    table->end[table->layout.range_count - 1] = table->count;
+    return ts_soa_move(table, columns, slot, range);
+}
+
+void ts_soa_remove(ts_soa_table *table, void **columns, int32_t slot)
+{
+    slot = ts_soa_move(table, columns, slot, table->layout.range_count - 1);
+    int32_t last = table->count - 1;
+    swap_slots(table, columns, slot, last);
+    table->slot_of_id[table->id_of_slot[last]] = -1;
+    table->count -= 1;
+    table->end[table->layout.range_count - 1] = table->count;
+}
+
+bool ts_soa_validate(const ts_soa_table *table)
+{
+    int ranges = table->layout.range_count;
+    int32_t previous = 0;
+    for (int r = 0; r < ranges; ++r) {
+        if (table->end[r] < previous) {
+            return false;
+        }
+        previous = table->end[r];
+    }
+    if (table->end[ranges - 1] != table->count || table->count > table->capacity) {
+        return false;
+    }
+    int32_t mapped = 0;
+    for (int32_t id = 0; id < table->id_capacity; ++id) {
+        int32_t slot = table->slot_of_id[id];
+        if (slot < 0) {
+            continue;
+        }
+        if (slot >= table->count || table->id_of_slot[slot] != id) {
+            return false;
+        }
+        mapped += 1;
+    }
+    return mapped == table->count;
+}

@@ -1,0 +1,396 @@
+/* The world: definitions' defaults, the table of world slots, creation,
+ * destruction, settings, and the checked entry to a step. */
+#include "world.h"
+
+#include "alloc.h"
+#include "body.h"
+#include "solver/step.h"
+#include "tessera/tessera.h"
+#include "validate.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* ---- defaults ---- */
+
+ts_world_def ts_default_world_def(void)
+{
+    return (ts_world_def){
+        .gravity = {0.0f, -10.0f, 0.0f},
+        .substeps = 4,
+        .threads = 0,
+        .solver = TS_SOLVER_SOFT_STEP,
+        .internal_value = TS_DEF_COOKIE,
+    };
+}
+
+ts_body_def ts_default_body_def(void)
+{
+    return (ts_body_def){
+        .type = TS_BODY_STATIC,
+        .rotation = TS_QUAT_IDENTITY,
+        .gravity_scale = 1.0f,
+        .enable_sleep = true,
+        .internal_value = TS_DEF_COOKIE,
+    };
+}
+
+ts_shape_def ts_default_shape_def(void)
+{
+    return (ts_shape_def){
+        .local_rotation = TS_QUAT_IDENTITY,
+        .density = 1.0f,
+        .friction = 0.6f,
+        .restitution = 0.0f,
+        .filter = {1u, ~(uint64_t)0},
+        .internal_value = TS_DEF_COOKIE,
+    };
+}
+
+/* ---- the world slot table ----
+ * Besides the error string, the library's only global state: it lets an id
+ * of a destroyed world be detected (its slot's generation has moved on).
+ * Creation and destruction take a spin lock; lookups read without it (using a
+ * world while another thread destroys it is outside the threading rules). */
+
+static ts_world *world_slots[TS_MAX_WORLDS];
+static uint16_t slot_generations[TS_MAX_WORLDS];
+static atomic_flag slot_lock = ATOMIC_FLAG_INIT;
+
+static void lock_slots(void)
+{
+    while (atomic_flag_test_and_set_explicit(&slot_lock, memory_order_acquire)) {
+    }
+}
+
+static void unlock_slots(void) { atomic_flag_clear_explicit(&slot_lock, memory_order_release); }
+
+ts_world *ts_world_lookup_slot(uint16_t world0, uint16_t world_generation, const char *function)
+{
+    ts_world *world = world0 < TS_MAX_WORLDS ? world_slots[world0] : NULL;
+    if (world == NULL || world->generation != world_generation) {
+        if (function != NULL) {
+            ts_fail(TS_ERROR_STALE_ID, function, "the id's world (slot %u, generation %u) was destroyed or never existed",
+                    (unsigned)world0, (unsigned)world_generation);
+        }
+        return NULL;
+    }
+    return world;
+}
+
+ts_world *ts_world_lookup(ts_world_id id, const char *function)
+{
+    if (id.index1 == 0) {
+        if (function != NULL) {
+            ts_fail(TS_ERROR_STALE_ID, function, "world id is null");
+        }
+        return NULL;
+    }
+    return ts_world_lookup_slot((uint16_t)(id.index1 - 1), id.generation, function);
+}
+
+bool ts_world_is_valid(ts_world_id id) { return ts_world_lookup(id, NULL) != NULL; }
+
+/* ---- create / destroy ---- */
+
+static int available_threads(void)
+{
+#ifdef _OPENMP
+    int cores = omp_get_num_procs();
+    return cores < TS_MAX_THREADS ? cores : TS_MAX_THREADS;
+#else
+    return 1;
+#endif
+}
+
+static ts_result check_world_def(const ts_world_def *def, const char *fn)
+{
+    TS_CHECK_NOT_NULL(def, fn);
+    if (def->internal_value != TS_DEF_COOKIE) {
+        return ts_fail(TS_ERROR_UNINITIALIZED_DEF, fn, "def was not initialised with ts_default_world_def()");
+    }
+    TS_TRY(ts_check_finite_vec3(def->gravity, fn, "def->gravity"));
+    if (def->substeps < 1 || def->substeps > 64) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->substeps is %d (must be 1..64)", def->substeps);
+    }
+    if (def->threads < 0 || def->threads > TS_MAX_THREADS) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->threads is %d (must be 0..%d; 0 = every core)", def->threads,
+                       TS_MAX_THREADS);
+    }
+    if (def->solver == TS_SOLVER_XPBD) {
+        return ts_fail(TS_ERROR_UNSUPPORTED, fn, "def->solver TS_SOLVER_XPBD is not built yet");
+    }
+    if (def->solver != TS_SOLVER_SOFT_STEP) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->solver is %d (not a ts_solver_type)", (int)def->solver);
+    }
+    if (def->body_capacity < 0 || def->shape_capacity < 0 || def->body_capacity > TS_MAX_OBJECTS ||
+        def->shape_capacity > TS_MAX_OBJECTS) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn,
+                       "def->body_capacity (%d) and def->shape_capacity (%d) must be in 0..%d", def->body_capacity,
+                       def->shape_capacity, TS_MAX_OBJECTS);
+    }
+    if ((def->allocator.alloc == NULL) != (def->allocator.free == NULL)) {
+        return ts_fail(TS_ERROR_NULL_POINTER, fn, "def->allocator needs both alloc and free, or neither");
+    }
+    return TS_OK;
+}
+
+/* Up-front room for the capacity hints, so that building a scene of known
+ * size does not regrow the arrays. */
+static bool reserve_capacity(ts_world *world, int bodies, int shapes)
+{
+    const ts_allocator *a = &world->allocator;
+    if (bodies > 0) {
+        world->bodies = ts_alloc(a, (size_t)bodies * sizeof(ts_body));
+        if (world->bodies == NULL) {
+            return false;
+        }
+        world->body_capacity = bodies;
+        if (!ts_id_pool_reserve(&world->body_ids, a, bodies) ||
+            !ts_body_store_reserve(&world->store, a, bodies, bodies)) {
+            return false;
+        }
+    }
+    if (shapes > 0) {
+        world->shapes = ts_alloc(a, (size_t)shapes * sizeof(ts_shape));
+        if (world->shapes == NULL) {
+            return false;
+        }
+        world->shape_capacity = shapes;
+        return ts_id_pool_reserve(&world->shape_ids, a, shapes);
+    }
+    return true;
+}
+
+void ts_world_free_bodies_and_shapes(ts_world *world)
+{
+    const ts_allocator *a = &world->allocator;
+    ts_free(a, world->bodies, (size_t)world->body_capacity * sizeof(ts_body));
+    ts_free(a, world->shapes, (size_t)world->shape_capacity * sizeof(ts_shape));
+    ts_id_pool_destroy(&world->body_ids, a);
+    ts_id_pool_destroy(&world->shape_ids, a);
+    ts_body_store_destroy(&world->store, a);
+    world->bodies = NULL;
+    world->shapes = NULL;
+    world->body_capacity = 0;
+    world->shape_capacity = 0;
+}
+
+ts_world_id ts_create_world(const ts_world_def *def)
+{
+    if (check_world_def(def, __func__) != TS_OK) {
+        return TS_NULL_WORLD_ID;
+    }
+    ts_allocator allocator = def->allocator.alloc != NULL ? def->allocator : ts_default_allocator();
+    ts_world *world = ts_alloc(&allocator, sizeof(ts_world));
+    if (world == NULL) {
+        ts_fail(TS_ERROR_OUT_OF_MEMORY, __func__, "the allocator returned NULL");
+        return TS_NULL_WORLD_ID;
+    }
+    memset(world, 0, sizeof *world);
+    ts_body_store_init(&world->store);
+    world->allocator = allocator;
+    world->gravity = def->gravity;
+    world->substeps = def->substeps;
+    world->thread_count = def->threads == 0 ? available_threads() : def->threads;
+    world->solver = def->solver;
+    world->user_data = def->user_data;
+    if (!reserve_capacity(world, def->body_capacity, def->shape_capacity)) {
+        ts_world_free_bodies_and_shapes(world);
+        ts_free(&allocator, world, sizeof(ts_world));
+        ts_fail(TS_ERROR_OUT_OF_MEMORY, __func__, "the allocator returned NULL");
+        return TS_NULL_WORLD_ID;
+    }
+
+    lock_slots();
+    int slot = 0;
+    while (slot < TS_MAX_WORLDS && world_slots[slot] != NULL) {
+        ++slot;
+    }
+    if (slot < TS_MAX_WORLDS) {
+        slot_generations[slot] += 1; /* never 0, so a zeroed id of slot 0 is never valid */
+        if (slot_generations[slot] == 0) {
+            slot_generations[slot] = 1;
+        }
+        world->index = (uint16_t)slot;
+        world->generation = slot_generations[slot];
+        world_slots[slot] = world;
+    }
+    unlock_slots();
+    if (slot == TS_MAX_WORLDS) {
+        ts_world_free_bodies_and_shapes(world);
+        ts_free(&allocator, world, sizeof(ts_world));
+        ts_fail(TS_ERROR_CAPACITY, __func__, "%d worlds exist already (TS_MAX_WORLDS)", TS_MAX_WORLDS);
+        return TS_NULL_WORLD_ID;
+    }
+    return ts_world_id_of(world);
+}
+
+ts_result ts_destroy_world(ts_world_id id)
+{
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    lock_slots();
+    world_slots[world->index] = NULL;
+    unlock_slots();
+    ts_allocator allocator = world->allocator;
+    ts_world_free_bodies_and_shapes(world);
+    ts_free(&allocator, world, sizeof(ts_world));
+    return TS_OK;
+}
+
+/* ---- step and settings ---- */
+
+ts_result ts_world_step(ts_world_id id, float dt)
+{
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    if (!ts_is_finite(dt)) {
+        return ts_fail(TS_ERROR_NOT_FINITE, __func__, "dt is %g (must be finite and > 0)", (double)dt);
+    }
+    if (!(dt > 0.0f)) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "dt is %g (must be > 0)", (double)dt);
+    }
+    int32_t held = ts_solver_step(world, dt);
+    world->step_count += 1;
+    if (held >= 0) {
+        return ts_fail(TS_ERROR_NOT_FINITE, __func__,
+                       "body (index %d) would have reached a non-finite velocity or pose (huge force, torque, dt or "
+                       "gravity); it was held at its last finite state and its force cleared",
+                       (int)held + 1);
+    }
+    return TS_OK;
+}
+
+ts_result ts_world_set_gravity(ts_world_id id, ts_vec3 gravity)
+{
+    TS_TRY(ts_check_finite_vec3(gravity, __func__, "gravity"));
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    world->gravity = gravity;
+    return TS_OK;
+}
+
+ts_result ts_world_get_gravity(ts_world_id id, ts_vec3 *gravity)
+{
+    TS_CHECK_NOT_NULL(gravity, __func__);
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    *gravity = world->gravity;
+    return TS_OK;
+}
+
+ts_result ts_world_set_substeps(ts_world_id id, int substeps)
+{
+    if (substeps < 1 || substeps > 64) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "substeps is %d (must be 1..64)", substeps);
+    }
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    world->substeps = substeps;
+    return TS_OK;
+}
+
+ts_result ts_world_get_counters(ts_world_id id, ts_world_counters *counters)
+{
+    TS_CHECK_NOT_NULL(counters, __func__);
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    const ts_body_store *s = &world->store;
+    *counters = (ts_world_counters){
+        .body_count = s->table.count,
+        .awake_body_count = s->table.end[TS_RANGE_AWAKE],
+        .static_body_count = s->table.count - s->table.end[TS_RANGE_SLEEPING],
+        .shape_count = ts_id_pool_live_count(&world->shape_ids),
+        .step_count = world->step_count,
+        .thread_count = world->thread_count,
+    };
+    return TS_OK;
+}
+
+ts_result ts_world_get_profile(ts_world_id id, ts_step_profile *profile)
+{
+    TS_CHECK_NOT_NULL(profile, __func__);
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    *profile = world->profile;
+    return TS_OK;
+}
+
+ts_result ts_world_get_awake_transforms(ts_world_id id, ts_body_id *ids, ts_transform *transforms, int capacity,
+                                        int *count)
+{
+    TS_CHECK_NOT_NULL(count, __func__);
+    if (capacity > 0 && transforms == NULL) {
+        return ts_fail(TS_ERROR_NULL_POINTER, __func__,
+                       "transforms is NULL with capacity %d (pass capacity 0 to count)", capacity);
+    }
+    if (capacity < 0) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "capacity is %d (must be >= 0)", capacity);
+    }
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    const ts_body_store *s = &world->store;
+    int awake = s->table.end[TS_RANGE_AWAKE];
+    int n = awake < capacity ? awake : capacity;
+    for (int i = 0; i < n; ++i) {
+        int32_t body = s->table.id_of_slot[i];
+        transforms[i] = ts_body_origin_transform(world, body);
+        if (ids != NULL) {
+            ids[i] = ts_body_id_of(world, body);
+        }
+    }
+    *count = awake;
+    return TS_OK;
+}
+
+ts_result ts_world_get_body_transforms(ts_world_id id, const ts_body_id *bodies, int count, ts_transform *transforms)
+{
+    TS_CHECK_NOT_NULL(bodies, __func__);
+    TS_CHECK_NOT_NULL(transforms, __func__);
+    if (count < 0) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "count is %d (must be >= 0)", count);
+    }
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    /* Check every id first, so that a failure writes nothing. */
+    for (int i = 0; i < count; ++i) {
+        if (bodies[i].index1 <= 0) {
+            return ts_fail(TS_ERROR_STALE_ID, __func__, "bodies[%d] is the null id", i);
+        }
+        if (bodies[i].world0 != world->index || bodies[i].world_generation != world->generation) {
+            return ts_fail(TS_ERROR_WRONG_WORLD, __func__, "bodies[%d] belongs to another world (slot %u)", i,
+                           (unsigned)bodies[i].world0);
+        }
+        ts_world *owner;
+        if (ts_body_lookup(bodies[i], &owner, __func__) == NULL) {
+            return ts_fail(TS_ERROR_STALE_ID, __func__, "bodies[%d] is stale: the body was destroyed", i);
+        }
+    }
+    for (int i = 0; i < count; ++i) {
+        transforms[i] = ts_body_origin_transform(world, bodies[i].index1 - 1);
+    }
+    return TS_OK;
+}

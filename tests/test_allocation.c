@@ -1,0 +1,149 @@
+/* Allocation: the world uses only the allocator callbacks of its def, a step
+ * allocates nothing once the world is built and stepped once, everything is
+ * returned on destroy, and a failing allocator gives a clean error. */
+#include "test_common.h"
+
+#include <stdlib.h>
+
+typedef struct counting_allocator {
+    long allocations;
+    long frees;
+    long bytes_live;
+    long fail_after; /* allocations allowed before NULL is returned; -1 = never fail */
+} counting_allocator;
+
+static void *counting_alloc(size_t size, size_t alignment, void *context)
+{
+    counting_allocator *c = context;
+    if (c->fail_after >= 0 && c->allocations >= c->fail_after) {
+        return NULL;
+    }
+    assert_true(alignment == 64 && size % alignment == 0);
+    c->allocations += 1;
+    c->bytes_live += (long)size;
+    return aligned_alloc(alignment, size);
+}
+
+static void counting_free(void *memory, size_t size, void *context)
+{
+    counting_allocator *c = context;
+    c->frees += 1;
+    c->bytes_live -= (long)size;
+    free(memory);
+}
+
+static ts_world_id counted_world(counting_allocator *c, int threads)
+{
+    ts_world_def def = ts_default_world_def();
+    def.threads = threads;
+    def.allocator = (ts_allocator){counting_alloc, counting_free, c};
+    return ts_create_world(&def);
+}
+
+static void build_bodies(ts_world_id world, int n)
+{
+    ts_shape_def shape = ts_default_shape_def();
+    ts_box box = {{0.5f, 0.5f, 0.5f}};
+    for (int i = 0; i < n; ++i) {
+        ts_body_id body = test_dynamic_body(world, (ts_vec3){(float)i, 0, 0});
+        assert_false(ts_shape_id_is_null(ts_create_box_shape(body, &shape, &box)));
+    }
+}
+
+/* After the first step, 100 more steps (with forces applied between them)
+ * make no allocation, on one thread and on two (5,000 bodies: above the
+ * parallel threshold). Destroying the world returns every byte. */
+static void test_step_allocates_nothing(void **state)
+{
+    (void)state;
+    for (int threads = 1; threads <= 2; ++threads) {
+        counting_allocator c = {0, 0, 0, -1};
+        ts_world_id world = counted_world(&c, threads);
+        assert_false(ts_world_id_is_null(world));
+        build_bodies(world, 5000);
+        assert_ok(ts_world_step(world, 1.0f / 60.0f));
+        long before = c.allocations;
+        ts_transform xf[4];
+        int count = 0;
+        for (int i = 0; i < 100; ++i) {
+            ts_body_id first;
+            assert_ok(ts_world_get_awake_transforms(world, &first, xf, 1, &count));
+            assert_ok(ts_body_apply_force_to_center(first, (ts_vec3){1, 0, 0}));
+            assert_ok(ts_world_step(world, 1.0f / 60.0f));
+        }
+        assert_int_equal(c.allocations, before);
+        assert_ok(ts_destroy_world(world));
+        assert_int_equal(c.bytes_live, 0);
+        assert_int_equal(c.frees, c.allocations);
+    }
+}
+
+/* An allocator that fails at the n-th allocation, for every n up to the
+ * count a small scene needs: world creation or body creation fails with
+ * TS_ERROR_OUT_OF_MEMORY (or succeeds), never crashes, and everything made so
+ * far stays usable and is returned on destroy. */
+static void test_failing_allocator(void **state)
+{
+    (void)state;
+    for (long fail_after = 0; fail_after < 120; ++fail_after) {
+        counting_allocator c = {0, 0, 0, fail_after};
+        ts_world_id world = counted_world(&c, 1);
+        if (ts_world_id_is_null(world)) {
+            assert_non_null(strstr(ts_last_error(), "TS_ERROR_OUT_OF_MEMORY"));
+            assert_int_equal(c.bytes_live, 0);
+            continue;
+        }
+        ts_shape_def shape = ts_default_shape_def();
+        ts_box box = {{0.5f, 0.5f, 0.5f}};
+        int made = 0;
+        for (int i = 0; i < 200; ++i) {
+            ts_body_def def = ts_default_body_def();
+            def.type = TS_BODY_DYNAMIC;
+            ts_body_id body = ts_create_body(world, &def);
+            if (ts_body_id_is_null(body)) {
+                assert_non_null(strstr(ts_last_error(), "TS_ERROR_OUT_OF_MEMORY"));
+                break;
+            }
+            if (ts_shape_id_is_null(ts_create_box_shape(body, &shape, &box))) {
+                assert_non_null(strstr(ts_last_error(), "TS_ERROR_OUT_OF_MEMORY"));
+                break;
+            }
+            ++made;
+        }
+        ts_world_counters counters;
+        assert_ok(ts_world_get_counters(world, &counters));
+        assert_true(counters.body_count >= made);
+        assert_ok(ts_world_step(world, 1.0f / 60.0f));
+        assert_ok(ts_destroy_world(world));
+        assert_int_equal(c.bytes_live, 0);
+    }
+}
+
+/* The capacity hints reserve room up front: building that many bodies and
+ * shapes then allocates nothing more. */
+static void test_capacity_hints(void **state)
+{
+    (void)state;
+    counting_allocator c = {0, 0, 0, -1};
+    ts_world_def def = ts_default_world_def();
+    def.allocator = (ts_allocator){counting_alloc, counting_free, &c};
+    def.body_capacity = 1000;
+    def.shape_capacity = 1000;
+    ts_world_id world = ts_create_world(&def);
+    assert_false(ts_world_id_is_null(world));
+    long before = c.allocations;
+    build_bodies(world, 1000);
+    assert_int_equal(c.allocations, before);
+    assert_ok(ts_destroy_world(world));
+    assert_int_equal(c.bytes_live, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_step_allocates_nothing),
+        cmocka_unit_test(test_failing_allocator),
+        cmocka_unit_test(test_capacity_hints),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,56 @@
+/* Includes and small helpers shared by the cmocka test files. */
+#ifndef TS_TEST_COMMON_H
+#define TS_TEST_COMMON_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tessera/tessera.h"
+
+/* |actual - expected| <= tolerance, with both values in the failure message. */
+#define assert_near(actual, expected, tolerance)                                                               \
+    do {                                                                                                       \
+        double a_ = (double)(actual), e_ = (double)(expected), t_ = (double)(tolerance);                      \
+        if (!(fabs(a_ - e_) <= t_)) {                                                                          \
+            fail_msg("%s = %.9g, expected %.9g within %.3g", #actual, a_, e_, t_);                            \
+        }                                                                                                      \
+    } while (0)
+
+#define assert_ok(call)                                                                                        \
+    do {                                                                                                       \
+        ts_result r_ = (call);                                                                                 \
+        if (r_ != TS_OK) {                                                                                     \
+            fail_msg("%s returned %s: %s", #call, ts_result_name(r_), ts_last_error());                       \
+        }                                                                                                      \
+    } while (0)
+
+static inline ts_world_id test_world(int substeps, int threads)
+{
+    ts_world_def def = ts_default_world_def();
+    def.substeps = substeps;
+    def.threads = threads;
+    ts_world_id world = ts_create_world(&def);
+    assert_false(ts_world_id_is_null(world));
+    return world;
+}
+
+static inline ts_body_id test_dynamic_body(ts_world_id world, ts_vec3 position)
+{
+    ts_body_def def = ts_default_body_def();
+    def.type = TS_BODY_DYNAMIC;
+    def.position = position;
+    ts_body_id body = ts_create_body(world, &def);
+    assert_false(ts_body_id_is_null(body));
+    return body;
+}
+
+#endif

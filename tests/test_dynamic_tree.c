@@ -1,0 +1,830 @@
+/* Tests of the broadphase's dynamic AABB tree (src/collide/dynamic_tree.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "alloc.h"
+#include "collide/aabb.h"
+#include "collide/dynamic_tree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers ---- */
+
+/* xorshift32 with a fixed seed: the same boxes on every run and machine. */
+typedef struct rng {
+    uint32_t state;
+} rng;
+
+static uint32_t rng_next(rng *r)
+{
+    uint32_t x = r->state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    r->state = x;
+    return x;
+}
+
+/* Uniform in [lo, hi). */
+static float rng_range(rng *r, float lo, float hi)
+{
+    float u = (float)(rng_next(r) >> 8) * (1.0f / 16777216.0f);
+    return lo + (hi - lo) * u;
+}
+
+/* A box of half extents 0.2..1 centred in [0, side)^3, grown by the default margin. */
+static ts_aabb random_box(rng *r, float side)
+{
+    ts_vec3 c = {rng_range(r, 0.0f, side), rng_range(r, 0.0f, side), rng_range(r, 0.0f, side)};
+    ts_vec3 h = {rng_range(r, 0.2f, 1.0f), rng_range(r, 0.2f, 1.0f), rng_range(r, 0.2f, 1.0f)};
+    return ts_aabb_enlarge((ts_aabb){ts_sub(c, h), ts_add(c, h)}, TS_AABB_MARGIN);
+}
+
+static ts_aabb translate_box(ts_aabb b, ts_vec3 d) { return (ts_aabb){ts_add(b.lower, d), ts_add(b.upper, d)}; }
+
+/* A growable list of 64-bit keys (pairs a << 32 | b, or proxy ids). */
+typedef struct key_list {
+    uint64_t *keys;
+    int count;
+    int capacity;
+} key_list;
+
+static void key_push(key_list *list, uint64_t key)
+{
+    if (list->count == list->capacity) {
+        list->capacity = list->capacity ? 2 * list->capacity : 1024;
+        list->keys = realloc(list->keys, (size_t)list->capacity * sizeof(uint64_t));
+        assert_non_null(list->keys);
+    }
+    list->keys[list->count++] = key;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a;
+    uint64_t y = *(const uint64_t *)b;
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static uint64_t pair_key(int32_t a, int32_t b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
+
+/* Pair finding through the tree: every live proxy queries its own box and
+ * keeps the partners with a larger user id. */
+typedef struct pair_context {
+    int32_t self;
+    key_list *pairs;
+} pair_context;
+
+static bool collect_pair(int proxy, int32_t user_id, void *context)
+{
+    (void)proxy;
+    pair_context *pc = context;
+    if (user_id > pc->self) {
+        key_push(pc->pairs, pair_key(pc->self, user_id));
+    }
+    return true;
+}
+
+/* A scene: boxes[i] is user id i, proxies[i] its proxy (or TS_NULL_PROXY). */
+typedef struct scene {
+    int n;
+    ts_aabb *boxes;
+    int *proxies;
+    uint64_t *masks; /* query mask of each proxy (all ones unless a test sets it) */
+} scene;
+
+static scene scene_make(int n)
+{
+    scene s = {n, calloc((size_t)n, sizeof(ts_aabb)), calloc((size_t)n, sizeof(int)), calloc((size_t)n, sizeof(uint64_t))};
+    assert_non_null(s.boxes);
+    assert_non_null(s.proxies);
+    assert_non_null(s.masks);
+    for (int i = 0; i < n; ++i) {
+        s.proxies[i] = TS_NULL_PROXY;
+        s.masks[i] = UINT64_MAX;
+    }
+    return s;
+}
+
+static void scene_free(scene *s)
+{
+    free(s->boxes);
+    free(s->proxies);
+    free(s->masks);
+}
+
+static key_list tree_pairs(const ts_dynamic_tree *tree, const scene *s)
+{
+    key_list pairs = {0};
+    for (int i = 0; i < s->n; ++i) {
+        if (s->proxies[i] == TS_NULL_PROXY) {
+            continue;
+        }
+        pair_context pc = {i, &pairs};
+        ts_tree_query(tree, ts_tree_get_fat_aabb(tree, s->proxies[i]), s->masks[i], collect_pair, &pc);
+    }
+    qsort(pairs.keys, (size_t)pairs.count, sizeof(uint64_t), compare_keys);
+    return pairs;
+}
+
+/* O(n^2): every live (i, j), i < j, whose boxes overlap and whose category
+ * bits pass i's mask. */
+static key_list brute_pairs(const scene *s, const uint64_t *categories)
+{
+    key_list pairs = {0};
+    for (int i = 0; i < s->n; ++i) {
+        if (s->proxies[i] == TS_NULL_PROXY) {
+            continue;
+        }
+        for (int j = i + 1; j < s->n; ++j) {
+            if (s->proxies[j] == TS_NULL_PROXY || !ts_aabb_overlaps(s->boxes[i], s->boxes[j])) {
+                continue;
+            }
+            if (categories != NULL && (categories[j] & s->masks[i]) == 0) {
+                continue;
+            }
+            key_push(&pairs, pair_key(i, j));
+        }
+    }
+    return pairs; /* already sorted */
+}
+
+static void assert_same_pairs(key_list a, key_list b)
+{
+    assert_int_equal(a.count, b.count);
+    if (a.count > 0) {
+        assert_memory_equal(a.keys, b.keys, (size_t)a.count * sizeof(uint64_t));
+    }
+    free(a.keys);
+    free(b.keys);
+}
+
+static void assert_pairs_match_brute_force(const ts_dynamic_tree *tree, const scene *s)
+{
+    key_list from_tree = tree_pairs(tree, s);
+    key_list brute = brute_pairs(s, NULL);
+    assert_true(brute.count > 0);
+    assert_same_pairs(from_tree, brute);
+}
+
+static void fill_tree(ts_dynamic_tree *tree, scene *s, rng *r, float side)
+{
+    for (int i = 0; i < s->n; ++i) {
+        s->boxes[i] = random_box(r, side);
+        s->proxies[i] = ts_tree_create_proxy(tree, s->boxes[i], 1, i);
+        assert_int_not_equal(s->proxies[i], TS_NULL_PROXY);
+    }
+}
+
+static int log2_ceil(int n)
+{
+    int k = 0;
+    while ((1 << k) < n) {
+        ++k;
+    }
+    return k;
+}
+
+/* ---- tests ---- */
+
+/* The aabb.h helpers: overlap (touching counts), union, contains, area, enlarge. */
+static void test_aabb_helpers(void **state)
+{
+    (void)state;
+    ts_aabb a = {{0, 0, 0}, {1, 2, 3}};
+    ts_aabb b = {{1, 2, 3}, {4, 4, 4}};
+    ts_aabb c = {{1.5f, 0, 0}, {2, 1, 1}};
+    assert_true(ts_aabb_overlaps(a, b));
+    assert_false(ts_aabb_overlaps(a, c));
+    ts_aabb u = ts_aabb_union(a, c);
+    assert_true(ts_aabb_contains(u, a) && ts_aabb_contains(u, c));
+    assert_false(ts_aabb_contains(a, u));
+    assert_true(ts_aabb_area(a) == 2.0f * (2.0f + 6.0f + 3.0f));
+    assert_true(ts_aabb_perimeter(a) == 6.0f);
+    ts_aabb e = ts_aabb_enlarge(a, TS_AABB_MARGIN);
+    assert_true(ts_aabb_contains(e, a));
+    assert_true(e.lower.x == -TS_AABB_MARGIN && e.upper.z == 3.0f + TS_AABB_MARGIN);
+    ts_aabb g = a;
+    assert_false(ts_aabb_enlarge_to_contain(&g, a));
+    assert_true(ts_aabb_enlarge_to_contain(&g, c));
+    assert_true(ts_aabb_contains(g, c));
+    assert_true(ts_aabb_is_valid(a));
+    assert_false(ts_aabb_is_valid((ts_aabb){{1, 0, 0}, {0, 1, 1}}));
+}
+
+static bool count_hit(int proxy, int32_t user_id, void *context)
+{
+    (void)proxy;
+    (void)user_id;
+    *(int *)context += 1;
+    return true;
+}
+
+/* An empty tree and a one-leaf tree answer queries and report height 0. */
+static void test_empty_and_single(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    assert_true(ts_tree_validate(&tree));
+    assert_int_equal(ts_tree_height(&tree), 0);
+    int hits = 0;
+    ts_aabb everything = {{-1e30f, -1e30f, -1e30f}, {1e30f, 1e30f, 1e30f}};
+    ts_tree_query(&tree, everything, UINT64_MAX, count_hit, &hits);
+    assert_int_equal(hits, 0);
+    assert_true(ts_tree_rebuild(&tree, true));
+
+    int p = ts_tree_create_proxy(&tree, (ts_aabb){{0, 0, 0}, {1, 1, 1}}, 1, 42);
+    assert_int_not_equal(p, TS_NULL_PROXY);
+    assert_int_equal(ts_tree_get_user_id(&tree, p), 42);
+    assert_int_equal(ts_tree_height(&tree), 0);
+    assert_true(ts_tree_validate(&tree));
+    ts_tree_query(&tree, everything, UINT64_MAX, count_hit, &hits);
+    assert_int_equal(hits, 1);
+    ts_tree_move_proxy(&tree, p, (ts_aabb){{5, 5, 5}, {6, 6, 6}});
+    assert_true(ts_tree_validate(&tree));
+    assert_true(ts_tree_get_fat_aabb(&tree, p).lower.x == 5.0f);
+    ts_tree_destroy_proxy(&tree, p);
+    assert_true(ts_tree_validate(&tree));
+    assert_int_equal(ts_tree_proxy_count(&tree), 0);
+    ts_tree_destroy(&tree);
+}
+
+/* Every create, move and destroy leaves ts_tree_validate true. */
+static void test_insert_remove_move_validate(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 8));
+    rng r = {12345u};
+    scene s = scene_make(600);
+    for (int i = 0; i < s.n; ++i) {
+        s.boxes[i] = random_box(&r, 30.0f);
+        s.proxies[i] = ts_tree_create_proxy(&tree, s.boxes[i], 1, i);
+        assert_true(ts_tree_validate(&tree));
+    }
+    for (int k = 0; k < 1500; ++k) {
+        int i = (int)(rng_next(&r) % (uint32_t)s.n);
+        uint32_t op = rng_next(&r) % 3;
+        if (s.proxies[i] == TS_NULL_PROXY) {
+            s.boxes[i] = random_box(&r, 30.0f);
+            s.proxies[i] = ts_tree_create_proxy(&tree, s.boxes[i], 1, i);
+        } else if (op == 0) {
+            ts_tree_destroy_proxy(&tree, s.proxies[i]);
+            s.proxies[i] = TS_NULL_PROXY;
+        } else {
+            s.boxes[i] = random_box(&r, 30.0f);
+            ts_tree_move_proxy(&tree, s.proxies[i], s.boxes[i]);
+        }
+        assert_true(ts_tree_validate(&tree));
+    }
+    for (int i = 0; i < s.n; ++i) {
+        if (s.proxies[i] != TS_NULL_PROXY) {
+            assert_int_equal(ts_tree_get_user_id(&tree, s.proxies[i]), i);
+            assert_memory_equal(&s.boxes[i], &tree.nodes[s.proxies[i]].aabb, sizeof(ts_aabb));
+        }
+    }
+    assert_pairs_match_brute_force(&tree, &s);
+    for (int i = 0; i < s.n; ++i) {
+        if (s.proxies[i] != TS_NULL_PROXY) {
+            ts_tree_destroy_proxy(&tree, s.proxies[i]);
+            s.proxies[i] = TS_NULL_PROXY;
+            assert_true(ts_tree_validate(&tree));
+        }
+    }
+    assert_int_equal(tree.node_count, 0);
+    assert_int_equal(tree.root, TS_NULL_PROXY);
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
+/* 2000 random boxes: the pairs found by querying each proxy equal brute force. */
+static void test_pairs_match_brute_force(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 16));
+    rng r = {777u};
+    scene s = scene_make(2000);
+    fill_tree(&tree, &s, &r, 40.0f);
+    assert_true(ts_tree_validate(&tree));
+    assert_int_equal(ts_tree_proxy_count(&tree), 2000);
+    assert_pairs_match_brute_force(&tree, &s);
+    assert_true(ts_tree_height(&tree) <= 4 * log2_ceil(s.n));
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
+/* 10,000 random moves (small steps and teleports): pairs still equal brute
+ * force and the height stays <= 4 log2(n) (44 for n = 2000). */
+static void test_random_moves(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 2000));
+    rng r = {4242u};
+    scene s = scene_make(2000);
+    fill_tree(&tree, &s, &r, 40.0f);
+    int bound = 4 * log2_ceil(s.n);
+    for (int k = 0; k < 10000; ++k) {
+        int i = (int)(rng_next(&r) % (uint32_t)s.n);
+        if (rng_next(&r) % 8 == 0) {
+            s.boxes[i] = random_box(&r, 40.0f);
+        } else {
+            ts_vec3 d = {rng_range(&r, -1.0f, 1.0f), rng_range(&r, -1.0f, 1.0f), rng_range(&r, -1.0f, 1.0f)};
+            s.boxes[i] = translate_box(s.boxes[i], d);
+        }
+        ts_tree_move_proxy(&tree, s.proxies[i], s.boxes[i]);
+        assert_true(ts_tree_height(&tree) <= bound);
+        if (k % 1000 == 0) {
+            assert_true(ts_tree_validate(&tree));
+        }
+    }
+    assert_true(ts_tree_validate(&tree));
+    assert_pairs_match_brute_force(&tree, &s);
+    print_message("      n = 2000, after 10000 moves: height %d (bound %d), area ratio %.1f\n", ts_tree_height(&tree),
+                  bound, (double)ts_tree_area_ratio(&tree));
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
+/* Boxes inserted in sorted order along a line (the classic worst case of
+ * naive insertion) keep the height <= 4 log2(n) thanks to rotations. */
+static void test_sorted_insertion_height(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    const int n = 4096;
+    for (int i = 0; i < n; ++i) {
+        float x = (float)i;
+        ts_aabb box = {{x, 0, 0}, {x + 0.5f, 1, 1}};
+        assert_int_not_equal(ts_tree_create_proxy(&tree, box, 1, i), TS_NULL_PROXY);
+    }
+    assert_true(ts_tree_validate(&tree));
+    print_message("      sorted line of %d: height %d\n", n, ts_tree_height(&tree));
+    assert_true(ts_tree_height(&tree) <= 4 * log2_ceil(n));
+    ts_tree_destroy(&tree);
+}
+
+/* Category bits and the query mask: a leaf is reported only when they share
+ * a bit; set_category_bits updates the ancestors; pairs equal filtered brute force. */
+static void test_category_mask_filtering(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    rng r = {99u};
+    scene s = scene_make(800);
+    uint64_t *categories = calloc((size_t)s.n, sizeof(uint64_t));
+    assert_non_null(categories);
+    for (int i = 0; i < s.n; ++i) {
+        s.boxes[i] = random_box(&r, 20.0f);
+        categories[i] = (uint64_t)1 << (rng_next(&r) % 4);
+        s.masks[i] = (rng_next(&r) & 0xF) | ((uint64_t)1 << 63);
+        s.proxies[i] = ts_tree_create_proxy(&tree, s.boxes[i], categories[i], i);
+    }
+    assert_true(ts_tree_validate(&tree));
+    key_list from_tree = tree_pairs(&tree, &s);
+    /* tree_pairs keeps (i, j) with j > i found by i's query: filter by i's mask only. */
+    key_list brute = brute_pairs(&s, categories);
+    assert_true(brute.count > 0);
+    assert_same_pairs(from_tree, brute);
+
+    /* A mask with no category of any leaf finds nothing. */
+    int hits = 0;
+    ts_aabb everything = {{-1e30f, -1e30f, -1e30f}, {1e30f, 1e30f, 1e30f}};
+    ts_tree_query(&tree, everything, (uint64_t)1 << 40, count_hit, &hits);
+    assert_int_equal(hits, 0);
+
+    /* Moving one proxy into category 40 makes it the only hit. */
+    ts_tree_set_category_bits(&tree, s.proxies[17], (uint64_t)1 << 40);
+    assert_true(ts_tree_get_category_bits(&tree, s.proxies[17]) == (uint64_t)1 << 40);
+    assert_true(ts_tree_validate(&tree));
+    ts_tree_query(&tree, everything, (uint64_t)1 << 40, count_hit, &hits);
+    assert_int_equal(hits, 1);
+    assert_true((tree.nodes[tree.root].category_bits & ((uint64_t)1 << 40)) != 0);
+
+    free(categories);
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
+/* Destroying all proxies and creating as many again reuses the freed nodes:
+ * the pool does not grow and every id is one of the old node slots. */
+static void test_node_reuse(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    rng r = {5u};
+    enum { N = 300 };
+    int proxies[N];
+    for (int i = 0; i < N; ++i) {
+        proxies[i] = ts_tree_create_proxy(&tree, random_box(&r, 10.0f), 1, i);
+    }
+    int capacity = tree.node_capacity;
+    int node_count = tree.node_count;
+    ts_tree_node *pool = tree.nodes;
+    for (int i = 0; i < N; ++i) {
+        ts_tree_destroy_proxy(&tree, proxies[i]);
+    }
+    assert_int_equal(tree.node_count, 0);
+    assert_true(ts_tree_validate(&tree));
+    /* The last node freed is the first one handed out. */
+    int last_freed = proxies[N - 1];
+    for (int i = 0; i < N; ++i) {
+        proxies[i] = ts_tree_create_proxy(&tree, random_box(&r, 10.0f), 1, i);
+        assert_true(proxies[i] >= 0 && proxies[i] < capacity);
+    }
+    assert_int_equal(proxies[0], last_freed);
+    assert_int_equal(tree.node_capacity, capacity);
+    assert_int_equal(tree.node_count, node_count);
+    assert_ptr_equal(tree.nodes, pool);
+    assert_true(ts_tree_validate(&tree));
+    ts_tree_destroy(&tree);
+}
+
+/* An allocator that fails after a budget of successful allocations. */
+typedef struct budget {
+    int remaining;
+    int failures;
+} budget;
+
+static void *budget_alloc(size_t size, size_t alignment, void *context)
+{
+    budget *b = context;
+    if (b->remaining <= 0) {
+        b->failures += 1;
+        return NULL;
+    }
+    b->remaining -= 1;
+    return aligned_alloc(alignment, size);
+}
+
+static void budget_free(void *memory, size_t size, void *context)
+{
+    (void)size;
+    (void)context;
+    free(memory);
+}
+
+/* When the pool cannot grow, create_proxy returns -1 and the tree is unchanged
+ * and valid; a failed rebuild changes nothing; a failed init is safe to destroy. */
+static void test_failing_allocator(void **state)
+{
+    (void)state;
+    budget b = {0, 0};
+    ts_allocator allocator = {budget_alloc, budget_free, &b};
+    ts_dynamic_tree tree;
+    assert_false(ts_tree_init(&tree, &allocator, 4));
+    ts_tree_destroy(&tree);
+    b.failures = 0;
+
+    b.remaining = 1; /* the initial pool only */
+    assert_true(ts_tree_init(&tree, &allocator, 4));
+    rng r = {31u};
+    scene s = scene_make(64);
+    int created = 0;
+    for (int i = 0; i < s.n; ++i) {
+        s.boxes[i] = random_box(&r, 3.0f);
+        int before_count = tree.node_count;
+        int p = ts_tree_create_proxy(&tree, s.boxes[i], 1, i);
+        if (p == TS_NULL_PROXY) {
+            assert_int_equal(tree.node_count, before_count);
+            assert_true(ts_tree_validate(&tree));
+            break;
+        }
+        s.proxies[i] = p;
+        created += 1;
+    }
+    assert_int_equal(b.failures, 1);
+    assert_true(created > 0 && created < s.n);
+    assert_int_equal(ts_tree_proxy_count(&tree), created);
+    assert_true(ts_tree_validate(&tree));
+    assert_pairs_match_brute_force(&tree, &s);
+
+    /* Rebuild scratch cannot be allocated either: false, tree untouched. */
+    ts_tree_node *copy = malloc((size_t)tree.node_capacity * sizeof(ts_tree_node));
+    assert_non_null(copy);
+    memcpy(copy, tree.nodes, (size_t)tree.node_capacity * sizeof(ts_tree_node));
+    int root = tree.root;
+    assert_false(ts_tree_rebuild(&tree, true));
+    assert_int_equal(tree.root, root);
+    assert_memory_equal(copy, tree.nodes, (size_t)tree.node_capacity * sizeof(ts_tree_node));
+    free(copy);
+
+    /* Moves never allocate. */
+    for (int i = 0; i < created; ++i) {
+        s.boxes[i] = random_box(&r, 3.0f);
+        ts_tree_move_proxy(&tree, s.proxies[i], s.boxes[i]);
+    }
+    assert_true(ts_tree_validate(&tree));
+
+    /* Once memory is back, creation goes on. */
+    b.remaining = 100;
+    for (int i = created; i < s.n; ++i) {
+        s.boxes[i] = random_box(&r, 3.0f);
+        s.proxies[i] = ts_tree_create_proxy(&tree, s.boxes[i], 1, i);
+        assert_int_not_equal(s.proxies[i], TS_NULL_PROXY);
+    }
+    assert_true(ts_tree_validate(&tree));
+    assert_pairs_match_brute_force(&tree, &s);
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
+static bool record_order(int proxy, int32_t user_id, void *context)
+{
+    (void)user_id;
+    key_push(context, (uint64_t)(uint32_t)proxy);
+    return true;
+}
+
+/* One fixed sequence of creates, moves, enlarges, rebuilds and destroys, then
+ * the query order of many boxes. */
+static key_list run_sequence(ts_dynamic_tree *tree)
+{
+    ts_allocator *allocator = malloc(sizeof(ts_allocator)); /* owned by the caller's tree */
+    assert_non_null(allocator);
+    *allocator = ts_default_allocator();
+    assert_true(ts_tree_init(tree, allocator, 0));
+    rng r = {2024u};
+    scene s = scene_make(1000);
+    fill_tree(tree, &s, &r, 25.0f);
+    for (int k = 0; k < 3000; ++k) {
+        int i = (int)(rng_next(&r) % (uint32_t)s.n);
+        uint32_t op = rng_next(&r) % 4;
+        if (s.proxies[i] == TS_NULL_PROXY) {
+            s.boxes[i] = random_box(&r, 25.0f);
+            s.proxies[i] = ts_tree_create_proxy(tree, s.boxes[i], 1, i);
+        } else if (op == 0) {
+            ts_tree_destroy_proxy(tree, s.proxies[i]);
+            s.proxies[i] = TS_NULL_PROXY;
+        } else if (op == 1) {
+            s.boxes[i] = ts_aabb_enlarge(s.boxes[i], 0.3f);
+            ts_tree_enlarge_proxy(tree, s.proxies[i], s.boxes[i]);
+        } else {
+            s.boxes[i] = random_box(&r, 25.0f);
+            ts_tree_move_proxy(tree, s.proxies[i], s.boxes[i]);
+        }
+        if (k % 500 == 499) {
+            assert_true(ts_tree_rebuild(tree, k % 1000 == 999));
+        }
+    }
+    key_list order = {0};
+    for (int q = 0; q < 500; ++q) {
+        ts_aabb box = random_box(&r, 25.0f);
+        ts_tree_query(tree, ts_aabb_enlarge(box, 2.0f), UINT64_MAX, record_order, &order);
+        key_push(&order, UINT64_MAX); /* separator */
+    }
+    scene_free(&s);
+    return order;
+}
+
+/* The same call sequence twice gives identical nodes and identical query order. */
+static void test_determinism(void **state)
+{
+    (void)state;
+    ts_dynamic_tree t1, t2;
+    key_list o1 = run_sequence(&t1);
+    key_list o2 = run_sequence(&t2);
+    assert_true(o1.count > 1000);
+    assert_int_equal(t1.node_capacity, t2.node_capacity);
+    assert_int_equal(t1.root, t2.root);
+    assert_memory_equal(t1.nodes, t2.nodes, (size_t)t1.node_capacity * sizeof(ts_tree_node));
+    assert_true(ts_tree_validate(&t1));
+    const ts_allocator *a1 = t1.allocator;
+    const ts_allocator *a2 = t2.allocator;
+    ts_tree_destroy(&t1);
+    ts_tree_destroy(&t2);
+    free((void *)a1);
+    free((void *)a2);
+    assert_same_pairs(o1, o2);
+}
+
+/* The stackless walk (the fallback for deep trees) reports the same leaves in
+ * the same order as the stack query. */
+static void test_stackless_query_same_order(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    rng r = {8u};
+    scene s = scene_make(1500);
+    fill_tree(&tree, &s, &r, 30.0f);
+    for (int q = 0; q < 300; ++q) {
+        ts_aabb box = ts_aabb_enlarge(random_box(&r, 30.0f), rng_range(&r, 0.0f, 5.0f));
+        key_list a = {0}, b = {0};
+        ts_tree_query(&tree, box, UINT64_MAX, record_order, &a);
+        ts_tree_query_stackless(&tree, box, UINT64_MAX, record_order, &b);
+        assert_int_equal(a.count, b.count);
+        if (a.count > 0) {
+            assert_memory_equal(a.keys, b.keys, (size_t)a.count * sizeof(uint64_t));
+        }
+        free(a.keys);
+        free(b.keys);
+    }
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
+static bool stop_after_one(int proxy, int32_t user_id, void *context)
+{
+    (void)proxy;
+    (void)user_id;
+    *(int *)context += 1;
+    return false;
+}
+
+/* A callback returning false ends the query at once (both walks). */
+static void test_query_early_stop(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    rng r = {3u};
+    scene s = scene_make(200);
+    fill_tree(&tree, &s, &r, 5.0f);
+    ts_aabb everything = {{-1e30f, -1e30f, -1e30f}, {1e30f, 1e30f, 1e30f}};
+    int hits = 0;
+    ts_tree_query(&tree, everything, UINT64_MAX, stop_after_one, &hits);
+    assert_int_equal(hits, 1);
+    hits = 0;
+    ts_tree_query_stackless(&tree, everything, UINT64_MAX, stop_after_one, &hits);
+    assert_int_equal(hits, 1);
+    hits = 0;
+    ts_tree_query(&tree, everything, UINT64_MAX, count_hit, &hits);
+    assert_int_equal(hits, 200);
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
+/* Enlarging proxies in place keeps the tree valid and queries exact; a
+ * partial rebuild then clears every enlarged flag and keeps the pairs. */
+static void test_enlarge_and_partial_rebuild(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    rng r = {1001u};
+    scene s = scene_make(2000);
+    fill_tree(&tree, &s, &r, 40.0f);
+    for (int round = 0; round < 5; ++round) {
+        for (int k = 0; k < 200; ++k) {
+            int i = (int)(rng_next(&r) % (uint32_t)s.n);
+            ts_vec3 d = {rng_range(&r, -0.5f, 0.5f), rng_range(&r, -0.5f, 0.5f), rng_range(&r, -0.5f, 0.5f)};
+            ts_aabb moved = translate_box(s.boxes[i], d);
+            s.boxes[i] = ts_aabb_union(s.boxes[i], moved);
+            ts_tree_enlarge_proxy(&tree, s.proxies[i], s.boxes[i]);
+        }
+        assert_true(ts_tree_validate(&tree));
+        assert_true((tree.nodes[tree.root].flags & TS_TREE_NODE_ENLARGED) != 0);
+        assert_pairs_match_brute_force(&tree, &s);
+
+        assert_true(ts_tree_rebuild(&tree, false));
+        assert_true(ts_tree_validate(&tree));
+        for (int i = 0; i < tree.node_capacity; ++i) {
+            assert_int_equal(tree.nodes[i].flags & TS_TREE_NODE_ENLARGED, 0);
+        }
+        assert_pairs_match_brute_force(&tree, &s);
+        assert_true(ts_tree_height(&tree) <= 4 * log2_ceil(s.n));
+    }
+    /* Nothing enlarged: a partial rebuild changes nothing. */
+    ts_tree_node *copy = malloc((size_t)tree.node_capacity * sizeof(ts_tree_node));
+    assert_non_null(copy);
+    memcpy(copy, tree.nodes, (size_t)tree.node_capacity * sizeof(ts_tree_node));
+    assert_true(ts_tree_rebuild(&tree, false));
+    assert_memory_equal(copy, tree.nodes, (size_t)tree.node_capacity * sizeof(ts_tree_node));
+    free(copy);
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
+/* A full binned-SAH rebuild keeps the pairs, and gives a shallow tree no
+ * worse in area than incremental insertion, even with coincident centres. */
+static void test_full_rebuild(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    rng r = {77u};
+    scene s = scene_make(2000);
+    fill_tree(&tree, &s, &r, 40.0f);
+    float ratio_incremental = ts_tree_area_ratio(&tree);
+    int height_incremental = ts_tree_height(&tree);
+    assert_true(ts_tree_rebuild(&tree, true));
+    assert_true(ts_tree_validate(&tree));
+    assert_pairs_match_brute_force(&tree, &s);
+    float ratio_rebuilt = ts_tree_area_ratio(&tree);
+    print_message("      n = 2000: incremental height %d area ratio %.1f; rebuilt height %d area ratio %.1f\n",
+                  height_incremental, (double)ratio_incremental, ts_tree_height(&tree), (double)ratio_rebuilt);
+    assert_true(ts_tree_height(&tree) <= 3 * log2_ceil(s.n));
+    assert_true(ratio_rebuilt <= 1.1f * ratio_incremental);
+
+    /* Many boxes with the same centre: the build falls back to halving. */
+    ts_dynamic_tree same;
+    assert_true(ts_tree_init(&same, &allocator, 0));
+    for (int i = 0; i < 1000; ++i) {
+        float h = 1.0f + 0.001f * (float)i;
+        assert_int_not_equal(ts_tree_create_proxy(&same, (ts_aabb){{-h, -h, -h}, {h, h, h}}, 1, i), TS_NULL_PROXY);
+    }
+    assert_true(ts_tree_rebuild(&same, true));
+    assert_true(ts_tree_validate(&same));
+    assert_int_equal(ts_tree_height(&same), log2_ceil(1000));
+    int hits = 0;
+    ts_tree_query(&same, (ts_aabb){{0, 0, 0}, {0, 0, 0}}, UINT64_MAX, count_hit, &hits);
+    assert_int_equal(hits, 1000);
+    ts_tree_destroy(&same);
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
+/* ts_tree_validate itself catches broken trees: a child sticking out of its
+ * parent's box, a wrong height, wrong category bits, a broken parent link,
+ * a missing enlarged flag, a cycle in the free list. */
+static void test_validate_detects_corruption(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    rng r = {55u};
+    scene s = scene_make(100);
+    fill_tree(&tree, &s, &r, 10.0f);
+    assert_true(ts_tree_validate(&tree));
+    int leaf = s.proxies[50];
+    int parent = tree.nodes[leaf].parent;
+    ts_tree_node saved = tree.nodes[leaf];
+    ts_tree_node saved_parent = tree.nodes[parent];
+
+    tree.nodes[leaf].aabb.upper.x = tree.nodes[parent].aabb.upper.x + 1.0f;
+    assert_false(ts_tree_validate(&tree));
+    tree.nodes[leaf] = saved;
+
+    tree.nodes[parent].height += 1;
+    assert_false(ts_tree_validate(&tree));
+    tree.nodes[parent] = saved_parent;
+
+    tree.nodes[leaf].category_bits = 2;
+    assert_false(ts_tree_validate(&tree));
+    tree.nodes[leaf] = saved;
+
+    tree.nodes[leaf].parent = tree.root == parent ? s.proxies[0] : tree.root;
+    assert_false(ts_tree_validate(&tree));
+    tree.nodes[leaf] = saved;
+
+    assert_int_not_equal(parent, tree.root);
+    tree.nodes[parent].flags |= TS_TREE_NODE_ENLARGED; /* its ancestors are not flagged */
+    assert_false(ts_tree_validate(&tree));
+    tree.nodes[parent] = saved_parent;
+
+    int f = tree.free_list;
+    assert_int_not_equal(f, TS_NULL_PROXY);
+    int next = tree.nodes[f].next;
+    tree.nodes[f].next = f;
+    assert_false(ts_tree_validate(&tree));
+    tree.nodes[f].next = next;
+
+    assert_true(ts_tree_validate(&tree));
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_aabb_helpers),
+        cmocka_unit_test(test_empty_and_single),
+        cmocka_unit_test(test_insert_remove_move_validate),
+        cmocka_unit_test(test_pairs_match_brute_force),
+        cmocka_unit_test(test_random_moves),
+        cmocka_unit_test(test_sorted_insertion_height),
+        cmocka_unit_test(test_category_mask_filtering),
+        cmocka_unit_test(test_node_reuse),
+        cmocka_unit_test(test_failing_allocator),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_stackless_query_same_order),
+        cmocka_unit_test(test_query_early_stop),
+        cmocka_unit_test(test_enlarge_and_partial_rebuild),
+        cmocka_unit_test(test_full_rebuild),
+        cmocka_unit_test(test_validate_detects_corruption),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
