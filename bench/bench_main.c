@@ -17,11 +17,14 @@ typedef struct options {
     int threads; /* 0 = every core */
     int substeps;
     int json;
+    int collide_only; /* zero gravity: the scene stays in its initial state; times collision */
 } options;
 
 typedef struct run_result {
     int bodies;
     int threads;
+    int contacts, touching, points; /* at the last step */
+    double first_update_pairs_ms;    /* the first step's pair update: every pair is new */
     double mean_ms, median_ms, max_ms;
     ts_step_profile stage_ms; /* mean over the timed steps */
 } run_result;
@@ -49,15 +52,17 @@ static void usage(void)
 {
     printf("usage: tessera-bench [--scene NAME|all] [--count N] [--base B] [--grid G] [--height H]\n"
            "                     [--side S] [--stacks K] [--steps N] [--runs R] [--threads T]\n"
-           "                     [--substeps S] [--json] [--list]\n"
-           "Scenes are those of shared/scenes.md, plus free_fall (N free bodies, no contacts).\n");
+           "                     [--substeps S] [--json] [--list] [--collide-only]\n"
+           "Scenes are those of shared/scenes.md, plus free_fall (N free bodies, no contacts).\n"
+           "--collide-only runs a scene that waits for the solver with gravity off, so that it\n"
+           "stays in its initial state, and times the collision stages on it.\n");
 }
 
 static void list_scenes(void)
 {
     for (const ts_scene *s = ts_scenes; s->name != NULL; ++s) {
-        printf("%-14s %s%s\n", s->name, s->missing ? "unavailable: needs " : "available",
-               s->missing ? s->missing : "");
+        printf("%-14s %s%s%s\n", s->name, s->missing ? "unavailable: needs " : "available",
+               s->missing ? s->missing : "", s->missing && s->build ? " (--collide-only runs it)" : "");
     }
 }
 
@@ -77,9 +82,18 @@ static int run_scene(const ts_scene *scene, const options *o, run_result *out)
         ts_destroy_world(world);
         return -1;
     }
+    if (o->collide_only) {
+        ts_world_set_gravity(world, (ts_vec3){0, 0, 0});
+    }
     const float dt = 1.0f / 60.0f;
+    out->first_update_pairs_ms = -1.0;
     for (int i = 0; i < scene->warmup_steps; ++i) {
         ts_world_step(world, dt);
+        if (i == 0) {
+            ts_step_profile p;
+            ts_world_get_profile(world, &p);
+            out->first_update_pairs_ms = p.update_pairs;
+        }
     }
     int steps = o->steps > 0 ? o->steps : scene->steps;
     double *times = malloc(sizeof(double) * (size_t)steps);
@@ -94,18 +108,27 @@ static int run_scene(const ts_scene *scene, const options *o, run_result *out)
         out->max_ms = times[i] > out->max_ms ? times[i] : out->max_ms;
         ts_step_profile p;
         ts_world_get_profile(world, &p);
+        if (out->first_update_pairs_ms < 0.0) {
+            out->first_update_pairs_ms = p.update_pairs;
+        }
         sum.step += p.step;
+        sum.update_pairs += p.update_pairs;
+        sum.narrowphase += p.narrowphase;
         sum.integrate_velocities += p.integrate_velocities;
         sum.integrate_positions += p.integrate_positions;
         sum.finalize += p.finalize;
     }
     out->mean_ms = total / steps;
     out->median_ms = median(times, steps);
-    out->stage_ms = (ts_step_profile){sum.step / steps, sum.integrate_velocities / steps,
-                                      sum.integrate_positions / steps, sum.finalize / steps};
+    out->stage_ms = (ts_step_profile){sum.step / steps, sum.update_pairs / steps, sum.narrowphase / steps,
+                                      sum.integrate_velocities / steps, sum.integrate_positions / steps,
+                                      sum.finalize / steps};
     ts_world_counters counters;
     ts_world_get_counters(world, &counters);
     out->threads = counters.thread_count;
+    out->contacts = counters.contact_count;
+    out->touching = counters.touching_count;
+    out->points = counters.point_count;
     free(times);
     ts_destroy_world(world);
     return 0;
@@ -116,19 +139,25 @@ static void print_json(const ts_scene *scene, const options *o, const run_result
     const ts_scene_params *p = &o->params;
     printf("{\"engine\":\"tessera\",\"version\":\"%s\",\"scene\":\"%s\",\"run\":%d,"
            "\"params\":{\"base\":%d,\"grid\":%d,\"height\":%d,\"count\":%d,\"side\":%d,\"stacks\":%d},"
-           "\"threads\":%d,\"solver\":\"soft_step\",\"substeps\":%d,\"steps\":%d,\"bodies\":%d,"
+           "\"threads\":%d,\"solver\":\"%s\",\"substeps\":%d,\"steps\":%d,\"bodies\":%d,"
+           "\"contacts\":%d,\"touching\":%d,\"contact_points\":%d,"
            "\"ms_mean\":%.4f,\"ms_median\":%.4f,\"ms_max\":%.4f,\"ns_per_body_step\":%.3f,"
-           "\"stages\":{\"integrate_velocities\":%.4f,\"integrate_positions\":%.4f,\"finalize\":%.4f}}\n",
+           "\"first_update_pairs_ms\":%.4f,"
+           "\"stages\":{\"update_pairs\":%.4f,\"narrowphase\":%.4f,\"integrate_velocities\":%.4f,"
+           "\"integrate_positions\":%.4f,\"finalize\":%.4f}}\n",
            TS_VERSION_STRING, scene->name, run, p->base, p->grid, p->height, p->count, p->side, p->stacks,
-           r->threads, o->substeps, o->steps > 0 ? o->steps : scene->steps, r->bodies, r->mean_ms, r->median_ms,
-           r->max_ms, 1.0e6 * r->mean_ms / r->bodies, r->stage_ms.integrate_velocities,
+           r->threads, o->collide_only ? "none (collide only)" : "soft_step", o->substeps,
+           o->steps > 0 ? o->steps : scene->steps, r->bodies, r->contacts, r->touching, r->points, r->mean_ms,
+           r->median_ms, r->max_ms, 1.0e6 * r->mean_ms / r->bodies, r->first_update_pairs_ms,
+           r->stage_ms.update_pairs, r->stage_ms.narrowphase, r->stage_ms.integrate_velocities,
            r->stage_ms.integrate_positions, r->stage_ms.finalize);
 }
 
 static int bench_scene(const ts_scene *scene, const options *o)
 {
-    if (scene->missing != NULL) {
-        fprintf(stderr, "tessera-bench: scene %s is unavailable: it needs %s\n", scene->name, scene->missing);
+    if (scene->missing != NULL && !(o->collide_only && scene->build != NULL)) {
+        fprintf(stderr, "tessera-bench: scene %s is unavailable: it needs %s%s\n", scene->name, scene->missing,
+                scene->build != NULL ? " (--collide-only times its collision)" : "");
         return 1;
     }
     run_result *runs = calloc((size_t)o->runs, sizeof(run_result));
@@ -155,10 +184,23 @@ static int bench_scene(const ts_scene *scene, const options *o)
                first->threads, o->substeps, o->steps > 0 ? o->steps : scene->steps, o->runs);
         printf("  step ms      mean %.3f  median %.3f  max %.3f (first run); median across runs: min %.3f, median %.3f\n",
                first->mean_ms, first->median_ms, first->max_ms, best, mid);
-        printf("  stages ms    integrate velocities %.3f  integrate positions %.3f  finalize %.3f\n",
-               first->stage_ms.integrate_velocities, first->stage_ms.integrate_positions, first->stage_ms.finalize);
-        printf("  integration  %.2f ns per body per step, %.2f ns per body per substep\n",
-               1.0e6 * mid / first->bodies, 1.0e6 * mid / first->bodies / o->substeps);
+        printf("  stages ms    update pairs %.3f  narrowphase %.3f  integrate velocities %.3f  "
+               "integrate positions %.3f  finalize %.3f\n",
+               first->stage_ms.update_pairs, first->stage_ms.narrowphase, first->stage_ms.integrate_velocities,
+               first->stage_ms.integrate_positions, first->stage_ms.finalize);
+        printf("  contacts     %d pairs, %d touching, %d points at the last step\n", first->contacts,
+               first->touching, first->points);
+        if (first->contacts > 0) {
+            printf("  collision    first pair update %.3f ms (%.0f ns per new pair); narrowphase %.0f ns per pair\n",
+                   first->first_update_pairs_ms, 1.0e6 * first->first_update_pairs_ms / first->contacts,
+                   1.0e6 * first->stage_ms.narrowphase / first->contacts);
+        }
+        if (!o->collide_only) {
+            printf("  integration  %.2f ns per body per step, %.2f ns per body per substep\n",
+                   1.0e6 * (first->stage_ms.integrate_velocities + first->stage_ms.integrate_positions) / first->bodies,
+                   1.0e6 * (first->stage_ms.integrate_velocities + first->stage_ms.integrate_positions) /
+                       first->bodies / o->substeps);
+        }
     }
     free(runs);
     free(medians);
@@ -192,6 +234,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(a, "--json") == 0) {
             o.json = 1;
+        } else if (strcmp(a, "--collide-only") == 0) {
+            o.collide_only = 1;
         } else if (v == NULL) {
             fprintf(stderr, "tessera-bench: %s needs a value (see --help)\n", a);
             return 2;
@@ -227,7 +271,7 @@ int main(int argc, char **argv)
         if (strcmp(o.scene, "all") != 0 && strcmp(o.scene, s->name) != 0) {
             continue;
         }
-        if (strcmp(o.scene, "all") == 0 && s->missing != NULL) {
+        if (strcmp(o.scene, "all") == 0 && s->missing != NULL && !(o.collide_only && s->build != NULL)) {
             printf("scene %s: unavailable (needs %s)\n", s->name, s->missing);
             continue;
         }

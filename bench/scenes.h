@@ -16,7 +16,8 @@ typedef struct ts_scene_params {
 
 typedef struct ts_scene {
     const char *name;
-    const char *missing; /* the feature the scene waits for, or NULL when it runs */
+    const char *missing; /* the feature the scene waits for, or NULL when it runs;
+                            with a build function, --collide-only still runs it */
     int warmup_steps;    /* untimed steps before the timed ones */
     int steps;           /* timed steps */
     /* Builds the scene into an empty world; returns the number of bodies made,

@@ -4,6 +4,8 @@
 #include "body.h"
 
 #include "alloc.h"
+#include "collide/broadphase.h"
+#include "collide/contact.h"
 #include "mass.h"
 #include "shape.h"
 #include "tessera/tessera.h"
@@ -136,6 +138,12 @@ void ts_body_update_mass(ts_world *world, int32_t body)
         md = shapeless_mass;
     }
     b->mass_data = md;
+    /* Shapes are placed in the simulation frame, so collision reads the body
+     * state without going through the origin. */
+    ts_transform sim_in_body = {md.center, md.principal_rotation};
+    for (int32_t sh = b->first_shape; sh != -1; sh = world->shapes[sh].next) {
+        world->shapes[sh].sim_local = ts_transform_inv_mul(sim_in_body, world->shapes[sh].local);
+    }
     ts_body_set_origin_transform(world, body, origin);
 
     /* The centre moved by d = new - old; a point fixed to the body moves with
@@ -221,6 +229,7 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
         .gravity_scale = def->gravity_scale,
         .enable_sleep = def->enable_sleep,
         .user_data = def->user_data,
+        .contact_head = -1,
     };
     ts_body_range range = def->type == TS_BODY_STATIC ? TS_RANGE_STATIC : TS_RANGE_AWAKE;
     int32_t i = ts_body_store_add(&world->store, index, range);
@@ -240,6 +249,7 @@ ts_result ts_destroy_body(ts_body_id id)
         return TS_ERROR_STALE_ID;
     }
     int32_t index = (int32_t)(b - world->bodies);
+    ts_body_destroy_contacts(world, index, -1);
     while (b->first_shape != -1) {
         ts_shape_release(world, b->first_shape);
     }
@@ -314,6 +324,12 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
     store_vec3(s->tx, s->ty, s->tz, i, ts_v3(0, 0, 0));
     b->type = type;
     ts_body_update_mass(world, index);
+    /* The shapes change trees and the pairs change rules: start over. */
+    ts_body_destroy_contacts(world, index, -1);
+    for (int32_t sh = b->first_shape; sh != -1; sh = world->shapes[sh].next) {
+        ts_shape_destroy_proxy(world, sh);
+        TS_TRY(ts_shape_create_proxy(world, sh, __func__));
+    }
     return TS_OK;
 }
 
@@ -350,7 +366,7 @@ ts_result ts_body_set_transform(ts_body_id id, ts_vec3 position, ts_quat rotatio
     TS_TRY(ts_check_rotation(rotation, &q, __func__, "rotation"));
     LOOKUP(id, world, b);
     ts_body_set_origin_transform(world, (int32_t)(b - world->bodies), (ts_transform){position, q});
-    return TS_OK;
+    return ts_body_refresh_proxies(world, (int32_t)(b - world->bodies), __func__);
 }
 
 ts_result ts_body_set_position(ts_body_id id, ts_vec3 position)
@@ -361,7 +377,7 @@ ts_result ts_body_set_position(ts_body_id id, ts_vec3 position)
     ts_transform origin = ts_body_origin_transform(world, index);
     origin.p = position;
     ts_body_set_origin_transform(world, index, origin);
-    return TS_OK;
+    return ts_body_refresh_proxies(world, index, __func__);
 }
 
 ts_result ts_body_set_rotation(ts_body_id id, ts_quat rotation)
@@ -373,7 +389,7 @@ ts_result ts_body_set_rotation(ts_body_id id, ts_quat rotation)
     ts_transform origin = ts_body_origin_transform(world, index);
     origin.q = q;
     ts_body_set_origin_transform(world, index, origin);
-    return TS_OK;
+    return ts_body_refresh_proxies(world, index, __func__);
 }
 
 ts_result ts_body_get_world_center_of_mass(ts_body_id id, ts_vec3 *center)

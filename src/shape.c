@@ -4,6 +4,8 @@
 
 #include "alloc.h"
 #include "body.h"
+#include "collide/broadphase.h"
+#include "collide/contact.h"
 #include "tessera/tessera.h"
 #include "validate.h"
 
@@ -156,12 +158,18 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     }
     body->last_shape = index;
     body->shape_count += 1;
+    shape->proxy = -1;
     if (check_body_mass(world, body_index, fn) != TS_OK) {
         /* e.g. an offset of 1e30 m: undo, nothing changed. */
         ts_shape_release(world, index);
         return TS_NULL_SHAPE_ID;
     }
     ts_body_update_mass(world, body_index);
+    if (ts_shape_create_proxy(world, index, fn) != TS_OK) {
+        ts_shape_release(world, index);
+        ts_body_update_mass(world, body_index);
+        return TS_NULL_SHAPE_ID;
+    }
     return ts_shape_id_of(world, index);
 }
 
@@ -208,6 +216,8 @@ void ts_shape_release(ts_world *world, int32_t index)
 {
     ts_shape *shape = world->shapes + index;
     ts_body *body = world->bodies + shape->body;
+    ts_body_destroy_contacts(world, shape->body, index);
+    ts_shape_destroy_proxy(world, index);
     if (shape->prev != -1) {
         world->shapes[shape->prev].next = shape->next;
     } else {
@@ -243,6 +253,25 @@ bool ts_shape_is_valid(ts_shape_id id)
     int32_t index = id.index1 > 0 ? id.index1 - 1 : -1; /* no overflow on forged ids */
     return world != NULL && index >= 0 && index < world->shape_ids.next_index && world->shapes[index].alive &&
            world->shapes[index].generation == id.generation;
+}
+
+/* Contacts mix friction and restitution when they are made; a change of
+ * either reaches the shape's existing contacts here. */
+static void remix_contacts(ts_world *world, int32_t shape)
+{
+    ts_contact_store *s = &world->contact_store;
+    for (int32_t key = world->bodies[world->shapes[shape].body].contact_head; key != -1;
+         key = world->contacts[key >> 1].edges[key & 1].next_key) {
+        const ts_contact *c = world->contacts + (key >> 1);
+        if (c->shape_a != shape && c->shape_b != shape) {
+            continue;
+        }
+        const ts_shape *a = world->shapes + c->shape_a;
+        const ts_shape *b = world->shapes + c->shape_b;
+        int32_t i = s->table.slot_of_id[key >> 1];
+        s->friction[i] = sqrtf(a->friction * b->friction);
+        s->restitution[i] = a->restitution > b->restitution ? a->restitution : b->restitution;
+    }
 }
 
 #define LOOKUP(id, world, shape)                                                                               \
@@ -342,6 +371,7 @@ ts_result ts_shape_set_friction(ts_shape_id id, float friction)
     TS_TRY(ts_check_non_negative(friction, __func__, "friction"));
     LOOKUP(id, world, shape);
     shape->friction = friction;
+    remix_contacts(world, (int32_t)(shape - world->shapes));
     return TS_OK;
 }
 
@@ -361,6 +391,7 @@ ts_result ts_shape_set_restitution(ts_shape_id id, float restitution)
     }
     LOOKUP(id, world, shape);
     shape->restitution = restitution;
+    remix_contacts(world, (int32_t)(shape - world->shapes));
     return TS_OK;
 }
 
@@ -375,8 +406,12 @@ ts_result ts_shape_get_restitution(ts_shape_id id, float *restitution)
 ts_result ts_shape_set_filter(ts_shape_id id, ts_filter filter)
 {
     LOOKUP(id, world, shape);
+    int32_t index = (int32_t)(shape - world->shapes);
     shape->filter = filter;
-    return TS_OK;
+    /* Pairs are found again under the new filter from the next step. */
+    ts_body_destroy_contacts(world, shape->body, index);
+    ts_tree_set_category_bits(&world->broadphase.trees[shape->tree], shape->proxy, filter.category_bits);
+    return ts_shape_buffer_move(world, index, __func__);
 }
 
 ts_result ts_shape_get_filter(ts_shape_id id, ts_filter *filter)

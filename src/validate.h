@@ -64,13 +64,4 @@ static inline ts_result ts_check_rotation(ts_quat q, ts_quat *normalised, const 
         }                                                                                                      \
     } while (0)
 
-/* Evaluates a check and returns its error, if any. */
-#define TS_TRY(expression)                                                                                     \
-    do {                                                                                                       \
-        ts_result ts_try_result_ = (expression);                                                               \
-        if (ts_try_result_ != TS_OK) {                                                                         \
-            return ts_try_result_;                                                                             \
-        }                                                                                                      \
-    } while (0)
-
 #endif

@@ -4,6 +4,7 @@
 
 #include "alloc.h"
 #include "body.h"
+#include "collide/contact.h"
 #include "solver/step.h"
 #include "tessera/tessera.h"
 #include "validate.h"
@@ -174,6 +175,8 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_id_pool_destroy(&world->body_ids, a);
     ts_id_pool_destroy(&world->shape_ids, a);
     ts_body_store_destroy(&world->store, a);
+    ts_broadphase_destroy(&world->broadphase, a);
+    ts_contacts_free(world);
     world->bodies = NULL;
     world->shapes = NULL;
     world->body_capacity = 0;
@@ -193,13 +196,15 @@ ts_world_id ts_create_world(const ts_world_def *def)
     }
     memset(world, 0, sizeof *world);
     ts_body_store_init(&world->store);
+    ts_contact_store_init(&world->contact_store);
     world->allocator = allocator;
     world->gravity = def->gravity;
     world->substeps = def->substeps;
     world->thread_count = def->threads == 0 ? available_threads() : def->threads;
     world->solver = def->solver;
     world->user_data = def->user_data;
-    if (!reserve_capacity(world, def->body_capacity, def->shape_capacity)) {
+    if (!ts_broadphase_init(&world->broadphase, &world->allocator, def->shape_capacity) ||
+        !reserve_capacity(world, def->body_capacity, def->shape_capacity)) {
         ts_world_free_bodies_and_shapes(world);
         ts_free(&allocator, world, sizeof(ts_world));
         ts_fail(TS_ERROR_OUT_OF_MEMORY, __func__, "the allocator returned NULL");
@@ -259,15 +264,8 @@ ts_result ts_world_step(ts_world_id id, float dt)
     if (!(dt > 0.0f)) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "dt is %g (must be > 0)", (double)dt);
     }
-    int32_t held = ts_solver_step(world, dt);
     world->step_count += 1;
-    if (held >= 0) {
-        return ts_fail(TS_ERROR_NOT_FINITE, __func__,
-                       "body (index %d) would have reached a non-finite velocity or pose (huge force, torque, dt or "
-                       "gravity); it was held at its last finite state and its force cleared",
-                       (int)held + 1);
-    }
-    return TS_OK;
+    return ts_step_world(world, dt);
 }
 
 ts_result ts_world_set_gravity(ts_world_id id, ts_vec3 gravity)
@@ -320,7 +318,13 @@ ts_result ts_world_get_counters(ts_world_id id, ts_world_counters *counters)
         .shape_count = ts_id_pool_live_count(&world->shape_ids),
         .step_count = world->step_count,
         .thread_count = world->thread_count,
+        .contact_count = world->contact_store.table.count,
     };
+    const ts_contact_store *cs = &world->contact_store;
+    for (int32_t i = 0; i < cs->table.count; ++i) {
+        counters->touching_count += (cs->flags[i] & TS_CONTACT_TOUCHING) != 0;
+        counters->point_count += cs->point_count[i];
+    }
     return TS_OK;
 }
 

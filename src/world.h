@@ -3,8 +3,11 @@
 #ifndef TS_WORLD_H
 #define TS_WORLD_H
 
+#include "collide/broadphase.h"
+#include "collide/pair_set.h"
 #include "core.h"
 #include "soa/body_store.h"
+#include "soa/contact_store.h"
 #include "soa/id_pool.h"
 
 /* Per-body data that the step does not read: the id table entry. */
@@ -21,7 +24,30 @@ typedef struct ts_body {
     float gravity_scale;
     bool enable_sleep;
     void *user_data;
+    int32_t contact_head; /* edge key (contact << 1 | side) of the first contact, -1 when none */
+    int32_t contact_count;
 } ts_body;
+
+/* One side of a contact in a body's contact list. Keys are contact << 1 | side. */
+typedef struct ts_contact_edge {
+    int32_t body;
+    int32_t prev_key;
+    int32_t next_key;
+} ts_contact_edge;
+
+/* Per-contact data the step does not read (the SoA store holds the rest). */
+typedef struct ts_contact {
+    int32_t shape_a, shape_b; /* shape_a < shape_b */
+    ts_contact_edge edges[2]; /* 0: body of shape_a, 1: body of shape_b */
+    bool alive;
+} ts_contact;
+
+typedef struct ts_contact_events_buffer {
+    ts_contact_begin_event *begin_pending, *begin_published;
+    int32_t begin_pending_count, begin_published_count, begin_pending_capacity, begin_published_capacity;
+    ts_contact_end_event *end_pending, *end_published;
+    int32_t end_pending_count, end_published_count, end_pending_capacity, end_published_capacity;
+} ts_contact_events_buffer;
 
 typedef struct ts_shape {
     uint32_t generation;
@@ -34,7 +60,14 @@ typedef struct ts_shape {
         ts_box box;
         ts_capsule capsule;
     } geometry;
-    ts_transform local; /* in the body frame */
+    ts_transform local;     /* in the body frame */
+    ts_transform sim_local; /* in the body's simulation frame (centre of mass, principal axes) */
+    ts_aabb aabb;           /* tight world bounds at the last update */
+    ts_aabb fat_aabb;       /* the bounds in the broadphase tree */
+    int32_t proxy;          /* proxy in broadphase tree `tree`, or -1 */
+    uint8_t tree;           /* TS_TREE_STATIC or TS_TREE_MOVABLE */
+    bool enlarged;          /* the fat AABB grew in this step's update: the proxy must move */
+    bool in_move_buffer;    /* queued to find new pairs at the next step */
     float density;
     float friction;
     float restitution;
@@ -61,6 +94,19 @@ typedef struct ts_world {
     int32_t shape_capacity;
     ts_id_pool shape_ids;
 
+    ts_broadphase broadphase;
+    ts_contact *contacts; /* indexed by contact id */
+    int32_t contact_capacity;
+    ts_id_pool contact_ids;
+    ts_contact_store contact_store;
+    ts_pair_set pairs; /* shape pair -> contact id */
+    int32_t *doomed_contacts; /* scratch: contacts to destroy after the narrowphase */
+    int32_t doomed_capacity;
+
+    /* Events: collected while stepping (and by destroy calls between steps),
+     * published sorted at the end of the next step. */
+    ts_contact_events_buffer events;
+
     int step_count;
     ts_step_profile profile;
 } ts_world;
@@ -77,7 +123,7 @@ static inline ts_world_id ts_world_id_of(const ts_world *world)
     return (ts_world_id){(uint16_t)(world->index + 1), world->generation};
 }
 
-/* Releases every body and shape array (the world struct itself stays). */
+/* Releases every body, shape and contact array (the world struct itself stays). */
 void ts_world_free_bodies_and_shapes(ts_world *world);
 
 #endif

@@ -74,6 +74,9 @@ TS_API ts_result ts_world_get_profile(ts_world_id world, ts_step_profile *profil
 TS_API ts_result ts_world_get_awake_transforms(ts_world_id world, ts_body_id *ids, ts_transform *transforms,
                                                int capacity, int *count);
 
+/* The contact begin / end events of the last step (see ts_contact_events). */
+TS_API ts_result ts_world_get_contact_events(ts_world_id world, ts_contact_events *events);
+
 /* Bulk read of chosen bodies: the origin transform of each id, in order. Every
  * id is checked first (an id of another world gets TS_ERROR_WRONG_WORLD); on
  * failure nothing is written. */
@@ -135,6 +138,10 @@ TS_API ts_result ts_body_get_gravity_scale(ts_body_id body, float *scale);
 
 TS_API ts_result ts_body_set_user_data(ts_body_id body, void *user_data);
 TS_API void *ts_body_get_user_data(ts_body_id body);
+
+/* The touching contacts of a body: *count receives how many there are and up
+ * to capacity of them are written (contacts may be NULL when capacity is 0). */
+TS_API ts_result ts_body_get_contacts(ts_body_id body, ts_contact_data *contacts, int capacity, int *count);
 
 /* Number of shapes, and up to capacity of their ids in creation order. */
 TS_API ts_result ts_body_get_shapes(ts_body_id body, ts_shape_id *shapes, int capacity, int *count);

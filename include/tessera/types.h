@@ -206,6 +206,47 @@ typedef struct ts_shape_def {
     int internal_value; /* set by ts_default_shape_def(); do not touch */
 } ts_shape_def;
 
+/* ---- contacts ---- */
+
+/* Two shapes started touching: their manifold got points (speculative
+ * points, closer than 2 cm, count). shape_a's index is below shape_b's. */
+typedef struct ts_contact_begin_event {
+    ts_shape_id shape_a;
+    ts_shape_id shape_b;
+} ts_contact_begin_event;
+
+/* Two shapes stopped touching (also when one of them was destroyed; its id
+ * is then stale). */
+typedef struct ts_contact_end_event {
+    ts_shape_id shape_a;
+    ts_shape_id shape_b;
+} ts_contact_end_event;
+
+/* The events of the last step, sorted by shape pair. The arrays belong to
+ * the world and stay valid until the next step or until the world is destroyed. */
+typedef struct ts_contact_events {
+    const ts_contact_begin_event *begin;
+    int begin_count;
+    const ts_contact_end_event *end;
+    int end_count;
+} ts_contact_events;
+
+typedef struct ts_contact_point {
+    ts_vec3 point;          /* world, midway between the surfaces */
+    float separation;       /* negative = penetration, metres */
+    uint32_t feature_id;    /* which features touch; stable while they do */
+    float normal_impulse;   /* accumulated by the solver, N s */
+} ts_contact_point;
+
+/* A touching contact (manifold) between two shapes. */
+typedef struct ts_contact_data {
+    ts_shape_id shape_a;
+    ts_shape_id shape_b;
+    ts_vec3 normal; /* world, from shape_a to shape_b */
+    int point_count;
+    ts_contact_point points[4];
+} ts_contact_data;
+
 /* ---- statistics ---- */
 
 typedef struct ts_world_counters {
@@ -213,16 +254,21 @@ typedef struct ts_world_counters {
     int awake_body_count;  /* bodies in the awake (moving) range */
     int static_body_count; /* static bodies */
     int shape_count;
-    int step_count;     /* ts_world_step calls that succeeded */
+    int step_count;     /* ts_world_step calls made */
     int thread_count;   /* threads a step uses */
+    int contact_count;  /* shape pairs whose fat bounds overlap */
+    int touching_count; /* contacts with manifold points */
+    int point_count;    /* manifold points over all contacts */
 } ts_world_counters;
 
 /* Time spent in the stages of the last step, in milliseconds. */
 typedef struct ts_step_profile {
     double step;
+    double update_pairs;         /* broadphase: new pairs from moved proxies */
+    double narrowphase;          /* manifolds of every contact, events */
     double integrate_velocities;
     double integrate_positions;
-    double finalize;
+    double finalize;             /* clear forces, shape bounds, broadphase moves */
 } ts_step_profile;
 
 #ifdef __cplusplus

@@ -1,12 +1,11 @@
-/* The stepping pipeline: the stages of one ts_world_step, in order. */
+/* The stepping pipeline: the stages of one ts_world_step, in order (step.c). */
 #ifndef TS_STEP_H
 #define TS_STEP_H
 
 #include "../world.h"
 
-/* dt was checked by the caller. Allocates nothing. Returns -1, or the body id
- * index of the first body (in slot order) whose state would have become
- * non-finite and was held at its last finite value. */
-int32_t ts_solver_step(ts_world *world, float dt);
+/* One step of dt (checked by the caller). Allocates only while the world
+ * grows (new contacts, events); nothing once it has reached its size. */
+ts_result ts_step_world(ts_world *world, float dt);
 
 #endif

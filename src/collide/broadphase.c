@@ -1,0 +1,292 @@
+/* The broadphase: proxies of shapes in two AABB trees, the move buffer, and
+ * the pair update that turns moved shapes into new contacts (see broadphase.h). */
+#include "broadphase.h"
+
+#include "../error.h"
+#include "../math3.h"
+#include "../soa/array.h"
+#include "../world.h"
+#include "contact.h"
+
+#include <stdlib.h>
+
+bool ts_broadphase_init(ts_broadphase *bp, const ts_allocator *allocator, int32_t shape_capacity)
+{
+    *bp = (ts_broadphase){0};
+    if (!ts_tree_init(&bp->trees[TS_TREE_STATIC], allocator, 16) ||
+        !ts_tree_init(&bp->trees[TS_TREE_MOVABLE], allocator, shape_capacity) ||
+        !ts_array_reserve(allocator, (void **)&bp->move_buffer, &bp->move_capacity, shape_capacity,
+                          sizeof(int32_t))) {
+        ts_broadphase_destroy(bp, allocator);
+        return false;
+    }
+    return true;
+}
+
+void ts_broadphase_destroy(ts_broadphase *bp, const ts_allocator *allocator)
+{
+    ts_tree_destroy(&bp->trees[TS_TREE_STATIC]);
+    ts_tree_destroy(&bp->trees[TS_TREE_MOVABLE]);
+    ts_array_free(allocator, (void **)&bp->move_buffer, &bp->move_capacity, sizeof(int32_t));
+    ts_array_free(allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, sizeof(uint64_t));
+    bp->move_count = 0;
+    bp->new_pair_count = 0;
+}
+
+/* ---- bounds ---- */
+
+static ts_transform body_sim_transform(const ts_world *world, int32_t body)
+{
+    const ts_body_store *s = &world->store;
+    int32_t i = s->table.slot_of_id[body];
+    return (ts_transform){{s->px[i], s->py[i], s->pz[i]}, {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
+}
+
+static ts_aabb shape_bounds(const ts_shape *shape, ts_transform body)
+{
+    ts_transform xf = ts_transform_mul(body, shape->sim_local);
+    ts_vec3 extent;
+    switch (shape->type) {
+    case TS_SHAPE_SPHERE: {
+        float r = shape->geometry.sphere.radius;
+        extent = ts_v3(r, r, r);
+        break;
+    }
+    case TS_SHAPE_CAPSULE: {
+        /* segment end offset R (0, h, 0), grown by the radius */
+        ts_vec3 axis = ts_abs3(ts_rotate(xf.q, ts_v3(0.0f, shape->geometry.capsule.half_height, 0.0f)));
+        float r = shape->geometry.capsule.radius;
+        extent = ts_add(axis, ts_v3(r, r, r));
+        break;
+    }
+    default: {
+        /* |R| h: the box's extent along each world axis */
+        ts_vec3 h = shape->geometry.box.half_extents;
+        ts_vec3 ex = ts_abs3(ts_rotate(xf.q, ts_v3(h.x, 0, 0)));
+        ts_vec3 ey = ts_abs3(ts_rotate(xf.q, ts_v3(0, h.y, 0)));
+        ts_vec3 ez = ts_abs3(ts_rotate(xf.q, ts_v3(0, 0, h.z)));
+        extent = ts_add(ts_add(ex, ey), ez);
+        break;
+    }
+    }
+    return (ts_aabb){ts_sub(xf.p, extent), ts_add(xf.p, extent)};
+}
+
+ts_aabb ts_shape_compute_aabb(const ts_world *world, int32_t shape)
+{
+    const ts_shape *s = world->shapes + shape;
+    return shape_bounds(s, body_sim_transform(world, s->body));
+}
+
+static float margin_of(const ts_shape *shape) { return shape->tree == TS_TREE_STATIC ? 0.0f : TS_AABB_MARGIN; }
+
+/* ---- proxies and the move buffer ---- */
+
+ts_result ts_shape_buffer_move(ts_world *world, int32_t shape, const char *function)
+{
+    ts_shape *s = world->shapes + shape;
+    if (s->in_move_buffer) {
+        return TS_OK;
+    }
+    ts_broadphase *bp = &world->broadphase;
+    if (!ts_array_reserve(&world->allocator, (void **)&bp->move_buffer, &bp->move_capacity, bp->move_count + 1,
+                          sizeof(int32_t))) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, function, "the allocator returned NULL");
+    }
+    bp->move_buffer[bp->move_count++] = shape;
+    s->in_move_buffer = true;
+    return TS_OK;
+}
+
+ts_result ts_shape_create_proxy(ts_world *world, int32_t shape, const char *function)
+{
+    ts_shape *s = world->shapes + shape;
+    s->tree = world->bodies[s->body].type == TS_BODY_STATIC ? TS_TREE_STATIC : TS_TREE_MOVABLE;
+    s->aabb = ts_shape_compute_aabb(world, shape);
+    s->fat_aabb = ts_aabb_enlarge(s->aabb, margin_of(s));
+    s->enlarged = false;
+    s->in_move_buffer = false;
+    s->proxy = ts_tree_create_proxy(&world->broadphase.trees[s->tree], s->fat_aabb, s->filter.category_bits, shape);
+    if (s->proxy < 0) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, function, "the allocator returned NULL");
+    }
+    ts_result r = ts_shape_buffer_move(world, shape, function);
+    if (r != TS_OK) {
+        ts_tree_destroy_proxy(&world->broadphase.trees[s->tree], s->proxy);
+        s->proxy = -1;
+    }
+    return r;
+}
+
+void ts_shape_destroy_proxy(ts_world *world, int32_t shape)
+{
+    ts_shape *s = world->shapes + shape;
+    ts_broadphase *bp = &world->broadphase;
+    if (s->in_move_buffer) {
+        for (int32_t i = 0; i < bp->move_count; ++i) {
+            if (bp->move_buffer[i] == shape) {
+                bp->move_buffer[i] = -1;
+                break;
+            }
+        }
+        s->in_move_buffer = false;
+    }
+    if (s->proxy >= 0) {
+        ts_tree_destroy_proxy(&bp->trees[s->tree], s->proxy);
+        s->proxy = -1;
+    }
+}
+
+ts_result ts_body_refresh_proxies(ts_world *world, int32_t body, const char *function)
+{
+    for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
+        ts_shape *s = world->shapes + sh;
+        s->aabb = ts_shape_compute_aabb(world, sh);
+        s->fat_aabb = ts_aabb_enlarge(s->aabb, margin_of(s));
+        ts_tree_move_proxy(&world->broadphase.trees[s->tree], s->proxy, s->fat_aabb);
+        TS_TRY(ts_shape_buffer_move(world, sh, function));
+    }
+    return TS_OK;
+}
+
+/* ---- pair update ---- */
+
+typedef struct pair_query {
+    ts_world *world;
+    int32_t shape; /* the moved shape that queries */
+    bool failed;   /* out of memory */
+} pair_query;
+
+/* Whether two shapes may touch at all: different bodies, at least one of
+ * them dynamic, and each one's category in the other's mask. */
+static bool should_collide(const ts_world *world, const ts_shape *a, const ts_shape *b)
+{
+    if (a->body == b->body) {
+        return false;
+    }
+    if (world->bodies[a->body].type != TS_BODY_DYNAMIC && world->bodies[b->body].type != TS_BODY_DYNAMIC) {
+        return false;
+    }
+    return (a->filter.category_bits & b->filter.mask_bits) != 0 && (b->filter.category_bits & a->filter.mask_bits) != 0;
+}
+
+static bool collect_pair(int proxy, int32_t other, void *context)
+{
+    (void)proxy;
+    pair_query *q = context;
+    ts_world *world = q->world;
+    if (other == q->shape) {
+        return true;
+    }
+    const ts_shape *a = world->shapes + q->shape;
+    const ts_shape *b = world->shapes + other;
+    /* Both moved: only the lower index reports the pair. */
+    if (b->in_move_buffer && other < q->shape) {
+        return true;
+    }
+    if (!should_collide(world, a, b)) {
+        return true;
+    }
+    uint64_t key = ts_pair_key(q->shape, other);
+    if (ts_pair_set_find(&world->pairs, key) >= 0) {
+        return true;
+    }
+    ts_broadphase *bp = &world->broadphase;
+    if (!ts_array_reserve(&world->allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity,
+                          bp->new_pair_count + 1, sizeof(uint64_t))) {
+        q->failed = true;
+        return false;
+    }
+    bp->new_pairs[bp->new_pair_count++] = key;
+    return true;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+ts_result ts_broadphase_update_pairs(ts_world *world)
+{
+    ts_broadphase *bp = &world->broadphase;
+    bp->new_pair_count = 0;
+    pair_query q = {world, -1, false};
+    for (int32_t m = 0; m < bp->move_count && !q.failed; ++m) {
+        int32_t shape = bp->move_buffer[m];
+        if (shape < 0) {
+            continue;
+        }
+        const ts_shape *s = world->shapes + shape;
+        q.shape = shape;
+        ts_tree_query(&bp->trees[TS_TREE_MOVABLE], s->fat_aabb, s->filter.mask_bits, collect_pair, &q);
+        if (s->tree == TS_TREE_MOVABLE) {
+            ts_tree_query(&bp->trees[TS_TREE_STATIC], s->fat_aabb, s->filter.mask_bits, collect_pair, &q);
+        }
+    }
+    for (int32_t m = 0; m < bp->move_count; ++m) {
+        if (bp->move_buffer[m] >= 0) {
+            world->shapes[bp->move_buffer[m]].in_move_buffer = false;
+        }
+    }
+    bp->move_count = 0;
+    if (q.failed) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL while finding pairs");
+    }
+    /* A pair can be found twice (two queries of one moved shape, static and
+     * movable); sort, drop repeats, create in key order. */
+    qsort(bp->new_pairs, (size_t)bp->new_pair_count, sizeof(uint64_t), compare_keys);
+    uint64_t previous = 0;
+    for (int32_t i = 0; i < bp->new_pair_count; ++i) {
+        uint64_t key = bp->new_pairs[i];
+        if (key == previous) {
+            continue;
+        }
+        previous = key;
+        TS_TRY(ts_contact_create(world, (int32_t)(key >> 32), (int32_t)(key & 0xffffffffu)));
+    }
+    return TS_OK;
+}
+
+/* ---- bounds update after the solver ---- */
+
+bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
+{
+    const ts_body_store *store = &world->store;
+    bool any = false;
+    for (int32_t i = begin; i < end; ++i) {
+        int32_t body = store->table.id_of_slot[i];
+        ts_transform xf = {{store->px[i], store->py[i], store->pz[i]}, {store->qx[i], store->qy[i], store->qz[i], store->qw[i]}};
+        for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
+            ts_shape *s = world->shapes + sh;
+            s->aabb = shape_bounds(s, xf);
+            if (!ts_aabb_contains(s->fat_aabb, s->aabb)) {
+                s->fat_aabb = ts_aabb_enlarge(s->aabb, TS_AABB_MARGIN);
+                s->enlarged = true;
+                any = true;
+            }
+        }
+    }
+    return any;
+}
+
+ts_result ts_broadphase_move_enlarged(ts_world *world)
+{
+    const ts_body_store *store = &world->store;
+    int32_t awake = store->table.end[TS_RANGE_AWAKE];
+    ts_result result = TS_OK;
+    for (int32_t i = 0; i < awake; ++i) {
+        int32_t body = store->table.id_of_slot[i];
+        for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
+            ts_shape *s = world->shapes + sh;
+            if (!s->enlarged) {
+                continue;
+            }
+            s->enlarged = false;
+            ts_tree_move_proxy(&world->broadphase.trees[TS_TREE_MOVABLE], s->proxy, s->fat_aabb);
+            ts_result r = ts_shape_buffer_move(world, sh, "ts_world_step");
+            result = result == TS_OK ? r : result;
+        }
+    }
+    return result;
+}

@@ -1,0 +1,67 @@
+/* The broadphase: two dynamic AABB trees of fat shape bounds (static shapes
+ * in one, kinematic and dynamic in the other) and the move buffer of shapes
+ * whose fat bounds changed, from which new pairs are found each step.
+ *
+ * Fat bounds: a moving shape's tree box is its tight box grown by
+ * TS_AABB_MARGIN, so that a slow body touches the tree only when it leaves
+ * that room; static shapes get no margin. New pairs are found in a
+ * deterministic order: the move buffer is in call order and the candidate
+ * pairs are sorted by shape indices before contacts are made. */
+#ifndef TS_BROADPHASE_H
+#define TS_BROADPHASE_H
+
+#include "../core.h"
+#include "dynamic_tree.h"
+
+enum {
+    TS_TREE_STATIC = 0,
+    TS_TREE_MOVABLE = 1,
+    TS_TREE_COUNT = 2,
+};
+
+typedef struct ts_broadphase {
+    ts_dynamic_tree trees[TS_TREE_COUNT];
+    int32_t *move_buffer; /* shape indices; -1 where a shape left */
+    int32_t move_count;
+    int32_t move_capacity;
+    uint64_t *new_pairs; /* scratch of the pair update */
+    int32_t new_pair_count;
+    int32_t new_pair_capacity;
+} ts_broadphase;
+
+struct ts_world;
+
+/* shape_capacity: room reserved up front for that many moving shapes. */
+bool ts_broadphase_init(ts_broadphase *broadphase, const ts_allocator *allocator, int32_t shape_capacity);
+void ts_broadphase_destroy(ts_broadphase *broadphase, const ts_allocator *allocator);
+
+/* World bounds of a shape at its body's current pose. */
+ts_aabb ts_shape_compute_aabb(const struct ts_world *world, int32_t shape);
+
+/* Puts a shape into the tree of its body's type and the move buffer. */
+ts_result ts_shape_create_proxy(struct ts_world *world, int32_t shape, const char *function);
+
+/* Takes a shape out of its tree and the move buffer. */
+void ts_shape_destroy_proxy(struct ts_world *world, int32_t shape);
+
+/* Queues a shape to look for new pairs at the next step. */
+ts_result ts_shape_buffer_move(struct ts_world *world, int32_t shape, const char *function);
+
+/* After a body was moved by hand: recomputes its shapes' bounds and moves
+ * their proxies (all of them: a teleport may skip the fat margin). */
+ts_result ts_body_refresh_proxies(struct ts_world *world, int32_t body, const char *function);
+
+/* Step stage 1 (serial): finds the new pairs of the moved shapes and makes
+ * their contacts in sorted order; empties the move buffer. */
+ts_result ts_broadphase_update_pairs(struct ts_world *world);
+
+/* Step stage "finalize" (parallel over awake slots [begin, end)): computes
+ * each shape's bounds and marks those that left their fat bounds. Returns
+ * whether any did. */
+bool ts_broadphase_compute_bounds(struct ts_world *world, int32_t begin, int32_t end);
+
+/* Step stage "finalize" (serial, after compute_bounds): moves the marked
+ * proxies in slot order and queues them for the next pair update. */
+ts_result ts_broadphase_move_enlarged(struct ts_world *world);
+
+#endif

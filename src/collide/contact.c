@@ -1,0 +1,405 @@
+/* Contacts: creation, destruction, the narrowphase stage and touch events
+ * (see contact.h). */
+#include "contact.h"
+
+#include "../body.h"
+#include "../error.h"
+#include "../math3.h"
+#include "../soa/array.h"
+#include "../validate.h"
+#include "../world.h"
+#include "narrowphase.h"
+#include "tessera/tessera.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static ts_shape_id shape_id(const ts_world *world, int32_t shape)
+{
+    return (ts_shape_id){shape + 1, (uint16_t)world->index, world->generation, world->shapes[shape].generation};
+}
+
+/* ---- events ---- */
+
+static ts_result push_begin(ts_world *world, int32_t shape_a, int32_t shape_b)
+{
+    ts_contact_events_buffer *e = &world->events;
+    if (!ts_array_reserve(&world->allocator, (void **)&e->begin_pending, &e->begin_pending_capacity,
+                          e->begin_pending_count + 1, sizeof(ts_contact_begin_event))) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contact events)");
+    }
+    e->begin_pending[e->begin_pending_count++] = (ts_contact_begin_event){shape_id(world, shape_a), shape_id(world, shape_b)};
+    return TS_OK;
+}
+
+/* End events are also made by destroy calls, where there is no way to report
+ * a failure; then the event is dropped. */
+static ts_result push_end(ts_world *world, int32_t shape_a, int32_t shape_b)
+{
+    ts_contact_events_buffer *e = &world->events;
+    if (!ts_array_reserve(&world->allocator, (void **)&e->end_pending, &e->end_pending_capacity,
+                          e->end_pending_count + 1, sizeof(ts_contact_end_event))) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contact events)");
+    }
+    e->end_pending[e->end_pending_count++] = (ts_contact_end_event){shape_id(world, shape_a), shape_id(world, shape_b)};
+    return TS_OK;
+}
+
+static uint64_t event_key(ts_shape_id a, ts_shape_id b) { return ((uint64_t)(uint32_t)a.index1 << 32) | (uint32_t)b.index1; }
+
+static int compare_begin(const void *x, const void *y)
+{
+    const ts_contact_begin_event *a = x, *b = y;
+    uint64_t ka = event_key(a->shape_a, a->shape_b), kb = event_key(b->shape_a, b->shape_b);
+    return (ka > kb) - (ka < kb);
+}
+
+/* Ties (a pair that ended twice: destroyed, re-made and ended again between
+ * two steps) are ordered by the generations, so the order is still total. */
+static int compare_end(const void *x, const void *y)
+{
+    const ts_contact_end_event *a = x, *b = y;
+    uint64_t ka = event_key(a->shape_a, a->shape_b), kb = event_key(b->shape_a, b->shape_b);
+    if (ka != kb) {
+        return (ka > kb) - (ka < kb);
+    }
+    uint64_t ga = ((uint64_t)a->shape_a.generation << 32) | a->shape_b.generation;
+    uint64_t gb = ((uint64_t)b->shape_a.generation << 32) | b->shape_b.generation;
+    return (ga > gb) - (ga < gb);
+}
+
+ts_result ts_contact_events_publish(ts_world *world)
+{
+    ts_contact_events_buffer *e = &world->events;
+    /* Swap pending and published: the published arrays of the last step
+     * become the (emptied) pending ones. */
+    ts_contact_begin_event *begin = e->begin_published;
+    int32_t begin_capacity = e->begin_published_capacity;
+    e->begin_published = e->begin_pending;
+    e->begin_published_capacity = e->begin_pending_capacity;
+    e->begin_published_count = e->begin_pending_count;
+    e->begin_pending = begin;
+    e->begin_pending_capacity = begin_capacity;
+    e->begin_pending_count = 0;
+
+    ts_contact_end_event *end = e->end_published;
+    int32_t end_capacity = e->end_published_capacity;
+    e->end_published = e->end_pending;
+    e->end_published_capacity = e->end_pending_capacity;
+    e->end_published_count = e->end_pending_count;
+    e->end_pending = end;
+    e->end_pending_capacity = end_capacity;
+    e->end_pending_count = 0;
+
+    qsort(e->begin_published, (size_t)e->begin_published_count, sizeof(ts_contact_begin_event), compare_begin);
+    qsort(e->end_published, (size_t)e->end_published_count, sizeof(ts_contact_end_event), compare_end);
+    return TS_OK;
+}
+
+/* ---- body contact lists ---- */
+
+static void link_edge(ts_world *world, int32_t contact, int side)
+{
+    ts_contact *c = world->contacts + contact;
+    ts_body *body = world->bodies + c->edges[side].body;
+    int32_t key = contact << 1 | side;
+    c->edges[side].prev_key = -1;
+    c->edges[side].next_key = body->contact_head;
+    if (body->contact_head != -1) {
+        world->contacts[body->contact_head >> 1].edges[body->contact_head & 1].prev_key = key;
+    }
+    body->contact_head = key;
+    body->contact_count += 1;
+}
+
+static void unlink_edge(ts_world *world, int32_t contact, int side)
+{
+    ts_contact_edge *edge = world->contacts[contact].edges + side;
+    ts_body *body = world->bodies + edge->body;
+    if (edge->prev_key != -1) {
+        world->contacts[edge->prev_key >> 1].edges[edge->prev_key & 1].next_key = edge->next_key;
+    } else {
+        body->contact_head = edge->next_key;
+    }
+    if (edge->next_key != -1) {
+        world->contacts[edge->next_key >> 1].edges[edge->next_key & 1].prev_key = edge->prev_key;
+    }
+    body->contact_count -= 1;
+}
+
+/* ---- create / destroy ---- */
+
+/* Room for one more contact, and for one begin or end event per contact in
+ * both event buffers, so that a step's events never allocate. */
+static bool reserve_contact(ts_world *world)
+{
+    int32_t id = ts_id_pool_peek(&world->contact_ids);
+    int32_t events = world->contact_store.table.count + 1;
+    ts_contact_events_buffer *e = &world->events;
+    const ts_allocator *a = &world->allocator;
+    return ts_array_reserve(a, (void **)&world->contacts, &world->contact_capacity, id + 1, sizeof(ts_contact)) &&
+           ts_array_reserve(a, (void **)&e->begin_pending, &e->begin_pending_capacity, events,
+                            sizeof(ts_contact_begin_event)) &&
+           ts_array_reserve(a, (void **)&e->begin_published, &e->begin_published_capacity, events,
+                            sizeof(ts_contact_begin_event)) &&
+           ts_array_reserve(a, (void **)&e->end_pending, &e->end_pending_capacity, events,
+                            sizeof(ts_contact_end_event)) &&
+           ts_array_reserve(a, (void **)&e->end_published, &e->end_published_capacity, events,
+                            sizeof(ts_contact_end_event)) &&
+           ts_array_reserve(a, (void **)&world->doomed_contacts, &world->doomed_capacity, events, sizeof(int32_t)) &&
+           ts_id_pool_reserve(&world->contact_ids, &world->allocator, 0) &&
+           ts_contact_store_reserve(&world->contact_store, &world->allocator, world->contact_store.table.count + 1,
+                                    id + 1) &&
+           ts_pair_set_reserve(&world->pairs, &world->allocator, world->pairs.count + 1);
+}
+
+ts_result ts_contact_create(ts_world *world, int32_t shape_a, int32_t shape_b)
+{
+    if (!reserve_contact(world)) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
+    }
+    int32_t id = ts_id_pool_take(&world->contact_ids);
+    const ts_shape *a = world->shapes + shape_a;
+    const ts_shape *b = world->shapes + shape_b;
+    ts_contact *c = world->contacts + id;
+    *c = (ts_contact){shape_a, shape_b, {{a->body, -1, -1}, {b->body, -1, -1}}, true};
+    link_edge(world, id, 0);
+    link_edge(world, id, 1);
+    ts_pair_set_add(&world->pairs, ts_pair_key(shape_a, shape_b), id);
+
+    ts_contact_store *s = &world->contact_store;
+    int32_t i = ts_contact_store_add(s, id, TS_CONTACT_RANGE_AWAKE);
+    s->shape_a[i] = shape_a;
+    s->shape_b[i] = shape_b;
+    s->body_a[i] = a->body;
+    s->body_b[i] = b->body;
+    /* Box2D's mixing rules: friction sqrt(fa fb), restitution max(ra, rb). */
+    s->friction[i] = sqrtf(a->friction * b->friction);
+    s->restitution[i] = a->restitution > b->restitution ? a->restitution : b->restitution;
+    return TS_OK;
+}
+
+void ts_contact_destroy(ts_world *world, int32_t contact)
+{
+    ts_contact *c = world->contacts + contact;
+    ts_contact_store *s = &world->contact_store;
+    int32_t i = s->table.slot_of_id[contact];
+    if ((s->flags[i] & TS_CONTACT_TOUCHING) != 0) {
+        push_end(world, c->shape_a, c->shape_b);
+    }
+    unlink_edge(world, contact, 0);
+    unlink_edge(world, contact, 1);
+    ts_pair_set_remove(&world->pairs, ts_pair_key(c->shape_a, c->shape_b));
+    ts_contact_store_remove(s, i);
+    c->alive = false;
+    ts_id_pool_release(&world->contact_ids, contact);
+}
+
+void ts_body_destroy_contacts(ts_world *world, int32_t body, int32_t shape)
+{
+    int32_t key = world->bodies[body].contact_head;
+    while (key != -1) {
+        int32_t contact = key >> 1;
+        const ts_contact *c = world->contacts + contact;
+        int32_t next = c->edges[key & 1].next_key;
+        if (shape < 0 || c->shape_a == shape || c->shape_b == shape) {
+            ts_contact_destroy(world, contact);
+        }
+        key = next;
+    }
+}
+
+void ts_contacts_free(ts_world *world)
+{
+    const ts_allocator *a = &world->allocator;
+    ts_array_free(a, (void **)&world->contacts, &world->contact_capacity, sizeof(ts_contact));
+    ts_id_pool_destroy(&world->contact_ids, a);
+    ts_contact_store_destroy(&world->contact_store, a);
+    ts_pair_set_destroy(&world->pairs, a);
+    ts_array_free(a, (void **)&world->doomed_contacts, &world->doomed_capacity, sizeof(int32_t));
+    ts_contact_events_buffer *e = &world->events;
+    ts_array_free(a, (void **)&e->begin_pending, &e->begin_pending_capacity, sizeof(ts_contact_begin_event));
+    ts_array_free(a, (void **)&e->begin_published, &e->begin_published_capacity, sizeof(ts_contact_begin_event));
+    ts_array_free(a, (void **)&e->end_pending, &e->end_pending_capacity, sizeof(ts_contact_end_event));
+    ts_array_free(a, (void **)&e->end_published, &e->end_published_capacity, sizeof(ts_contact_end_event));
+    memset(e, 0, sizeof *e);
+}
+
+/* ---- the narrowphase stage ---- */
+
+static ts_transform shape_transform(const ts_world *world, const ts_shape *shape)
+{
+    const ts_body_store *s = &world->store;
+    int32_t i = s->table.slot_of_id[shape->body];
+    ts_transform body = {{s->px[i], s->py[i], s->pz[i]}, {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
+    return ts_transform_mul(body, shape->sim_local);
+}
+
+static ts_vec3 body_center(const ts_world *world, int32_t body)
+{
+    const ts_body_store *s = &world->store;
+    int32_t i = s->table.slot_of_id[body];
+    return ts_v3(s->px[i], s->py[i], s->pz[i]);
+}
+
+static void update_contact(ts_world *world, int32_t i)
+{
+    ts_contact_store *s = &world->contact_store;
+    const ts_shape *a = world->shapes + s->shape_a[i];
+    const ts_shape *b = world->shapes + s->shape_b[i];
+    uint32_t flags = s->flags[i] & TS_CONTACT_TOUCHING;
+    if (!ts_aabb_overlaps(a->fat_aabb, b->fat_aabb)) {
+        s->flags[i] = flags | TS_CONTACT_DISJOINT;
+        return;
+    }
+
+    ts_manifold m;
+    ts_collide_shapes(a->type, &a->geometry, shape_transform(world, a), b->type, &b->geometry,
+                      shape_transform(world, b), TS_SPECULATIVE_DISTANCE, &m);
+
+    /* Last step's points, to carry their impulses over by feature id. */
+    int old_count = s->point_count[i];
+    uint32_t old_feature[TS_CONTACT_POINTS];
+    float old_normal[TS_CONTACT_POINTS], old_tangent1[TS_CONTACT_POINTS], old_tangent2[TS_CONTACT_POINTS];
+    for (int k = 0; k < old_count; ++k) {
+        old_feature[k] = s->feature[4 * i + k];
+        old_normal[k] = s->normal_impulse[4 * i + k];
+        old_tangent1[k] = s->tangent_impulse1[4 * i + k];
+        old_tangent2[k] = s->tangent_impulse2[4 * i + k];
+    }
+
+    if (m.point_count == 0) {
+        m.normal = ts_v3(0, 0, 0); /* unspecified without points: keep the columns deterministic */
+    }
+    ts_vec3 center_a = body_center(world, a->body);
+    ts_vec3 center_b = body_center(world, b->body);
+    s->nx[i] = m.normal.x;
+    s->ny[i] = m.normal.y;
+    s->nz[i] = m.normal.z;
+    s->point_count[i] = m.point_count;
+    for (int k = 0; k < m.point_count; ++k) {
+        int p = 4 * i + k;
+        const ts_manifold_point *mp = m.points + k;
+        ts_vec3 ra = ts_sub(mp->point, center_a);
+        ts_vec3 rb = ts_sub(mp->point, center_b);
+        s->anchor_ax[p] = ra.x;
+        s->anchor_ay[p] = ra.y;
+        s->anchor_az[p] = ra.z;
+        s->anchor_bx[p] = rb.x;
+        s->anchor_by[p] = rb.y;
+        s->anchor_bz[p] = rb.z;
+        s->separation[p] = mp->separation;
+        s->feature[p] = mp->feature_id;
+        s->normal_impulse[p] = 0.0f;
+        s->tangent_impulse1[p] = 0.0f;
+        s->tangent_impulse2[p] = 0.0f;
+        for (int j = 0; j < old_count; ++j) {
+            if (old_feature[j] == mp->feature_id) {
+                s->normal_impulse[p] = old_normal[j];
+                s->tangent_impulse1[p] = old_tangent1[j];
+                s->tangent_impulse2[p] = old_tangent2[j];
+                break;
+            }
+        }
+    }
+    uint32_t touching = m.point_count > 0 ? TS_CONTACT_TOUCHING : 0u;
+    if (touching && !flags) {
+        touching |= TS_CONTACT_STARTED;
+    } else if (!touching && flags) {
+        touching |= TS_CONTACT_STOPPED;
+    }
+    s->flags[i] = touching;
+}
+
+void ts_contacts_update(ts_world *world, int32_t begin, int32_t end)
+{
+    for (int32_t i = begin; i < end; ++i) {
+        update_contact(world, i);
+    }
+}
+
+ts_result ts_contacts_finish_update(ts_world *world)
+{
+    ts_contact_store *s = &world->contact_store;
+    int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
+    int32_t doomed = 0;
+    for (int32_t i = 0; i < count; ++i) {
+        uint32_t flags = s->flags[i];
+        if (flags & TS_CONTACT_STARTED) {
+            TS_TRY(push_begin(world, s->shape_a[i], s->shape_b[i]));
+        } else if (flags & TS_CONTACT_STOPPED) {
+            TS_TRY(push_end(world, s->shape_a[i], s->shape_b[i]));
+        }
+        if (flags & TS_CONTACT_DISJOINT) {
+            if (!ts_array_reserve(&world->allocator, (void **)&world->doomed_contacts, &world->doomed_capacity,
+                                  doomed + 1, sizeof(int32_t))) {
+                return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
+            }
+            world->doomed_contacts[doomed++] = s->table.id_of_slot[i];
+        }
+    }
+    /* Destroying moves slots around, so the ids were collected first. */
+    for (int32_t k = 0; k < doomed; ++k) {
+        ts_contact_destroy(world, world->doomed_contacts[k]);
+    }
+    return TS_OK;
+}
+
+/* ---- API ---- */
+
+ts_result ts_world_get_contact_events(ts_world_id id, ts_contact_events *events)
+{
+    TS_CHECK_NOT_NULL(events, __func__);
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    const ts_contact_events_buffer *e = &world->events;
+    *events = (ts_contact_events){e->begin_published, e->begin_published_count, e->end_published,
+                                  e->end_published_count};
+    return TS_OK;
+}
+
+ts_result ts_body_get_contacts(ts_body_id id, ts_contact_data *contacts, int capacity, int *count)
+{
+    TS_CHECK_NOT_NULL(count, __func__);
+    if (capacity > 0 && contacts == NULL) {
+        return ts_fail(TS_ERROR_NULL_POINTER, __func__, "contacts is NULL with capacity %d (pass capacity 0 to count)",
+                       capacity);
+    }
+    if (capacity < 0) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "capacity is %d (must be >= 0)", capacity);
+    }
+    ts_world *world;
+    ts_body *body = ts_body_lookup(id, &world, __func__);
+    if (body == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    const ts_contact_store *s = &world->contact_store;
+    int n = 0;
+    for (int32_t key = body->contact_head; key != -1; key = world->contacts[key >> 1].edges[key & 1].next_key) {
+        int32_t i = s->table.slot_of_id[key >> 1];
+        if ((s->flags[i] & TS_CONTACT_TOUCHING) == 0) {
+            continue;
+        }
+        if (n < capacity) {
+            ts_contact_data *d = contacts + n;
+            d->shape_a = shape_id(world, s->shape_a[i]);
+            d->shape_b = shape_id(world, s->shape_b[i]);
+            d->normal = ts_v3(s->nx[i], s->ny[i], s->nz[i]);
+            d->point_count = s->point_count[i];
+            ts_vec3 center_a = body_center(world, s->body_a[i]);
+            for (int k = 0; k < 4; ++k) {
+                int p = 4 * i + k;
+                d->points[k] = k < d->point_count
+                                   ? (ts_contact_point){ts_add(center_a, ts_v3(s->anchor_ax[p], s->anchor_ay[p],
+                                                                               s->anchor_az[p])),
+                                                        s->separation[p], s->feature[p], s->normal_impulse[p]}
+                                   : (ts_contact_point){{0, 0, 0}, 0.0f, 0u, 0.0f};
+            }
+        }
+        ++n;
+    }
+    *count = n;
+    return TS_OK;
+}

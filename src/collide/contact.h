@@ -1,0 +1,37 @@
+/* Contacts: one per shape pair whose fat bounds overlap. Creation and
+ * destruction (with the body contact lists and the pair map), the
+ * narrowphase stage that refreshes every manifold and matches its points to
+ * last step's by feature id, and the begin / end touch events. */
+#ifndef TS_CONTACT_H
+#define TS_CONTACT_H
+
+#include "../core.h"
+
+struct ts_world;
+
+/* Makes the contact of two shapes (a pair not in the pair map). */
+ts_result ts_contact_create(struct ts_world *world, int32_t shape_a, int32_t shape_b);
+
+/* Destroys a contact; a touching one reports an end event. */
+void ts_contact_destroy(struct ts_world *world, int32_t contact);
+
+/* Destroys the contacts of one shape (shape >= 0) or of every shape of a body
+ * (shape = -1). */
+void ts_body_destroy_contacts(struct ts_world *world, int32_t body, int32_t shape);
+
+/* Step stage (parallel over awake contact slots [begin, end)): new manifold
+ * per contact, points matched to the old ones by feature id (they keep their
+ * accumulated impulses), touch flags updated. Writes only its own slots. */
+void ts_contacts_update(struct ts_world *world, int32_t begin, int32_t end);
+
+/* Step stage (serial, after ts_contacts_update): records begin / end events
+ * in slot order and destroys contacts whose fat bounds parted. */
+ts_result ts_contacts_finish_update(struct ts_world *world);
+
+/* End of step: sorts the collected events by shape pair and makes them the
+ * published ones; the collection starts empty. */
+ts_result ts_contact_events_publish(struct ts_world *world);
+
+void ts_contacts_free(struct ts_world *world);
+
+#endif
