@@ -17,16 +17,30 @@
 #define TS_MAX_THREADS 256
 
 #if defined(__GNUC__) || defined(__clang__)
+#define ts_popcount64(x) __builtin_popcountll(x)
+#define TS_FORCE_INLINE static inline __attribute__((always_inline))
 #define TS_RESTRICT __restrict__
 #define TS_THREAD_LOCAL __thread
 #define TS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define TS_PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #elif defined(_MSC_VER)
+#include <intrin.h>
+#define ts_popcount64(x) ((int)__popcnt64(x))
+#define TS_FORCE_INLINE static __forceinline
 #define TS_RESTRICT __restrict
 #define TS_THREAD_LOCAL __declspec(thread)
 #define TS_UNLIKELY(x) (x)
 #define TS_PRINTF_LIKE(f, a)
 #else
+static inline int ts_popcount64(uint64_t x)
+{
+    int n = 0;
+    for (; x != 0; x &= x - 1) {
+        ++n;
+    }
+    return n;
+}
+#define TS_FORCE_INLINE static inline
 #define TS_RESTRICT
 #define TS_THREAD_LOCAL _Thread_local
 #define TS_UNLIKELY(x) (x)

@@ -25,6 +25,11 @@ ts_world_def ts_default_world_def(void)
         .substeps = 4,
         .threads = 0,
         .solver = TS_SOLVER_SOFT_STEP,
+        .contact_hertz = 30.0f,
+        .contact_damping_ratio = 10.0f,
+        .contact_push_speed = 3.0f,
+        .restitution_threshold = 1.0f,
+        .enable_warm_starting = true,
         .internal_value = TS_DEF_COOKIE,
     };
 }
@@ -118,6 +123,10 @@ static ts_result check_world_def(const ts_world_def *def, const char *fn)
     if (def->substeps < 1 || def->substeps > 64) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->substeps is %d (must be 1..64)", def->substeps);
     }
+    TS_TRY(ts_check_positive(def->contact_hertz, fn, "def->contact_hertz"));
+    TS_TRY(ts_check_non_negative(def->contact_damping_ratio, fn, "def->contact_damping_ratio"));
+    TS_TRY(ts_check_positive(def->contact_push_speed, fn, "def->contact_push_speed"));
+    TS_TRY(ts_check_non_negative(def->restitution_threshold, fn, "def->restitution_threshold"));
     if (def->threads < 0 || def->threads > TS_MAX_THREADS) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->threads is %d (must be 0..%d; 0 = every core)", def->threads,
                        TS_MAX_THREADS);
@@ -177,6 +186,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_body_store_destroy(&world->store, a);
     ts_broadphase_destroy(&world->broadphase, a);
     ts_contacts_free(world);
+    ts_solver_scratch_free(&world->solver_scratch, a);
     world->bodies = NULL;
     world->shapes = NULL;
     world->body_capacity = 0;
@@ -203,6 +213,11 @@ ts_world_id ts_create_world(const ts_world_def *def)
     world->thread_count = def->threads == 0 ? available_threads() : def->threads;
     world->solver = def->solver;
     world->user_data = def->user_data;
+    world->contact_hertz = def->contact_hertz;
+    world->contact_damping_ratio = def->contact_damping_ratio;
+    world->contact_push_speed = def->contact_push_speed;
+    world->restitution_threshold = def->restitution_threshold;
+    world->enable_warm_starting = def->enable_warm_starting;
     if (!ts_broadphase_init(&world->broadphase, &world->allocator, def->shape_capacity) ||
         !reserve_capacity(world, def->body_capacity, def->shape_capacity)) {
         ts_world_free_bodies_and_shapes(world);
@@ -265,6 +280,7 @@ ts_result ts_world_step(ts_world_id id, float dt)
         return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "dt is %g (must be > 0)", (double)dt);
     }
     world->step_count += 1;
+    world->step_dt = dt;
     return ts_step_world(world, dt);
 }
 
@@ -320,6 +336,10 @@ ts_result ts_world_get_counters(ts_world_id id, ts_world_counters *counters)
         .thread_count = world->thread_count,
         .contact_count = world->contact_store.table.count,
     };
+    for (int c = 0; c < TS_GRAPH_COLOR_COUNT; ++c) {
+        counters->color_counts[c] = world->graph.colors[c].count;
+    }
+    counters->overflow_count = world->graph.colors[TS_OVERFLOW_COLOR].count;
     const ts_contact_store *cs = &world->contact_store;
     for (int32_t i = 0; i < cs->table.count; ++i) {
         counters->touching_count += (cs->flags[i] & TS_CONTACT_TOUCHING) != 0;

@@ -6,9 +6,11 @@
 #include "collide/broadphase.h"
 #include "collide/pair_set.h"
 #include "core.h"
+#include "islands/graph.h"
 #include "soa/body_store.h"
 #include "soa/contact_store.h"
 #include "soa/id_pool.h"
+#include "solver/solver.h"
 
 /* Per-body data that the step does not read: the id table entry. */
 typedef struct ts_body {
@@ -39,6 +41,9 @@ typedef struct ts_contact_edge {
 typedef struct ts_contact {
     int32_t shape_a, shape_b; /* shape_a < shape_b */
     ts_contact_edge edges[2]; /* 0: body of shape_a, 1: body of shape_b */
+    int color;                /* graph colour while touching, -1 otherwise */
+    int32_t color_index;      /* place in the colour's list */
+    int32_t graph_body[2];    /* the bodies that hold colour bits (dynamic ones), -1 for none */
     bool alive;
 } ts_contact;
 
@@ -84,6 +89,11 @@ typedef struct ts_world {
     int thread_count;
     ts_solver_type solver;
     void *user_data;
+    float contact_hertz;
+    float contact_damping_ratio;
+    float contact_push_speed;
+    float restitution_threshold;
+    bool enable_warm_starting;
 
     ts_body *bodies; /* indexed by body id index */
     int32_t body_capacity;
@@ -100,6 +110,7 @@ typedef struct ts_world {
     ts_id_pool contact_ids;
     ts_contact_store contact_store;
     ts_pair_set pairs; /* shape pair -> contact id */
+    ts_constraint_graph graph; /* colours of the touching contacts */
     int32_t *doomed_contacts; /* scratch: contacts to destroy after the narrowphase */
     int32_t doomed_capacity;
 
@@ -107,6 +118,9 @@ typedef struct ts_world {
      * published sorted at the end of the next step. */
     ts_contact_events_buffer events;
 
+    ts_solver_scratch solver_scratch; /* body states and constraint bundles of a step */
+
+    float step_dt; /* dt of the step in progress */
     int step_count;
     ts_step_profile profile;
 } ts_world;

@@ -125,6 +125,21 @@ typedef struct ts_world_def {
     int substeps;          /* substeps per ts_world_step, 1..64; default 4 */
     int threads;           /* worker threads; 0 = every core; 1..256 otherwise */
     ts_solver_type solver; /* default TS_SOLVER_SOFT_STEP */
+    /* Contacts are soft constraints (Box2D v3's soft step): a spring of this
+     * stiffness and damping ratio pushes overlapping shapes apart, never
+     * faster than contact_push_speed. 30 Hz is stiff enough for stacks at 60 Hz
+     * with 4 substeps and far below the substep rate (the step caps it at a
+     * quarter of it); a damping ratio of 10 makes it critically damped with
+     * room to spare, so stacks do not bounce; 3 m/s recovers overlap in a few
+     * steps without launching bodies. Contacts with a static or kinematic
+     * body use twice the stiffness. */
+    float contact_hertz;         /* > 0; default 30 */
+    float contact_damping_ratio; /* >= 0; default 10 */
+    float contact_push_speed;    /* > 0, m/s; default 3 */
+    /* Points approaching slower than this do not bounce, whatever their
+     * restitution: resting contacts stay at rest. */
+    float restitution_threshold; /* >= 0, m/s; default 1 */
+    bool enable_warm_starting;   /* default true: start each step from the last step's impulses */
     int body_capacity;     /* bodies to reserve room for up front (a hint, >= 0) */
     int shape_capacity;    /* shapes to reserve room for up front (a hint, >= 0) */
     ts_allocator allocator;
@@ -249,6 +264,10 @@ typedef struct ts_contact_data {
 
 /* ---- statistics ---- */
 
+/* Graph colours of the contact solver (constraints of one colour share no
+ * dynamic body and are solved in parallel). */
+#define TS_COLOR_COUNT 24
+
 typedef struct ts_world_counters {
     int body_count;        /* all bodies */
     int awake_body_count;  /* bodies in the awake (moving) range */
@@ -259,6 +278,8 @@ typedef struct ts_world_counters {
     int contact_count;  /* shape pairs whose fat bounds overlap */
     int touching_count; /* contacts with manifold points */
     int point_count;    /* manifold points over all contacts */
+    int color_counts[TS_COLOR_COUNT]; /* touching contacts per graph colour */
+    int overflow_count;   /* touching contacts that fit no colour (solved serially) */
 } ts_world_counters;
 
 /* Time spent in the stages of the last step, in milliseconds. */
@@ -266,9 +287,15 @@ typedef struct ts_step_profile {
     double step;
     double update_pairs;         /* broadphase: new pairs from moved proxies */
     double narrowphase;          /* manifolds of every contact, events */
-    double integrate_velocities;
+    double prepare;              /* body states and contact constraints */
+    double integrate_velocities; /* over all substeps */
+    double warm_start;
+    double solve;
     double integrate_positions;
-    double finalize;             /* clear forces, shape bounds, broadphase moves */
+    double relax;
+    double restitution;
+    double store_impulses;
+    double finalize;             /* write back poses, clear forces, shape bounds, broadphase moves */
 } ts_step_profile;
 
 #ifdef __cplusplus

@@ -250,18 +250,29 @@ ts_result ts_broadphase_update_pairs(ts_world *world)
 
 /* ---- bounds update after the solver ---- */
 
+/* The bounds a shape may sweep in the next step: its box and the same box
+ * moved by v dt, so that a fast body's pairs exist before it arrives. */
+static ts_aabb swept(ts_aabb box, ts_vec3 motion)
+{
+    ts_aabb moved = {ts_add(box.lower, motion), ts_add(box.upper, motion)};
+    return ts_aabb_union(box, moved);
+}
+
 bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
 {
     const ts_body_store *store = &world->store;
+    float dt = world->step_dt;
     bool any = false;
     for (int32_t i = begin; i < end; ++i) {
         int32_t body = store->table.id_of_slot[i];
         ts_transform xf = {{store->px[i], store->py[i], store->pz[i]}, {store->qx[i], store->qy[i], store->qz[i], store->qw[i]}};
+        ts_vec3 motion = ts_scale(dt, ts_v3(store->vx[i], store->vy[i], store->vz[i]));
         for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
             ts_shape *s = world->shapes + sh;
             s->aabb = shape_bounds(s, xf);
-            if (!ts_aabb_contains(s->fat_aabb, s->aabb)) {
-                s->fat_aabb = ts_aabb_enlarge(s->aabb, TS_AABB_MARGIN);
+            ts_aabb reach = swept(s->aabb, motion);
+            if (!ts_aabb_contains(s->fat_aabb, reach)) {
+                s->fat_aabb = ts_aabb_enlarge(reach, TS_AABB_MARGIN);
                 s->enlarged = true;
                 any = true;
             }

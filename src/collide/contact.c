@@ -162,7 +162,15 @@ ts_result ts_contact_create(ts_world *world, int32_t shape_a, int32_t shape_b)
     const ts_shape *a = world->shapes + shape_a;
     const ts_shape *b = world->shapes + shape_b;
     ts_contact *c = world->contacts + id;
-    *c = (ts_contact){shape_a, shape_b, {{a->body, -1, -1}, {b->body, -1, -1}}, true};
+    *c = (ts_contact){
+        .shape_a = shape_a,
+        .shape_b = shape_b,
+        .edges = {{a->body, -1, -1}, {b->body, -1, -1}},
+        .color = -1,
+        .color_index = -1,
+        .graph_body = {-1, -1},
+        .alive = true,
+    };
     link_edge(world, id, 0);
     link_edge(world, id, 1);
     ts_pair_set_add(&world->pairs, ts_pair_key(shape_a, shape_b), id);
@@ -179,6 +187,36 @@ ts_result ts_contact_create(ts_world *world, int32_t shape_a, int32_t shape_b)
     return TS_OK;
 }
 
+/* ---- graph colours ---- */
+
+static ts_result color_contact(ts_world *world, int32_t contact)
+{
+    ts_contact *c = world->contacts + contact;
+    for (int side = 0; side < 2; ++side) {
+        int32_t body = c->edges[side].body;
+        c->graph_body[side] = world->bodies[body].type == TS_BODY_DYNAMIC ? body : -1;
+    }
+    if (!ts_graph_add(&world->graph, &world->allocator, contact, c->graph_body[0], c->graph_body[1], &c->color,
+                      &c->color_index)) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (graph colours)");
+    }
+    return TS_OK;
+}
+
+static void uncolor_contact(ts_world *world, int32_t contact)
+{
+    ts_contact *c = world->contacts + contact;
+    if (c->color < 0) {
+        return;
+    }
+    int32_t moved = ts_graph_remove(&world->graph, c->color, c->color_index, c->graph_body[0], c->graph_body[1]);
+    if (moved >= 0) {
+        world->contacts[moved].color_index = c->color_index;
+    }
+    c->color = -1;
+    c->color_index = -1;
+}
+
 void ts_contact_destroy(ts_world *world, int32_t contact)
 {
     ts_contact *c = world->contacts + contact;
@@ -187,6 +225,7 @@ void ts_contact_destroy(ts_world *world, int32_t contact)
     if ((s->flags[i] & TS_CONTACT_TOUCHING) != 0) {
         push_end(world, c->shape_a, c->shape_b);
     }
+    uncolor_contact(world, contact);
     unlink_edge(world, contact, 0);
     unlink_edge(world, contact, 1);
     ts_pair_set_remove(&world->pairs, ts_pair_key(c->shape_a, c->shape_b));
@@ -216,6 +255,7 @@ void ts_contacts_free(ts_world *world)
     ts_id_pool_destroy(&world->contact_ids, a);
     ts_contact_store_destroy(&world->contact_store, a);
     ts_pair_set_destroy(&world->pairs, a);
+    ts_graph_destroy(&world->graph, a);
     ts_array_free(a, (void **)&world->doomed_contacts, &world->doomed_capacity, sizeof(int32_t));
     ts_contact_events_buffer *e = &world->events;
     ts_array_free(a, (void **)&e->begin_pending, &e->begin_pending_capacity, sizeof(ts_contact_begin_event));
@@ -242,6 +282,73 @@ static ts_vec3 body_center(const ts_world *world, int32_t body)
     return ts_v3(s->px[i], s->py[i], s->pz[i]);
 }
 
+typedef struct old_points {
+    int count;
+    uint32_t feature[TS_CONTACT_POINTS];
+    ts_vec3 anchor[TS_CONTACT_POINTS]; /* relative to body A's centre */
+    float normal[TS_CONTACT_POINTS], tangent1[TS_CONTACT_POINTS], tangent2[TS_CONTACT_POINTS];
+    bool taken[TS_CONTACT_POINTS];
+} old_points;
+
+/* A new point keeps the impulses of last step's point with the same feature
+ * id. Failing that, of the nearest unclaimed old point within
+ * TS_MATCH_DISTANCE (relative to body A): two equal boxes stacked face to face
+ * have their corners exactly on each other's edges, so a rotation of 1e-5 rad
+ * turns a corner point into a clipped point with another id while it stays
+ * where it was; dropping its impulse would restart the stack from zero. */
+#define TS_MATCH_DISTANCE 0.005f
+
+static void match_points(ts_contact_store *s, int32_t i, int count, old_points *old)
+{
+    int source[TS_CONTACT_POINTS];
+    for (int k = 0; k < count; ++k) {
+        source[k] = -1;
+        for (int j = 0; j < old->count; ++j) {
+            if (!old->taken[j] && old->feature[j] == s->feature[4 * i + k]) {
+                source[k] = j;
+                old->taken[j] = true;
+                break;
+            }
+        }
+    }
+    for (int k = 0; k < count; ++k) {
+        int p = 4 * i + k;
+        if (source[k] < 0) {
+            ts_vec3 anchor = ts_v3(s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]);
+            float best = TS_MATCH_DISTANCE * TS_MATCH_DISTANCE;
+            for (int j = 0; j < old->count; ++j) {
+                float d = ts_length_sq(ts_sub(anchor, old->anchor[j]));
+                if (!old->taken[j] && d < best) {
+                    best = d;
+                    source[k] = j;
+                }
+            }
+            if (source[k] >= 0) {
+                old->taken[source[k]] = true;
+            }
+        }
+        int j = source[k];
+        s->normal_impulse[p] = j >= 0 ? old->normal[j] : 0.0f;
+        s->tangent_impulse1[p] = j >= 0 ? old->tangent1[j] : 0.0f;
+        s->tangent_impulse2[p] = j >= 0 ? old->tangent2[j] : 0.0f;
+    }
+}
+
+/* Points this far apart are kept: 2 cm, plus the distance the two bodies can
+ * close in one step at their current relative speed, so that a body falling
+ * at 5 m/s (8 cm a step at 60 Hz) gets its contact before it hits, not a step
+ * late and 6 cm deep. (The fat bounds are swept by the velocity too, so the
+ * pair exists by then; see ts_broadphase_compute_bounds.) */
+static float speculative_margin(const ts_world *world, int32_t body_a, int32_t body_b)
+{
+    const ts_body_store *s = &world->store;
+    int32_t ia = s->table.slot_of_id[body_a];
+    int32_t ib = s->table.slot_of_id[body_b];
+    ts_vec3 dv = ts_sub(ts_v3(s->vx[ib], s->vy[ib], s->vz[ib]), ts_v3(s->vx[ia], s->vy[ia], s->vz[ia]));
+    float closing = world->step_dt * ts_length(dv);
+    return TS_SPECULATIVE_DISTANCE + closing;
+}
+
 static void update_contact(ts_world *world, int32_t i)
 {
     ts_contact_store *s = &world->contact_store;
@@ -255,17 +362,19 @@ static void update_contact(ts_world *world, int32_t i)
 
     ts_manifold m;
     ts_collide_shapes(a->type, &a->geometry, shape_transform(world, a), b->type, &b->geometry,
-                      shape_transform(world, b), TS_SPECULATIVE_DISTANCE, &m);
+                      shape_transform(world, b), speculative_margin(world, a->body, b->body), &m);
 
-    /* Last step's points, to carry their impulses over by feature id. */
-    int old_count = s->point_count[i];
-    uint32_t old_feature[TS_CONTACT_POINTS];
-    float old_normal[TS_CONTACT_POINTS], old_tangent1[TS_CONTACT_POINTS], old_tangent2[TS_CONTACT_POINTS];
-    for (int k = 0; k < old_count; ++k) {
-        old_feature[k] = s->feature[4 * i + k];
-        old_normal[k] = s->normal_impulse[4 * i + k];
-        old_tangent1[k] = s->tangent_impulse1[4 * i + k];
-        old_tangent2[k] = s->tangent_impulse2[4 * i + k];
+    /* Last step's points, to carry their impulses over (see match_points). */
+    old_points old;
+    old.count = s->point_count[i];
+    for (int k = 0; k < old.count; ++k) {
+        int p = 4 * i + k;
+        old.feature[k] = s->feature[p];
+        old.anchor[k] = ts_v3(s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]);
+        old.normal[k] = s->normal_impulse[p];
+        old.tangent1[k] = s->tangent_impulse1[p];
+        old.tangent2[k] = s->tangent_impulse2[p];
+        old.taken[k] = false;
     }
 
     if (m.point_count == 0) {
@@ -290,18 +399,8 @@ static void update_contact(ts_world *world, int32_t i)
         s->anchor_bz[p] = rb.z;
         s->separation[p] = mp->separation;
         s->feature[p] = mp->feature_id;
-        s->normal_impulse[p] = 0.0f;
-        s->tangent_impulse1[p] = 0.0f;
-        s->tangent_impulse2[p] = 0.0f;
-        for (int j = 0; j < old_count; ++j) {
-            if (old_feature[j] == mp->feature_id) {
-                s->normal_impulse[p] = old_normal[j];
-                s->tangent_impulse1[p] = old_tangent1[j];
-                s->tangent_impulse2[p] = old_tangent2[j];
-                break;
-            }
-        }
     }
+    match_points(s, i, m.point_count, &old);
     uint32_t touching = m.point_count > 0 ? TS_CONTACT_TOUCHING : 0u;
     if (touching && !flags) {
         touching |= TS_CONTACT_STARTED;
@@ -327,8 +426,10 @@ ts_result ts_contacts_finish_update(ts_world *world)
         uint32_t flags = s->flags[i];
         if (flags & TS_CONTACT_STARTED) {
             TS_TRY(push_begin(world, s->shape_a[i], s->shape_b[i]));
+            TS_TRY(color_contact(world, s->table.id_of_slot[i]));
         } else if (flags & TS_CONTACT_STOPPED) {
             TS_TRY(push_end(world, s->shape_a[i], s->shape_b[i]));
+            uncolor_contact(world, s->table.id_of_slot[i]);
         }
         if (flags & TS_CONTACT_DISJOINT) {
             if (!ts_array_reserve(&world->allocator, (void **)&world->doomed_contacts, &world->doomed_capacity,

@@ -1,4 +1,6 @@
-/* Semi-implicit Euler integration of free motion, one substep at a time.
+/* Semi-implicit Euler integration of free motion, one substep at a time, on
+ * the solver's body states (velocity, and position / rotation deltas since
+ * the step began; the store keeps the start pose until ts_states_finish).
  *
  * Rotation. The quaternion follows dq/dt = 1/2 (w, 0) q with world w, one
  * step, then normalised (sqrt and a division: exact IEEE operations, no
@@ -23,41 +25,50 @@
 #include "../math3.h"
 
 /* Column pointers as restrict locals: the columns never overlap, and saying
- * so lets the compiler keep values in registers and vectorise the loops. */
-#define COLUMN(name) float *TS_RESTRICT name = store->name
+ * so lets the compiler keep values in registers. */
+#define COLUMN(name) const float *TS_RESTRICT name = store->name
 
-int32_t ts_integrate_velocities(ts_body_store *store, int32_t begin, int32_t end, ts_vec3 gravity, float h)
+static inline ts_quat start_rotation(const ts_body_store *store, int32_t i)
 {
-    int32_t first_bad = INT32_MAX;
-    COLUMN(vx); COLUMN(vy); COLUMN(vz); COLUMN(wx); COLUMN(wy); COLUMN(wz);
+    return (ts_quat){store->qx[i], store->qy[i], store->qz[i], store->qw[i]};
+}
+
+void ts_states_begin(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end)
+{
+    for (int32_t i = begin; i < end; ++i) {
+        states[i] = ts_body_state_at_rest(ts_v3(store->vx[i], store->vy[i], store->vz[i]),
+                                          ts_v3(store->wx[i], store->wy[i], store->wz[i]));
+    }
+}
+
+int32_t ts_integrate_velocities(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                ts_vec3 gravity, float h)
+{
     COLUMN(fx); COLUMN(fy); COLUMN(fz); COLUMN(tx); COLUMN(ty); COLUMN(tz);
-    COLUMN(qx); COLUMN(qy); COLUMN(qz); COLUMN(qw);
     COLUMN(inv_mass); COLUMN(inv_ix); COLUMN(inv_iy); COLUMN(inv_iz);
     COLUMN(linear_damping); COLUMN(angular_damping); COLUMN(gravity_scale);
+    int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; ++i) {
+        ts_body_state *s = states + i;
         float linear_keep = 1.0f / (1.0f + h * linear_damping[i]);
         float angular_keep = 1.0f / (1.0f + h * angular_damping[i]);
         float m = inv_mass[i];
         float g = gravity_scale[i];
-        ts_vec3 v = {(vx[i] + h * (m * fx[i] + g * gravity.x)) * linear_keep,
-                     (vy[i] + h * (m * fy[i] + g * gravity.y)) * linear_keep,
-                     (vz[i] + h * (m * fz[i] + g * gravity.z)) * linear_keep};
+        ts_vec3 v = {(s->v.x + h * (m * fx[i] + g * gravity.x)) * linear_keep,
+                     (s->v.y + h * (m * fy[i] + g * gravity.y)) * linear_keep,
+                     (s->v.z + h * (m * fz[i] + g * gravity.z)) * linear_keep};
 
         /* dw = R I^-1 R^T T, with I diagonal in the principal frame q. */
-        ts_quat q = {qx[i], qy[i], qz[i], qw[i]};
+        ts_quat q = start_rotation(store, i);
         ts_vec3 local_torque = ts_inv_rotate(q, ts_v3(tx[i], ty[i], tz[i]));
         ts_vec3 dw = ts_rotate(q, ts_mul_cw(ts_v3(inv_ix[i], inv_iy[i], inv_iz[i]), local_torque));
-        ts_vec3 w = {(wx[i] + h * dw.x) * angular_keep, (wy[i] + h * dw.y) * angular_keep,
-                     (wz[i] + h * dw.z) * angular_keep};
+        ts_vec3 w = {(s->w.x + h * dw.x) * angular_keep, (s->w.y + h * dw.y) * angular_keep,
+                     (s->w.z + h * dw.z) * angular_keep};
 
         bool finite = ts_vec3_is_finite(v) && ts_vec3_is_finite(w);
         first_bad = !finite && first_bad == INT32_MAX ? i : first_bad;
-        vx[i] = finite ? v.x : vx[i];
-        vy[i] = finite ? v.y : vy[i];
-        vz[i] = finite ? v.z : vz[i];
-        wx[i] = finite ? w.x : wx[i];
-        wy[i] = finite ? w.y : wy[i];
-        wz[i] = finite ? w.z : wz[i];
+        s->v = finite ? v : s->v;
+        s->w = finite ? w : s->w;
     }
     return first_bad;
 }
@@ -70,18 +81,18 @@ static inline ts_quat rotate_by(ts_quat q, ts_vec3 w, float half_h)
                                        q.w + half_h * spin.w});
 }
 
-int32_t ts_integrate_positions(ts_body_store *store, int32_t begin, int32_t end, float h)
+int32_t ts_integrate_positions(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                               float h)
 {
-    int32_t first_bad = INT32_MAX;
-    COLUMN(px); COLUMN(py); COLUMN(pz); COLUMN(qx); COLUMN(qy); COLUMN(qz); COLUMN(qw);
-    COLUMN(vx); COLUMN(vy); COLUMN(vz); COLUMN(wx); COLUMN(wy); COLUMN(wz);
     COLUMN(ix); COLUMN(iy); COLUMN(iz); COLUMN(inv_ix); COLUMN(inv_iy); COLUMN(inv_iz); COLUMN(inv_mass);
     float half_h = 0.5f * h;
+    int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; ++i) {
-        ts_vec3 p = {px[i] + h * vx[i], py[i] + h * vy[i], pz[i] + h * vz[i]};
-
-        ts_vec3 w = {wx[i], wy[i], wz[i]};
-        ts_quat q = {qx[i], qy[i], qz[i], qw[i]};
+        ts_body_state *s = states + i;
+        ts_vec3 dp = ts_mul_add(s->dp, h, s->v);
+        ts_vec3 w = s->w;
+        ts_quat q0 = start_rotation(store, i);
+        ts_quat q = ts_quat_mul(s->dq, q0);
         ts_vec3 inv_inertia = {inv_ix[i], inv_iy[i], inv_iz[i]};
         bool dynamic = inv_mass[i] > 0.0f;
 
@@ -91,38 +102,47 @@ int32_t ts_integrate_positions(ts_body_store *store, int32_t begin, int32_t end,
         ts_vec3 local_dw = ts_mul_cw(inv_inertia, ts_cross(local_momentum, local_w));
         ts_vec3 mid_w = ts_mul_add(w, half_h, ts_rotate(q, local_dw));
 
-        ts_quat next = rotate_by(q, dynamic ? mid_w : w, half_h);
+        ts_quat dq = rotate_by(s->dq, dynamic ? mid_w : w, half_h);
+        ts_quat next = ts_quat_mul(dq, q0);
 
         /* Equation (1): the same world momentum in the new frame. */
         ts_vec3 momentum = ts_rotate(q, local_momentum);
         ts_vec3 next_w = ts_rotate(next, ts_mul_cw(inv_inertia, ts_inv_rotate(next, momentum)));
         next_w = dynamic ? next_w : w;
 
-        bool finite = ts_vec3_is_finite(p) && ts_quat_is_finite(next) && ts_vec3_is_finite(next_w);
+        bool finite = ts_vec3_is_finite(dp) && ts_quat_is_finite(dq) && ts_vec3_is_finite(next_w);
         first_bad = !finite && first_bad == INT32_MAX ? i : first_bad;
-        px[i] = finite ? p.x : px[i];
-        py[i] = finite ? p.y : py[i];
-        pz[i] = finite ? p.z : pz[i];
-        qx[i] = finite ? next.x : q.x;
-        qy[i] = finite ? next.y : q.y;
-        qz[i] = finite ? next.z : q.z;
-        qw[i] = finite ? next.w : q.w;
-        wx[i] = finite ? next_w.x : w.x;
-        wy[i] = finite ? next_w.y : w.y;
-        wz[i] = finite ? next_w.z : w.z;
+        s->dp = finite ? dp : s->dp;
+        s->dq = finite ? dq : s->dq;
+        s->w = finite ? next_w : s->w;
     }
     return first_bad;
 }
 
-void ts_clear_forces(ts_body_store *store, int32_t begin, int32_t end)
+void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
 {
-    COLUMN(fx); COLUMN(fy); COLUMN(fz); COLUMN(tx); COLUMN(ty); COLUMN(tz);
+    ts_body_store *t = store;
     for (int32_t i = begin; i < end; ++i) {
-        fx[i] = 0.0f;
-        fy[i] = 0.0f;
-        fz[i] = 0.0f;
-        tx[i] = 0.0f;
-        ty[i] = 0.0f;
-        tz[i] = 0.0f;
+        const ts_body_state *s = states + i;
+        t->px[i] += s->dp.x;
+        t->py[i] += s->dp.y;
+        t->pz[i] += s->dp.z;
+        ts_quat q = ts_quat_normalize(ts_quat_mul(s->dq, start_rotation(store, i)));
+        t->qx[i] = q.x;
+        t->qy[i] = q.y;
+        t->qz[i] = q.z;
+        t->qw[i] = q.w;
+        t->vx[i] = s->v.x;
+        t->vy[i] = s->v.y;
+        t->vz[i] = s->v.z;
+        t->wx[i] = s->w.x;
+        t->wy[i] = s->w.y;
+        t->wz[i] = s->w.z;
+        t->fx[i] = 0.0f;
+        t->fy[i] = 0.0f;
+        t->fz[i] = 0.0f;
+        t->tx[i] = 0.0f;
+        t->ty[i] = 0.0f;
+        t->tz[i] = 0.0f;
     }
 }

@@ -1,0 +1,141 @@
+/* Persistent graph colouring of contacts (see graph.h). */
+#include "graph.h"
+
+#include "../alloc.h"
+#include "../soa/array.h"
+
+#include <string.h>
+
+void ts_graph_destroy(ts_constraint_graph *graph, const ts_allocator *allocator)
+{
+    for (int c = 0; c <= TS_GRAPH_COLOR_COUNT; ++c) {
+        ts_graph_color *color = graph->colors + c;
+        ts_array_free(allocator, (void **)&color->body_bits, &color->word_capacity, sizeof(uint64_t));
+        ts_array_free(allocator, (void **)&color->contacts, &color->capacity, sizeof(int32_t));
+        color->count = 0;
+    }
+}
+
+static bool bit_is_set(const ts_graph_color *color, int32_t body)
+{
+    int32_t word = body >> 6;
+    return word < color->word_capacity && (color->body_bits[word] >> (body & 63) & 1u) != 0;
+}
+
+/* Grows the bitset (new words zero) to hold body. */
+static bool reserve_bit(ts_graph_color *color, const ts_allocator *allocator, int32_t body)
+{
+    int32_t old = color->word_capacity;
+    if ((body >> 6) < old) {
+        return true;
+    }
+    if (!ts_array_reserve(allocator, (void **)&color->body_bits, &color->word_capacity, (body >> 6) + 1,
+                          sizeof(uint64_t))) {
+        return false;
+    }
+    memset(color->body_bits + old, 0, (size_t)(color->word_capacity - old) * sizeof(uint64_t));
+    return true;
+}
+
+static void set_bit(ts_graph_color *color, int32_t body, bool value)
+{
+    uint64_t mask = (uint64_t)1 << (body & 63);
+    color->body_bits[body >> 6] = value ? color->body_bits[body >> 6] | mask : color->body_bits[body >> 6] & ~mask;
+}
+
+static int choose_color(const ts_constraint_graph *graph, int32_t body_a, int32_t body_b)
+{
+    if (body_a >= 0 && body_b >= 0) {
+        for (int c = 0; c < TS_GRAPH_COLOR_COUNT; ++c) {
+            if (!bit_is_set(graph->colors + c, body_a) && !bit_is_set(graph->colors + c, body_b)) {
+                return c;
+            }
+        }
+    } else if (body_a >= 0 || body_b >= 0) {
+        int32_t body = body_a >= 0 ? body_a : body_b;
+        for (int c = TS_GRAPH_COLOR_COUNT - 1; c >= 0; --c) {
+            if (!bit_is_set(graph->colors + c, body)) {
+                return c;
+            }
+        }
+    }
+    return TS_OVERFLOW_COLOR;
+}
+
+bool ts_graph_add(ts_constraint_graph *graph, const ts_allocator *allocator, int32_t contact, int32_t body_a,
+                  int32_t body_b, int *color_out, int32_t *index_out)
+{
+    int c = choose_color(graph, body_a, body_b);
+    ts_graph_color *color = graph->colors + c;
+    if (!ts_array_reserve(allocator, (void **)&color->contacts, &color->capacity, color->count + 1, sizeof(int32_t))) {
+        return false;
+    }
+    if (c != TS_OVERFLOW_COLOR) {
+        if ((body_a >= 0 && !reserve_bit(color, allocator, body_a)) ||
+            (body_b >= 0 && !reserve_bit(color, allocator, body_b))) {
+            return false;
+        }
+        if (body_a >= 0) {
+            set_bit(color, body_a, true);
+        }
+        if (body_b >= 0) {
+            set_bit(color, body_b, true);
+        }
+    }
+    color->contacts[color->count] = contact;
+    *color_out = c;
+    *index_out = color->count;
+    color->count += 1;
+    return true;
+}
+
+int32_t ts_graph_remove(ts_constraint_graph *graph, int c, int32_t index, int32_t body_a, int32_t body_b)
+{
+    ts_graph_color *color = graph->colors + c;
+    if (c != TS_OVERFLOW_COLOR) {
+        if (body_a >= 0) {
+            set_bit(color, body_a, false);
+        }
+        if (body_b >= 0) {
+            set_bit(color, body_b, false);
+        }
+    }
+    int32_t last = color->count - 1;
+    int32_t moved = -1;
+    if (index != last) {
+        moved = color->contacts[last];
+        color->contacts[index] = moved;
+    }
+    color->count = last;
+    return moved;
+}
+
+bool ts_graph_validate(const ts_constraint_graph *graph, ts_graph_bodies_fn *bodies_of, const void *context)
+{
+    for (int c = 0; c < TS_GRAPH_COLOR_COUNT; ++c) {
+        const ts_graph_color *color = graph->colors + c;
+        int32_t bits = 0;
+        for (int32_t w = 0; w < color->word_capacity; ++w) {
+            bits += ts_popcount64(color->body_bits[w]);
+        }
+        /* Every body bit belongs to exactly one contact of the colour. */
+        int32_t claimed = 0;
+        for (int32_t i = 0; i < color->count; ++i) {
+            int32_t bodies[2];
+            bodies_of(context, color->contacts[i], bodies);
+            for (int k = 0; k < 2; ++k) {
+                if (bodies[k] < 0) {
+                    continue;
+                }
+                if (!bit_is_set(color, bodies[k])) {
+                    return false;
+                }
+                claimed += 1;
+            }
+        }
+        if (claimed != bits) {
+            return false; /* a body is in two contacts of this colour, or a stale bit */
+        }
+    }
+    return true;
+}

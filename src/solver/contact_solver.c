@@ -1,0 +1,261 @@
+/* Width-generic soft-step contact kernels (see contact_solver.h), written
+ * against the lane vocabulary of wide.h.
+ *
+ * Soft constraint (Catto, "Solver2D" / Box2D v3). For a contact point with
+ * separation s and normal velocity vn, one sequential-impulse update is
+ *     dλ = -m_eff (mass_scale (vn + bias)) - impulse_scale λ
+ * where, for a spring of frequency f and damping ratio ζ over a substep h,
+ *     ω = 2π f,  a1 = 2ζ + hω,  a2 = hω a1,  a3 = 1 / (1 + a2)
+ *     bias = (ω / a1) s (clamped to -push speed), mass_scale = a2 a3,
+ *     impulse_scale = a3.
+ * A separated point (s > 0) is speculative: bias = s / h with a rigid
+ * update, so the point may close the gap this substep but not more. The relax
+ * pass drops the bias (mass_scale 1, impulse_scale 0), removing the velocity
+ * the position correction added.
+ *
+ * Separation inside a step: s = s0 + n . ((dpB + dqB rB) - (dpA + dqA rA))
+ * - n . (rB - rA), with the anchors rA, rB and the normal n fixed at the
+ * step's start (Box2D v3's choice: exact for the translation part, and the
+ * fixed anchors keep rolling shapes well behaved). */
+#include "contact_solver.h"
+
+#include "../core.h"
+
+#include <string.h>
+
+typedef struct body_lanes {
+    ts_wv3 v, w, dp;
+    ts_wquat dq;
+} body_lanes;
+
+enum { STATE_FLOATS = 13 };
+
+/* Lane by lane into W-float rows, then one load per component. The SIMD
+ * issue replaces this with transposes. */
+TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t index[TS_W])
+{
+    float rows[STATE_FLOATS][TS_W];
+    for (int l = 0; l < TS_W; ++l) {
+        float s[16];
+        memcpy(s, states + index[l], sizeof s); /* v, w, dp, dq: 13 floats, then padding */
+        for (int k = 0; k < STATE_FLOATS; ++k) {
+            rows[k][l] = s[k];
+        }
+    }
+    return (body_lanes){
+        {ts_w_load(rows[0]), ts_w_load(rows[1]), ts_w_load(rows[2])},
+        {ts_w_load(rows[3]), ts_w_load(rows[4]), ts_w_load(rows[5])},
+        {ts_w_load(rows[6]), ts_w_load(rows[7]), ts_w_load(rows[8])},
+        {ts_w_load(rows[9]), ts_w_load(rows[10]), ts_w_load(rows[11]), ts_w_load(rows[12])},
+    };
+}
+
+/* Writes back the velocities of the lanes whose body is dynamic (inverse
+ * mass > 0): static bodies and empty lanes share the dummy, and kinematic
+ * bodies may appear in several lanes of a colour; none of them is changed by
+ * a contact, so none is written. */
+TS_FORCE_INLINE void scatter(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W], body_lanes b)
+{
+    float rows[6][TS_W];
+    ts_w_store(rows[0], b.v.x);
+    ts_w_store(rows[1], b.v.y);
+    ts_w_store(rows[2], b.v.z);
+    ts_w_store(rows[3], b.w.x);
+    ts_w_store(rows[4], b.w.y);
+    ts_w_store(rows[5], b.w.z);
+    for (int l = 0; l < TS_W; ++l) {
+        if (inv_mass[l] > 0.0f) {
+            ts_body_state *s = states + index[l];
+            s->v = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
+            s->w = (ts_vec3){rows[3][l], rows[4][l], rows[5][l]};
+        }
+    }
+}
+
+typedef struct pair_lanes {
+    body_lanes a, b;
+    ts_wf inv_mass_a, inv_mass_b;
+    ts_wsym3 inv_inertia_a, inv_inertia_b;
+} pair_lanes;
+
+TS_FORCE_INLINE pair_lanes load_pair(const ts_contact_solver_context *c, const ts_contact_bundle *b)
+{
+    return (pair_lanes){
+        gather(c->states, b->body_a),
+        gather(c->states, b->body_b),
+        ts_w_load(b->inv_mass_a),
+        ts_w_load(b->inv_mass_b),
+        ts_wsym3_load(b->inv_inertia_a),
+        ts_wsym3_load(b->inv_inertia_b),
+    };
+}
+
+TS_FORCE_INLINE void store_pair(const ts_contact_solver_context *c, const ts_contact_bundle *b, const pair_lanes *p)
+{
+    scatter(c->states, b->body_a, b->inv_mass_a, p->a);
+    scatter(c->states, b->body_b, b->inv_mass_b, p->b);
+}
+
+/* Impulse P at anchors rA, rB: A gets -P, B gets +P. */
+TS_FORCE_INLINE void apply_impulse(pair_lanes *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
+{
+    p->a.v = ts_wv3_mul_sub(p->a.v, p->inv_mass_a, impulse);
+    p->a.w = ts_wv3_sub(p->a.w, ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse)));
+    p->b.v = ts_wv3_mul_add(p->b.v, p->inv_mass_b, impulse);
+    p->b.w = ts_wv3_add(p->b.w, ts_wsym3_mul(p->inv_inertia_b, ts_wv3_cross(rb, impulse)));
+}
+
+/* Velocity of B's anchor relative to A's: vB + wB x rB - vA - wA x rA. */
+TS_FORCE_INLINE ts_wv3 relative_velocity(const pair_lanes *p, ts_wv3 ra, ts_wv3 rb)
+{
+    ts_wv3 vb = ts_wv3_add(p->b.v, ts_wv3_cross(p->b.w, rb));
+    ts_wv3 va = ts_wv3_add(p->a.v, ts_wv3_cross(p->a.w, ra));
+    return ts_wv3_sub(vb, va);
+}
+
+void ts_contact_warm_start(const ts_contact_solver_context *c, ts_contact_bundle *b)
+{
+    pair_lanes p = load_pair(c, b);
+    ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wv3 t1 = ts_wv3_load(b->tangent1);
+    ts_wv3 t2 = ts_wv3_load(b->tangent2);
+    for (int k = 0; k < 4; ++k) {
+        const ts_contact_point_lanes *cp = b->points + k;
+        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        ts_wv3 impulse = ts_wv3_scale(ts_w_load(cp->normal_impulse), n);
+        impulse = ts_wv3_mul_add(impulse, ts_w_load(cp->tangent_impulse1), t1);
+        impulse = ts_wv3_mul_add(impulse, ts_w_load(cp->tangent_impulse2), t2);
+        apply_impulse(&p, impulse, ra, rb);
+    }
+    store_pair(c, b, &p);
+}
+
+/* The normal seen from each body's delta frame: n . (dq r) = (dq^-1 n) . r,
+ * so two rotations per manifold replace two per point (Box3D's trick). */
+typedef struct separation_frame {
+    ts_wf normal_dp; /* n . (dpB - dpA) */
+    ts_wv3 normal_a; /* dqA^-1 n */
+    ts_wv3 normal_b; /* dqB^-1 n */
+} separation_frame;
+
+TS_FORCE_INLINE separation_frame separation_frame_of(const pair_lanes *p, ts_wv3 n)
+{
+    ts_wquat inv_a = {ts_w_neg(p->a.dq.x), ts_w_neg(p->a.dq.y), ts_w_neg(p->a.dq.z), p->a.dq.w};
+    ts_wquat inv_b = {ts_w_neg(p->b.dq.x), ts_w_neg(p->b.dq.y), ts_w_neg(p->b.dq.z), p->b.dq.w};
+    return (separation_frame){ts_wv3_dot(ts_wv3_sub(p->b.dp, p->a.dp), n), ts_wquat_rotate(inv_a, n),
+                              ts_wquat_rotate(inv_b, n)};
+}
+
+/* Current separation from the moved anchors (see the header comment). */
+TS_FORCE_INLINE ts_wf current_separation(const separation_frame *f, const ts_contact_point_lanes *cp, ts_wv3 ra,
+                                         ts_wv3 rb)
+{
+    ts_wf moved = ts_w_sub(ts_wv3_dot(f->normal_b, rb), ts_wv3_dot(f->normal_a, ra));
+    return ts_w_add(ts_w_add(f->normal_dp, moved), ts_w_load(cp->base_separation));
+}
+
+TS_FORCE_INLINE void solve_normal(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p,
+                                   const separation_frame *frame, ts_contact_point_lanes *cp, ts_wv3 n, bool use_bias)
+{
+    ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+    ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+    ts_wf s = current_separation(frame, cp, ra, rb);
+    ts_wf zero = ts_w_zero();
+    ts_wf one = ts_w_splat(1.0f);
+
+    /* speculative (s > 0): rigid, bias s / h; overlapping: soft bias when
+     * solving, none when relaxing */
+    ts_wm separated = ts_w_gt(s, zero);
+    ts_wf soft_bias = use_bias ? ts_w_max(ts_w_mul(ts_w_load(b->bias_rate), s), ts_w_splat(-c->push_speed)) : zero;
+    ts_wf soft_mass = use_bias ? ts_w_load(b->mass_scale) : one;
+    ts_wf soft_impulse = use_bias ? ts_w_load(b->impulse_scale) : zero;
+    ts_wf bias = ts_w_select(separated, ts_w_mul(s, ts_w_splat(c->inv_h)), soft_bias);
+    ts_wf mass_scale = ts_w_select(separated, one, soft_mass);
+    ts_wf impulse_scale = ts_w_select(separated, zero, soft_impulse);
+
+    ts_wf vn = ts_wv3_dot(relative_velocity(p, ra, rb), n);
+    /* The fastest approach seen before any impulse of a substep: a body that
+     * hits the ground partway through a step arrives faster than it started
+     * the step (by up to g dt), and restitution should return that speed. */
+    if (use_bias) {
+        ts_w_store(cp->relative_velocity, ts_w_min(ts_w_load(cp->relative_velocity), vn));
+    }
+    ts_wf old = ts_w_load(cp->normal_impulse);
+    ts_wf delta = ts_w_sub(ts_w_neg(ts_w_mul(ts_w_mul(ts_w_load(cp->normal_mass), mass_scale), ts_w_add(vn, bias))),
+                           ts_w_mul(impulse_scale, old));
+    ts_wf total = ts_w_max(ts_w_add(old, delta), zero);
+    delta = ts_w_sub(total, old);
+    ts_w_store(cp->normal_impulse, total);
+    ts_w_store(cp->max_normal_impulse, ts_w_max(ts_w_load(cp->max_normal_impulse), delta));
+    apply_impulse(p, ts_wv3_scale(delta, n), ra, rb);
+}
+
+/* Coulomb friction per point on two tangents: the tangent impulse vector is
+ * clamped to the disc of radius friction * normal impulse. */
+TS_FORCE_INLINE void solve_friction(const ts_contact_bundle *b, pair_lanes *p, ts_contact_point_lanes *cp, ts_wv3 t1, ts_wv3 t2)
+{
+    ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+    ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+    ts_wv3 dv = relative_velocity(p, ra, rb);
+    ts_wf old1 = ts_w_load(cp->tangent_impulse1);
+    ts_wf old2 = ts_w_load(cp->tangent_impulse2);
+    ts_wf new1 = ts_w_sub(old1, ts_w_mul(ts_w_load(cp->tangent_mass1), ts_wv3_dot(dv, t1)));
+    ts_wf new2 = ts_w_sub(old2, ts_w_mul(ts_w_load(cp->tangent_mass2), ts_wv3_dot(dv, t2)));
+    ts_wf limit = ts_w_mul(ts_w_load(b->friction), ts_w_load(cp->normal_impulse));
+    ts_wf length = ts_w_sqrt(ts_w_add(ts_w_mul(new1, new1), ts_w_mul(new2, new2)));
+    ts_wf scale = ts_w_select(ts_w_gt(length, limit), ts_w_div(limit, length), ts_w_splat(1.0f));
+    new1 = ts_w_mul(new1, scale);
+    new2 = ts_w_mul(new2, scale);
+    ts_w_store(cp->tangent_impulse1, new1);
+    ts_w_store(cp->tangent_impulse2, new2);
+    ts_wv3 impulse = ts_wv3_add(ts_wv3_scale(ts_w_sub(new1, old1), t1), ts_wv3_scale(ts_w_sub(new2, old2), t2));
+    apply_impulse(p, impulse, ra, rb);
+}
+
+void ts_contact_solve(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias)
+{
+    pair_lanes p = load_pair(c, b);
+    ts_wv3 n = ts_wv3_load(b->normal);
+    separation_frame frame = separation_frame_of(&p, n);
+    for (int k = 0; k < 4; ++k) {
+        solve_normal(c, b, &p, &frame, b->points + k, n, use_bias);
+    }
+    if (!use_bias) {
+        ts_wv3 t1 = ts_wv3_load(b->tangent1);
+        ts_wv3 t2 = ts_wv3_load(b->tangent2);
+        for (int k = 0; k < 4; ++k) {
+            solve_friction(b, &p, b->points + k, t1, t2);
+        }
+    }
+    store_pair(c, b, &p);
+}
+
+/* Velocity-level bounce: a point that approached faster than the threshold
+ * (relative velocity < -threshold) and pushed at some time in the step gets
+ * vn' = -e vn0 where it can. */
+void ts_contact_restitution(const ts_contact_solver_context *c, ts_contact_bundle *b)
+{
+    pair_lanes p = load_pair(c, b);
+    ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wf e = ts_w_load(b->restitution);
+    ts_wf zero = ts_w_zero();
+    ts_wf threshold = ts_w_splat(-c->restitution_threshold);
+    for (int k = 0; k < 4; ++k) {
+        ts_contact_point_lanes *cp = b->points + k;
+        ts_wf approach = ts_w_load(cp->relative_velocity);
+        ts_wm active = ts_w_and(ts_w_gt(threshold, approach), ts_w_gt(ts_w_load(cp->max_normal_impulse), zero));
+        active = ts_w_and(active, ts_w_gt(e, zero));
+        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        ts_wf vn = ts_wv3_dot(relative_velocity(&p, ra, rb), n);
+        ts_wf old = ts_w_load(cp->normal_impulse);
+        ts_wf delta = ts_w_neg(ts_w_mul(ts_w_load(cp->normal_mass), ts_w_add(vn, ts_w_mul(e, approach))));
+        ts_wf total = ts_w_select(active, ts_w_max(ts_w_add(old, delta), zero), old);
+        delta = ts_w_sub(total, old);
+        ts_w_store(cp->normal_impulse, total);
+        ts_w_store(cp->max_normal_impulse, ts_w_max(ts_w_load(cp->max_normal_impulse), delta));
+        apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
+    }
+    store_pair(c, b, &p);
+}

@@ -1,0 +1,70 @@
+/* The soft-step contact solver: contacts packed into bundles of TS_W lanes
+ * (one lane = one manifold of up to 4 points) and the width-generic kernels
+ * that solve them. Every kernel works on one bundle whose lanes touch
+ * different dynamic bodies (they come from one graph colour), so bundles of a
+ * colour run in any order on any thread.
+ *
+ * Unused points have zero masses and impulses, unused lanes point at the
+ * dummy body state (zero velocity, never written back): both then compute
+ * zero impulses, so no lane needs a branch. */
+#ifndef TS_CONTACT_SOLVER_H
+#define TS_CONTACT_SOLVER_H
+
+#include "body_state.h"
+#include "wide.h"
+
+typedef struct ts_contact_point_lanes {
+    float anchor_a[3][TS_W];  /* point - centre of mass of A at the step's start, world */
+    float anchor_b[3][TS_W];
+    float base_separation[TS_W]; /* separation - n . (anchor_b - anchor_a): add n . (moved B - moved A) */
+    float normal_mass[TS_W];     /* 1 / effective mass along n (0 for an unused point) */
+    float tangent_mass1[TS_W];
+    float tangent_mass2[TS_W];
+    float normal_impulse[TS_W]; /* accumulated over the step (warm started from the last) */
+    float tangent_impulse1[TS_W];
+    float tangent_impulse2[TS_W];
+    float relative_velocity[TS_W];  /* normal velocity at the step's start, for restitution */
+    float max_normal_impulse[TS_W]; /* largest increment this step: 0 means it never pushed */
+} ts_contact_point_lanes;
+
+typedef struct ts_contact_bundle {
+    int32_t body_a[TS_W]; /* body state index (the dummy for static bodies and empty lanes) */
+    int32_t body_b[TS_W];
+    int32_t contact_slot[TS_W]; /* contact store slot, -1 for an empty lane */
+    float inv_mass_a[TS_W];
+    float inv_mass_b[TS_W];
+    float inv_inertia_a[6][TS_W]; /* world inverse inertia at the step's start: xx yy zz xy xz yz */
+    float inv_inertia_b[6][TS_W];
+    float normal[3][TS_W]; /* from A to B */
+    float tangent1[3][TS_W];
+    float tangent2[3][TS_W]; /* normal x tangent1 */
+    float friction[TS_W];
+    float restitution[TS_W];
+    float bias_rate[TS_W]; /* soft constraint coefficients of this lane (static contacts are stiffer) */
+    float mass_scale[TS_W];
+    float impulse_scale[TS_W];
+    ts_contact_point_lanes points[4];
+} ts_contact_bundle;
+
+/* Settings of one step shared by every kernel. */
+typedef struct ts_contact_solver_context {
+    ts_body_state *states; /* awake bodies by slot, then the dummy */
+    float inv_h;           /* 1 / substep */
+    float push_speed;      /* largest speed at which overlap is pushed out, m/s */
+    float restitution_threshold;
+} ts_contact_solver_context;
+
+/* Applies the accumulated impulses (the warm start of a substep). */
+void ts_contact_warm_start(const ts_contact_solver_context *c, ts_contact_bundle *b);
+
+/* One pass of sequential impulses. Solve (use_bias): the normal impulses
+ * with the soft bias only, pushing overlap out. Relax: the normal impulses
+ * without bias, then friction, so that friction acts on the velocities the
+ * step keeps and not on the push-out (Box3D's split; in our tests it drifts a
+ * pyramid's top less than friction in both passes). */
+void ts_contact_solve(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias);
+
+/* After the substeps: bounce points that approached faster than the threshold. */
+void ts_contact_restitution(const ts_contact_solver_context *c, ts_contact_bundle *b);
+
+#endif

@@ -1,0 +1,130 @@
+/* The lane vocabulary of the width-generic solver kernels.
+ *
+ * A kernel is written once against these names and compiled at a width
+ * TS_W: one ts_wf holds TS_W floats, one lane per constraint. Only exact IEEE
+ * operations are offered (add, sub, mul, div, sqrt, min, max, compare,
+ * select), no fused multiply-add and no approximate reciprocal, so every width
+ * rounds every lane the same way and the results are bitwise identical to the
+ * scalar build (design.md, "SIMD").
+ *
+ * min and max follow the x86 rule (max(a, b) = a > b ? a : b), so a NaN picks
+ * the second operand at every width.
+ *
+ * This file holds W = 1 (plain C); the SIMD issue adds W = 4, 8, 16 over SIMDe
+ * with the same names. */
+#ifndef TS_WIDE_H
+#define TS_WIDE_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifndef TS_W
+#define TS_W 1
+#endif
+
+#if TS_W == 1
+
+typedef float ts_wf; /* TS_W floats */
+typedef bool ts_wm;  /* TS_W lane masks */
+
+static inline ts_wf ts_w_splat(float a) { return a; }
+static inline ts_wf ts_w_zero(void) { return 0.0f; }
+static inline ts_wf ts_w_load(const float *p) { return *p; }
+static inline void ts_w_store(float *p, ts_wf a) { *p = a; }
+static inline ts_wf ts_w_add(ts_wf a, ts_wf b) { return a + b; }
+static inline ts_wf ts_w_sub(ts_wf a, ts_wf b) { return a - b; }
+static inline ts_wf ts_w_mul(ts_wf a, ts_wf b) { return a * b; }
+static inline ts_wf ts_w_div(ts_wf a, ts_wf b) { return a / b; }
+static inline ts_wf ts_w_neg(ts_wf a) { return -a; }
+static inline ts_wf ts_w_sqrt(ts_wf a) { return sqrtf(a); }
+static inline ts_wf ts_w_min(ts_wf a, ts_wf b) { return a < b ? a : b; }
+static inline ts_wf ts_w_max(ts_wf a, ts_wf b) { return a > b ? a : b; }
+static inline ts_wm ts_w_gt(ts_wf a, ts_wf b) { return a > b; }
+static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return a && b; }
+static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return a || b; }
+static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false) { return m ? if_true : if_false; }
+
+#else
+#error "only TS_W = 1 is built so far (the SIMD issue adds 4, 8 and 16)"
+#endif
+
+/* ---- 3-vectors of lanes ---- */
+
+typedef struct ts_wv3 {
+    ts_wf x, y, z;
+} ts_wv3;
+
+/* Loads lanes from three W-float rows, e.g. float normal[3][TS_W]. */
+static inline ts_wv3 ts_wv3_load(const float rows[3][TS_W])
+{
+    return (ts_wv3){ts_w_load(rows[0]), ts_w_load(rows[1]), ts_w_load(rows[2])};
+}
+
+static inline void ts_wv3_store(float rows[3][TS_W], ts_wv3 v)
+{
+    ts_w_store(rows[0], v.x);
+    ts_w_store(rows[1], v.y);
+    ts_w_store(rows[2], v.z);
+}
+
+static inline ts_wv3 ts_wv3_add(ts_wv3 a, ts_wv3 b) { return (ts_wv3){ts_w_add(a.x, b.x), ts_w_add(a.y, b.y), ts_w_add(a.z, b.z)}; }
+static inline ts_wv3 ts_wv3_sub(ts_wv3 a, ts_wv3 b) { return (ts_wv3){ts_w_sub(a.x, b.x), ts_w_sub(a.y, b.y), ts_w_sub(a.z, b.z)}; }
+static inline ts_wv3 ts_wv3_scale(ts_wf s, ts_wv3 a) { return (ts_wv3){ts_w_mul(s, a.x), ts_w_mul(s, a.y), ts_w_mul(s, a.z)}; }
+
+/* a + s b */
+static inline ts_wv3 ts_wv3_mul_add(ts_wv3 a, ts_wf s, ts_wv3 b)
+{
+    return (ts_wv3){ts_w_add(a.x, ts_w_mul(s, b.x)), ts_w_add(a.y, ts_w_mul(s, b.y)), ts_w_add(a.z, ts_w_mul(s, b.z))};
+}
+
+/* a - s b */
+static inline ts_wv3 ts_wv3_mul_sub(ts_wv3 a, ts_wf s, ts_wv3 b)
+{
+    return (ts_wv3){ts_w_sub(a.x, ts_w_mul(s, b.x)), ts_w_sub(a.y, ts_w_mul(s, b.y)), ts_w_sub(a.z, ts_w_mul(s, b.z))};
+}
+
+static inline ts_wf ts_wv3_dot(ts_wv3 a, ts_wv3 b)
+{
+    return ts_w_add(ts_w_add(ts_w_mul(a.x, b.x), ts_w_mul(a.y, b.y)), ts_w_mul(a.z, b.z));
+}
+
+static inline ts_wv3 ts_wv3_cross(ts_wv3 a, ts_wv3 b)
+{
+    return (ts_wv3){ts_w_sub(ts_w_mul(a.y, b.z), ts_w_mul(a.z, b.y)), ts_w_sub(ts_w_mul(a.z, b.x), ts_w_mul(a.x, b.z)),
+                    ts_w_sub(ts_w_mul(a.x, b.y), ts_w_mul(a.y, b.x))};
+}
+
+/* Symmetric 3x3 (xx, yy, zz, xy, xz, yz) times a vector. */
+typedef struct ts_wsym3 {
+    ts_wf xx, yy, zz, xy, xz, yz;
+} ts_wsym3;
+
+static inline ts_wsym3 ts_wsym3_load(const float rows[6][TS_W])
+{
+    return (ts_wsym3){ts_w_load(rows[0]), ts_w_load(rows[1]), ts_w_load(rows[2]),
+                      ts_w_load(rows[3]), ts_w_load(rows[4]), ts_w_load(rows[5])};
+}
+
+static inline ts_wv3 ts_wsym3_mul(ts_wsym3 m, ts_wv3 v)
+{
+    return (ts_wv3){ts_w_add(ts_w_add(ts_w_mul(m.xx, v.x), ts_w_mul(m.xy, v.y)), ts_w_mul(m.xz, v.z)),
+                    ts_w_add(ts_w_add(ts_w_mul(m.xy, v.x), ts_w_mul(m.yy, v.y)), ts_w_mul(m.yz, v.z)),
+                    ts_w_add(ts_w_add(ts_w_mul(m.xz, v.x), ts_w_mul(m.yz, v.y)), ts_w_mul(m.zz, v.z))};
+}
+
+/* Quaternions of lanes: rotate v by q as v + 2 w (u x v) + 2 u x (u x v), the
+ * same operations as ts_rotate in math3.h. */
+typedef struct ts_wquat {
+    ts_wf x, y, z, w;
+} ts_wquat;
+
+static inline ts_wv3 ts_wquat_rotate(ts_wquat q, ts_wv3 v)
+{
+    ts_wv3 u = {q.x, q.y, q.z};
+    ts_wf two = ts_w_splat(2.0f);
+    ts_wv3 t = ts_wv3_scale(two, ts_wv3_cross(u, v));
+    return ts_wv3_add(ts_wv3_add(v, ts_wv3_scale(q.w, t)), ts_wv3_cross(u, t));
+}
+
+#endif
