@@ -286,7 +286,7 @@ typedef struct old_points {
     int count;
     uint32_t feature[TS_CONTACT_POINTS];
     ts_vec3 anchor[TS_CONTACT_POINTS]; /* relative to body A's centre */
-    float normal[TS_CONTACT_POINTS], tangent1[TS_CONTACT_POINTS], tangent2[TS_CONTACT_POINTS];
+    float normal[TS_CONTACT_POINTS];
     bool taken[TS_CONTACT_POINTS];
 } old_points;
 
@@ -329,8 +329,6 @@ static void match_points(ts_contact_store *s, int32_t i, int count, old_points *
         }
         int j = source[k];
         s->normal_impulse[p] = j >= 0 ? old->normal[j] : 0.0f;
-        s->tangent_impulse1[p] = j >= 0 ? old->tangent1[j] : 0.0f;
-        s->tangent_impulse2[p] = j >= 0 ? old->tangent2[j] : 0.0f;
     }
 }
 
@@ -349,6 +347,15 @@ static float speculative_margin(const ts_world *world, int32_t body_a, int32_t b
     return TS_SPECULATIVE_DISTANCE + closing;
 }
 
+static float bounding_radius(const ts_shape *shape)
+{
+    switch (shape->type) {
+    case TS_SHAPE_SPHERE: return shape->geometry.sphere.radius;
+    case TS_SHAPE_CAPSULE: return shape->geometry.capsule.half_height + shape->geometry.capsule.radius;
+    default: return ts_length(shape->geometry.box.half_extents);
+    }
+}
+
 static void update_contact(ts_world *world, int32_t i)
 {
     ts_contact_store *s = &world->contact_store;
@@ -360,9 +367,19 @@ static void update_contact(ts_world *world, int32_t i)
         return;
     }
 
+    ts_transform xa = shape_transform(world, a);
+    ts_transform xb = shape_transform(world, b);
+    float margin = speculative_margin(world, a->body, b->body);
     ts_manifold m;
-    ts_collide_shapes(a->type, &a->geometry, shape_transform(world, a), b->type, &b->geometry,
-                      shape_transform(world, b), speculative_margin(world, a->body, b->body), &m);
+    /* Fat bounds overlap for many pairs that are far apart (bodies moving
+     * side by side have swept bounds): bounding spheres farther apart than
+     * the margin cannot touch, and cost a fraction of the full test. */
+    float reach = bounding_radius(a) + bounding_radius(b) + margin;
+    if (ts_length_sq(ts_sub(xb.p, xa.p)) > reach * reach) {
+        m.point_count = 0;
+    } else {
+        ts_collide_shapes(a->type, &a->geometry, xa, b->type, &b->geometry, xb, margin, &m);
+    }
 
     /* Last step's points, to carry their impulses over (see match_points). */
     old_points old;
@@ -372,13 +389,14 @@ static void update_contact(ts_world *world, int32_t i)
         old.feature[k] = s->feature[p];
         old.anchor[k] = ts_v3(s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]);
         old.normal[k] = s->normal_impulse[p];
-        old.tangent1[k] = s->tangent_impulse1[p];
-        old.tangent2[k] = s->tangent_impulse2[p];
         old.taken[k] = false;
     }
 
     if (m.point_count == 0) {
         m.normal = ts_v3(0, 0, 0); /* unspecified without points: keep the columns deterministic */
+        s->friction_impulse1[i] = 0.0f; /* the manifold's friction starts over when it touches again */
+        s->friction_impulse2[i] = 0.0f;
+        s->twist_impulse[i] = 0.0f;
     }
     ts_vec3 center_a = body_center(world, a->body);
     ts_vec3 center_b = body_center(world, b->body);

@@ -26,7 +26,7 @@ enum {
     TS_CONTACT_DISJOINT = 8, /* the fat AABBs no longer overlap: destroy */
 };
 
-#define TS_CONTACT_COLUMNS 22
+#define TS_CONTACT_COLUMNS 23
 
 typedef struct ts_contact_store {
     union {
@@ -39,13 +39,14 @@ typedef struct ts_contact_store {
             float *nx, *ny, *nz;        /* world normal from A to B */
             int32_t *point_count;
             uint32_t *flags;
+            float *friction_impulse1, *friction_impulse2; /* at the manifold centre, along the tangents */
+            float *twist_impulse;                         /* about the normal */
             /* per point */
             float *anchor_ax, *anchor_ay, *anchor_az; /* point - centre of mass of A, world */
             float *anchor_bx, *anchor_by, *anchor_bz; /* point - centre of mass of B, world */
             float *separation;                        /* negative = penetration */
             uint32_t *feature;                        /* feature id, for matching across steps */
             float *normal_impulse;                    /* accumulated, for warm starting */
-            float *tangent_impulse1, *tangent_impulse2;
         };
         void *columns[TS_CONTACT_COLUMNS];
     };

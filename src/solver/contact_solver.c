@@ -105,6 +105,13 @@ TS_FORCE_INLINE void apply_impulse(pair_lanes *p, ts_wv3 impulse, ts_wv3 ra, ts_
     p->b.w = ts_wv3_add(p->b.w, ts_wsym3_mul(p->inv_inertia_b, ts_wv3_cross(rb, impulse)));
 }
 
+/* An angular impulse L: A gets -L, B gets +L. */
+TS_FORCE_INLINE void apply_twist(pair_lanes *p, ts_wv3 angular)
+{
+    p->a.w = ts_wv3_sub(p->a.w, ts_wsym3_mul(p->inv_inertia_a, angular));
+    p->b.w = ts_wv3_add(p->b.w, ts_wsym3_mul(p->inv_inertia_b, angular));
+}
+
 /* Velocity of B's anchor relative to A's: vB + wB x rB - vA - wA x rA. */
 TS_FORCE_INLINE ts_wv3 relative_velocity(const pair_lanes *p, ts_wv3 ra, ts_wv3 rb)
 {
@@ -117,17 +124,15 @@ void ts_contact_warm_start(const ts_contact_solver_context *c, ts_contact_bundle
 {
     pair_lanes p = load_pair(c, b);
     ts_wv3 n = ts_wv3_load(b->normal);
-    ts_wv3 t1 = ts_wv3_load(b->tangent1);
-    ts_wv3 t2 = ts_wv3_load(b->tangent2);
     for (int k = 0; k < 4; ++k) {
         const ts_contact_point_lanes *cp = b->points + k;
-        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
-        ts_wv3 impulse = ts_wv3_scale(ts_w_load(cp->normal_impulse), n);
-        impulse = ts_wv3_mul_add(impulse, ts_w_load(cp->tangent_impulse1), t1);
-        impulse = ts_wv3_mul_add(impulse, ts_w_load(cp->tangent_impulse2), t2);
-        apply_impulse(&p, impulse, ra, rb);
+        apply_impulse(&p, ts_wv3_scale(ts_w_load(cp->normal_impulse), n), ts_wv3_load(cp->anchor_a),
+                      ts_wv3_load(cp->anchor_b));
     }
+    ts_wv3 friction = ts_wv3_scale(ts_w_load(b->friction_impulse[0]), ts_wv3_load(b->tangent1));
+    friction = ts_wv3_mul_add(friction, ts_w_load(b->friction_impulse[1]), ts_wv3_load(b->tangent2));
+    apply_impulse(&p, friction, ts_wv3_load(b->center_a), ts_wv3_load(b->center_b));
+    apply_twist(&p, ts_wv3_scale(ts_w_load(b->twist_impulse), n));
     store_pair(c, b, &p);
 }
 
@@ -191,26 +196,44 @@ TS_FORCE_INLINE void solve_normal(const ts_contact_solver_context *c, const ts_c
     apply_impulse(p, ts_wv3_scale(delta, n), ra, rb);
 }
 
-/* Coulomb friction per point on two tangents: the tangent impulse vector is
- * clamped to the disc of radius friction * normal impulse. */
-TS_FORCE_INLINE void solve_friction(const ts_contact_bundle *b, pair_lanes *p, ts_contact_point_lanes *cp, ts_wv3 t1, ts_wv3 t2)
+/* Coulomb friction at the manifold centre: the 2D tangent impulse is
+ * clamped to the disc of radius friction * (sum of the normal impulses), and
+ * the twist impulse to friction * sum(normal impulse * lever arm), the
+ * torque the same pressure could resist spread over the points. */
+TS_FORCE_INLINE void solve_friction(ts_contact_bundle *b, pair_lanes *p, ts_wv3 n, ts_wf total_normal,
+                                    ts_wf twist_limit)
 {
-    ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-    ts_wv3 rb = ts_wv3_load(cp->anchor_b);
-    ts_wv3 dv = relative_velocity(p, ra, rb);
-    ts_wf old1 = ts_w_load(cp->tangent_impulse1);
-    ts_wf old2 = ts_w_load(cp->tangent_impulse2);
-    ts_wf new1 = ts_w_sub(old1, ts_w_mul(ts_w_load(cp->tangent_mass1), ts_wv3_dot(dv, t1)));
-    ts_wf new2 = ts_w_sub(old2, ts_w_mul(ts_w_load(cp->tangent_mass2), ts_wv3_dot(dv, t2)));
-    ts_wf limit = ts_w_mul(ts_w_load(b->friction), ts_w_load(cp->normal_impulse));
+    ts_wv3 t1 = ts_wv3_load(b->tangent1);
+    ts_wv3 t2 = ts_wv3_load(b->tangent2);
+    ts_wv3 ca = ts_wv3_load(b->center_a);
+    ts_wv3 cb = ts_wv3_load(b->center_b);
+    ts_wv3 dv = relative_velocity(p, ca, cb);
+    ts_wf vt1 = ts_wv3_dot(dv, t1);
+    ts_wf vt2 = ts_wv3_dot(dv, t2);
+    ts_wf mxx = ts_w_load(b->tangent_mass[0]);
+    ts_wf mxy = ts_w_load(b->tangent_mass[1]);
+    ts_wf myy = ts_w_load(b->tangent_mass[2]);
+    ts_wf old1 = ts_w_load(b->friction_impulse[0]);
+    ts_wf old2 = ts_w_load(b->friction_impulse[1]);
+    ts_wf new1 = ts_w_sub(old1, ts_w_add(ts_w_mul(mxx, vt1), ts_w_mul(mxy, vt2)));
+    ts_wf new2 = ts_w_sub(old2, ts_w_add(ts_w_mul(mxy, vt1), ts_w_mul(myy, vt2)));
+    ts_wf friction = ts_w_load(b->friction);
+    ts_wf limit = ts_w_mul(friction, total_normal);
     ts_wf length = ts_w_sqrt(ts_w_add(ts_w_mul(new1, new1), ts_w_mul(new2, new2)));
     ts_wf scale = ts_w_select(ts_w_gt(length, limit), ts_w_div(limit, length), ts_w_splat(1.0f));
     new1 = ts_w_mul(new1, scale);
     new2 = ts_w_mul(new2, scale);
-    ts_w_store(cp->tangent_impulse1, new1);
-    ts_w_store(cp->tangent_impulse2, new2);
-    ts_wv3 impulse = ts_wv3_add(ts_wv3_scale(ts_w_sub(new1, old1), t1), ts_wv3_scale(ts_w_sub(new2, old2), t2));
-    apply_impulse(p, impulse, ra, rb);
+    ts_w_store(b->friction_impulse[0], new1);
+    ts_w_store(b->friction_impulse[1], new2);
+    apply_impulse(p, ts_wv3_add(ts_wv3_scale(ts_w_sub(new1, old1), t1), ts_wv3_scale(ts_w_sub(new2, old2), t2)), ca, cb);
+
+    ts_wf spin = ts_wv3_dot(ts_wv3_sub(p->b.w, p->a.w), n);
+    ts_wf old_twist = ts_w_load(b->twist_impulse);
+    ts_wf max_twist = ts_w_mul(friction, twist_limit);
+    ts_wf twist = ts_w_sub(old_twist, ts_w_mul(ts_w_load(b->twist_mass), spin));
+    twist = ts_w_max(ts_w_min(twist, max_twist), ts_w_neg(max_twist));
+    ts_w_store(b->twist_impulse, twist);
+    apply_twist(p, ts_wv3_scale(ts_w_sub(twist, old_twist), n));
 }
 
 void ts_contact_solve(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias)
@@ -218,15 +241,17 @@ void ts_contact_solve(const ts_contact_solver_context *c, ts_contact_bundle *b, 
     pair_lanes p = load_pair(c, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     separation_frame frame = separation_frame_of(&p, n);
+    ts_wf total_normal = ts_w_zero();
+    ts_wf twist_limit = ts_w_zero();
     for (int k = 0; k < 4; ++k) {
-        solve_normal(c, b, &p, &frame, b->points + k, n, use_bias);
+        ts_contact_point_lanes *cp = b->points + k;
+        solve_normal(c, b, &p, &frame, cp, n, use_bias);
+        ts_wf impulse = ts_w_load(cp->normal_impulse);
+        total_normal = ts_w_add(total_normal, impulse);
+        twist_limit = ts_w_add(twist_limit, ts_w_mul(impulse, ts_w_load(cp->lever_arm)));
     }
     if (!use_bias) {
-        ts_wv3 t1 = ts_wv3_load(b->tangent1);
-        ts_wv3 t2 = ts_wv3_load(b->tangent2);
-        for (int k = 0; k < 4; ++k) {
-            solve_friction(b, &p, b->points + k, t1, t2);
-        }
+        solve_friction(b, &p, n, total_normal, twist_limit);
     }
     store_pair(c, b, &p);
 }

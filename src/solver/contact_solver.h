@@ -18,12 +18,9 @@ typedef struct ts_contact_point_lanes {
     float anchor_b[3][TS_W];
     float base_separation[TS_W]; /* separation - n . (anchor_b - anchor_a): add n . (moved B - moved A) */
     float normal_mass[TS_W];     /* 1 / effective mass along n (0 for an unused point) */
-    float tangent_mass1[TS_W];
-    float tangent_mass2[TS_W];
     float normal_impulse[TS_W]; /* accumulated over the step (warm started from the last) */
-    float tangent_impulse1[TS_W];
-    float tangent_impulse2[TS_W];
-    float relative_velocity[TS_W];  /* normal velocity at the step's start, for restitution */
+    float lever_arm[TS_W];      /* distance from the friction centre, for the twist limit */
+    float relative_velocity[TS_W];  /* fastest approach in the step, for restitution */
     float max_normal_impulse[TS_W]; /* largest increment this step: 0 means it never pushed */
 } ts_contact_point_lanes;
 
@@ -40,6 +37,15 @@ typedef struct ts_contact_bundle {
     float tangent2[3][TS_W]; /* normal x tangent1 */
     float friction[TS_W];
     float restitution[TS_W];
+    /* Friction acts at the manifold's centre (the mean of its anchors) along
+     * both tangents at once, with a twist impulse about the normal for the
+     * spin a single point cannot resist (Box3D's model). */
+    float center_a[3][TS_W];
+    float center_b[3][TS_W];
+    float tangent_mass[3][TS_W]; /* inverse of the 2x2 tangent effective mass: xx, xy, yy */
+    float twist_mass[TS_W];
+    float friction_impulse[2][TS_W];
+    float twist_impulse[TS_W];
     float bias_rate[TS_W]; /* soft constraint coefficients of this lane (static contacts are stiffer) */
     float mass_scale[TS_W];
     float impulse_scale[TS_W];

@@ -143,6 +143,15 @@ static void empty_lane(ts_contact_bundle *b, int l, int32_t dummy)
     }
     b->friction[l] = 0.0f;
     b->restitution[l] = 0.0f;
+    for (int k = 0; k < 3; ++k) {
+        b->center_a[k][l] = 0.0f;
+        b->center_b[k][l] = 0.0f;
+        b->tangent_mass[k][l] = 0.0f;
+    }
+    b->twist_mass[l] = 0.0f;
+    b->friction_impulse[0][l] = 0.0f;
+    b->friction_impulse[1][l] = 0.0f;
+    b->twist_impulse[l] = 0.0f;
     b->bias_rate[l] = 0.0f;
     b->mass_scale[l] = 1.0f;
     b->impulse_scale[l] = 0.0f;
@@ -154,11 +163,8 @@ static void empty_lane(ts_contact_bundle *b, int l, int32_t dummy)
         }
         cp->base_separation[l] = 0.0f;
         cp->normal_mass[l] = 0.0f;
-        cp->tangent_mass1[l] = 0.0f;
-        cp->tangent_mass2[l] = 0.0f;
         cp->normal_impulse[l] = 0.0f;
-        cp->tangent_impulse1[l] = 0.0f;
-        cp->tangent_impulse2[l] = 0.0f;
+        cp->lever_arm[l] = 0.0f;
         cp->relative_velocity[l] = 0.0f;
         cp->max_normal_impulse[l] = 0.0f;
     }
@@ -169,6 +175,33 @@ static void store3(float rows[3][TS_W], int l, ts_vec3 v)
     rows[0][l] = v.x;
     rows[1][l] = v.y;
     rows[2][l] = v.z;
+}
+
+/* The 2x2 tangent effective mass at the centres: K_ij = (mA + mB) d_ij +
+ * (cA x ti) . IA^-1 (cA x tj) + (cB x ti) . IB^-1 (cB x tj), inverted; and
+ * the twist mass 1 / (n . (IA^-1 + IB^-1) n). */
+static void prepare_friction(const prepare_context *c, ts_contact_bundle *b, int l, const body_view *a,
+                             const body_view *bb, ts_vec3 ca, ts_vec3 cb, ts_vec3 n, ts_vec3 t1, ts_vec3 t2,
+                             int32_t slot)
+{
+    const ts_contact_store *s = &c->world->contact_store;
+    ts_vec3 a1 = ts_cross(ca, t1), a2 = ts_cross(ca, t2), b1 = ts_cross(cb, t1), b2 = ts_cross(cb, t2);
+    float m = a->inv_mass + bb->inv_mass;
+    float kxx = m + ts_dot(a1, sym_mul(a->inv_inertia, a1)) + ts_dot(b1, sym_mul(bb->inv_inertia, b1));
+    float kyy = m + ts_dot(a2, sym_mul(a->inv_inertia, a2)) + ts_dot(b2, sym_mul(bb->inv_inertia, b2));
+    float kxy = ts_dot(a1, sym_mul(a->inv_inertia, a2)) + ts_dot(b1, sym_mul(bb->inv_inertia, b2));
+    float det = kxx * kyy - kxy * kxy;
+    float inv_det = det > 0.0f ? 1.0f / det : 0.0f;
+    store3(b->center_a, l, ca);
+    store3(b->center_b, l, cb);
+    b->tangent_mass[0][l] = inv_det * kyy;
+    b->tangent_mass[1][l] = -inv_det * kxy;
+    b->tangent_mass[2][l] = inv_det * kxx;
+    float k_twist = ts_dot(n, sym_mul(a->inv_inertia, n)) + ts_dot(n, sym_mul(bb->inv_inertia, n));
+    b->twist_mass[l] = k_twist > 0.0f ? 1.0f / k_twist : 0.0f;
+    b->friction_impulse[0][l] = c->warm_start ? s->friction_impulse1[slot] : 0.0f;
+    b->friction_impulse[1][l] = c->warm_start ? s->friction_impulse2[slot] : 0.0f;
+    b->twist_impulse[l] = c->warm_start ? s->twist_impulse[slot] : 0.0f;
 }
 
 static void prepare_lane(const prepare_context *c, ts_contact_bundle *b, int l, int32_t contact)
@@ -201,7 +234,17 @@ static void prepare_lane(const prepare_context *c, ts_contact_bundle *b, int l, 
     b->mass_scale[l] = soft.mass_scale;
     b->impulse_scale[l] = soft.impulse_scale;
 
-    for (int k = 0; k < s->point_count[i]; ++k) {
+    int count = s->point_count[i];
+    ts_vec3 ca = {0, 0, 0}, cb = {0, 0, 0};
+    for (int k = 0; k < count; ++k) {
+        int p = 4 * i + k;
+        ca = ts_add(ca, ts_v3(s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]));
+        cb = ts_add(cb, ts_v3(s->anchor_bx[p], s->anchor_by[p], s->anchor_bz[p]));
+    }
+    float inv_count = count > 0 ? 1.0f / (float)count : 0.0f;
+    ca = ts_scale(inv_count, ca);
+    cb = ts_scale(inv_count, cb);
+    for (int k = 0; k < count; ++k) {
         int p = 4 * i + k;
         ts_contact_point_lanes *cp = b->points + k;
         ts_vec3 ra = ts_v3(s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]);
@@ -210,15 +253,13 @@ static void prepare_lane(const prepare_context *c, ts_contact_bundle *b, int l, 
         store3(cp->anchor_b, l, rb);
         cp->base_separation[l] = s->separation[p] - ts_dot(ts_sub(rb, ra), n);
         cp->normal_mass[l] = effective_mass(a.inv_mass, bb.inv_mass, a.inv_inertia, bb.inv_inertia, ra, rb, n);
-        cp->tangent_mass1[l] = effective_mass(a.inv_mass, bb.inv_mass, a.inv_inertia, bb.inv_inertia, ra, rb, t1);
-        cp->tangent_mass2[l] = effective_mass(a.inv_mass, bb.inv_mass, a.inv_inertia, bb.inv_inertia, ra, rb, t2);
         cp->normal_impulse[l] = c->warm_start ? s->normal_impulse[p] : 0.0f;
-        cp->tangent_impulse1[l] = c->warm_start ? s->tangent_impulse1[p] : 0.0f;
-        cp->tangent_impulse2[l] = c->warm_start ? s->tangent_impulse2[p] : 0.0f;
+        cp->lever_arm[l] = ts_length(ts_sub(ra, ca));
         ts_vec3 vb = ts_add(bb.v, ts_cross(bb.w, rb));
         ts_vec3 va = ts_add(a.v, ts_cross(a.w, ra));
         cp->relative_velocity[l] = ts_dot(n, ts_sub(vb, va));
     }
+    prepare_friction(c, b, l, &a, &bb, ca, cb, n, t1, t2, i);
 }
 
 /* The contacts of colour c (or the overflow) packed TS_W to a bundle. */
@@ -245,9 +286,10 @@ static void store_impulses(ts_world *world, const ts_contact_bundle *b)
         }
         for (int k = 0; k < s->point_count[i]; ++k) {
             s->normal_impulse[4 * i + k] = b->points[k].normal_impulse[l];
-            s->tangent_impulse1[4 * i + k] = b->points[k].tangent_impulse1[l];
-            s->tangent_impulse2[4 * i + k] = b->points[k].tangent_impulse2[l];
         }
+        s->friction_impulse1[i] = b->friction_impulse[0][l];
+        s->friction_impulse2[i] = b->friction_impulse[1][l];
+        s->twist_impulse[i] = b->twist_impulse[l];
     }
 }
 
