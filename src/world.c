@@ -10,6 +10,7 @@
 #include "validate.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef _OPENMP
@@ -131,6 +132,10 @@ static ts_result check_world_def(const ts_world_def *def, const char *fn)
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->threads is %d (must be 0..%d; 0 = every core)", def->threads,
                        TS_MAX_THREADS);
     }
+    if (def->simd_width != 0 && !ts_simd_width_is_built(def->simd_width)) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->simd_width is %d (must be 0, 1, 4, 8 or 16, and built)",
+                       def->simd_width);
+    }
     if (def->solver == TS_SOLVER_XPBD) {
         return ts_fail(TS_ERROR_UNSUPPORTED, fn, "def->solver TS_SOLVER_XPBD is not built yet");
     }
@@ -193,9 +198,32 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     world->shape_capacity = 0;
 }
 
+/* def->simd_width, else TESSERA_SIMD, else the widest the CPU runs; 0 with
+ * an error recorded when TESSERA_SIMD names no built width. */
+static int choose_simd_width(int requested, const char *fn)
+{
+    if (requested != 0) {
+        return requested;
+    }
+    const char *env = getenv("TESSERA_SIMD");
+    if (env == NULL || env[0] == '\0') {
+        return ts_detect_simd_width();
+    }
+    int width = strcmp(env, "scalar") == 0 ? 1 : atoi(env);
+    if (!ts_simd_width_is_built(width)) {
+        ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "TESSERA_SIMD is '%s' (must be scalar, 1, 4, 8 or 16, and built)", env);
+        return 0;
+    }
+    return width;
+}
+
 ts_world_id ts_create_world(const ts_world_def *def)
 {
     if (check_world_def(def, __func__) != TS_OK) {
+        return TS_NULL_WORLD_ID;
+    }
+    int simd_width = choose_simd_width(def->simd_width, __func__);
+    if (simd_width == 0) {
         return TS_NULL_WORLD_ID;
     }
     ts_allocator allocator = def->allocator.alloc != NULL ? def->allocator : ts_default_allocator();
@@ -211,6 +239,7 @@ ts_world_id ts_create_world(const ts_world_def *def)
     world->gravity = def->gravity;
     world->substeps = def->substeps;
     world->thread_count = def->threads == 0 ? available_threads() : def->threads;
+    world->simd_width = simd_width;
     world->solver = def->solver;
     world->user_data = def->user_data;
     world->contact_hertz = def->contact_hertz;
@@ -334,6 +363,7 @@ ts_result ts_world_get_counters(ts_world_id id, ts_world_counters *counters)
         .shape_count = ts_id_pool_live_count(&world->shape_ids),
         .step_count = world->step_count,
         .thread_count = world->thread_count,
+        .simd_width = world->simd_width,
         .contact_count = world->contact_store.table.count,
     };
     for (int c = 0; c < TS_GRAPH_COLOR_COUNT; ++c) {

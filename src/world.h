@@ -87,6 +87,7 @@ typedef struct ts_world {
     ts_vec3 gravity;
     int substeps;
     int thread_count;
+    int simd_width;
     ts_solver_type solver;
     void *user_data;
     float contact_hertz;

@@ -124,6 +124,10 @@ typedef struct ts_world_def {
     ts_vec3 gravity;       /* m/s^2; default (0, -10, 0) */
     int substeps;          /* substeps per ts_world_step, 1..64; default 4 */
     int threads;           /* worker threads; 0 = every core; 1..256 otherwise */
+    /* Lanes of the solver's SIMD kernels: 1 (scalar), 4, 8 or 16; 0 picks the
+     * widest the CPU runs, unless the environment variable TESSERA_SIMD
+     * (scalar, 1, 4, 8 or 16) names one. Every width gives the same bits. */
+    int simd_width;
     ts_solver_type solver; /* default TS_SOLVER_SOFT_STEP */
     /* Contacts are soft constraints (Box2D v3's soft step): a spring of this
      * stiffness and damping ratio pushes overlapping shapes apart, never
@@ -275,6 +279,7 @@ typedef struct ts_world_counters {
     int shape_count;
     int step_count;     /* ts_world_step calls made */
     int thread_count;   /* threads a step uses */
+    int simd_width;     /* lanes of the solver kernels in use */
     int contact_count;  /* shape pairs whose fat bounds overlap */
     int touching_count; /* contacts with manifold points */
     int point_count;    /* manifold points over all contacts */

@@ -120,7 +120,7 @@ TS_FORCE_INLINE ts_wv3 relative_velocity(const pair_lanes *p, ts_wv3 ra, ts_wv3 
     return ts_wv3_sub(vb, va);
 }
 
-void ts_contact_warm_start(const ts_contact_solver_context *c, ts_contact_bundle *b)
+void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_contact_bundle *b)
 {
     pair_lanes p = load_pair(c, b);
     ts_wv3 n = ts_wv3_load(b->normal);
@@ -236,7 +236,7 @@ TS_FORCE_INLINE void solve_friction(ts_contact_bundle *b, pair_lanes *p, ts_wv3 
     apply_twist(p, ts_wv3_scale(ts_w_sub(twist, old_twist), n));
 }
 
-void ts_contact_solve(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias)
+void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias)
 {
     pair_lanes p = load_pair(c, b);
     ts_wv3 n = ts_wv3_load(b->normal);
@@ -259,7 +259,7 @@ void ts_contact_solve(const ts_contact_solver_context *c, ts_contact_bundle *b, 
 /* Velocity-level bounce: a point that approached faster than the threshold
  * (relative velocity < -threshold) and pushed at some time in the step gets
  * vn' = -e vn0 where it can. */
-void ts_contact_restitution(const ts_contact_solver_context *c, ts_contact_bundle *b)
+void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_contact_bundle *b)
 {
     pair_lanes p = load_pair(c, b);
     ts_wv3 n = ts_wv3_load(b->normal);

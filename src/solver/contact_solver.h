@@ -1,4 +1,6 @@
 /* The soft-step contact solver: contacts packed into bundles of TS_W lanes
+ * (this header and its kernels are compiled once per width; the bundle
+ * layout and every function name carry the width)
  * (one lane = one manifold of up to 4 points) and the width-generic kernels
  * that solve them. Every kernel works on one bundle whose lanes touch
  * different dynamic bodies (they come from one graph colour), so bundles of a
@@ -61,16 +63,16 @@ typedef struct ts_contact_solver_context {
 } ts_contact_solver_context;
 
 /* Applies the accumulated impulses (the warm start of a substep). */
-void ts_contact_warm_start(const ts_contact_solver_context *c, ts_contact_bundle *b);
+void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_contact_bundle *b);
 
 /* One pass of sequential impulses. Solve (use_bias): the normal impulses
  * with the soft bias only, pushing overlap out. Relax: the normal impulses
  * without bias, then friction, so that friction acts on the velocities the
  * step keeps and not on the push-out (Box3D's split; in our tests it drifts a
  * pyramid's top less than friction in both passes). */
-void ts_contact_solve(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias);
+void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias);
 
 /* After the substeps: bounce points that approached faster than the threshold. */
-void ts_contact_restitution(const ts_contact_solver_context *c, ts_contact_bundle *b);
+void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_contact_bundle *b);
 
 #endif

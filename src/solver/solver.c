@@ -1,5 +1,6 @@
-/* The soft-step solver of a step (see solver.h): prepares the body states
- * and one constraint bundle per TS_W touching contacts of a graph colour,
+/* The soft-step solver of a step (see solver.h), compiled once per SIMD
+ * width TS_W: prepares the body states and one constraint bundle per TS_W
+ * touching contacts of a graph colour,
  * then runs, per substep,
  *
  *   integrate velocities, warm start, solve (soft bias), integrate positions,
@@ -29,12 +30,6 @@
 /* Below this many awake bodies the solve runs on the calling thread. */
 #define TS_PARALLEL_MIN_BODIES 1024
 #define TS_BODY_BLOCK 256
-
-void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allocator)
-{
-    ts_array_free(allocator, (void **)&scratch->states, &scratch->state_capacity, sizeof(ts_body_state));
-    ts_array_free(allocator, (void **)&scratch->bundles, &scratch->bundle_capacity, sizeof(ts_contact_bundle));
-}
 
 /* ---- soft constraint coefficients ---- */
 
@@ -262,13 +257,14 @@ static void prepare_lane(const prepare_context *c, ts_contact_bundle *b, int l, 
     prepare_friction(c, b, l, &a, &bb, ca, cb, n, t1, t2, i);
 }
 
-/* The contacts of colour c (or the overflow) packed TS_W to a bundle. */
+/* The contacts of a colour packed `lanes` to a bundle (TS_W, or 1 for the
+ * overflow, whose contacts may share bodies and so must run one by one). */
 static void prepare_bundle(const prepare_context *c, ts_contact_bundle *b, const ts_graph_color *color,
-                           int32_t first_contact)
+                           int32_t first_contact, int lanes)
 {
     for (int l = 0; l < TS_W; ++l) {
         int32_t k = first_contact + l;
-        if (k < color->count) {
+        if (l < lanes && k < color->count) {
             prepare_lane(c, b, l, color->contacts[k]);
         } else {
             empty_lane(b, l, c->awake);
@@ -342,12 +338,12 @@ static bool any_restitution(const ts_contact_bundle *b)
 static void run_bundle(solve_context *c, ts_contact_bundle *b, pass kind)
 {
     switch (kind) {
-    case PASS_WARM_START: ts_contact_warm_start(&c->kernels, b); break;
-    case PASS_SOLVE: ts_contact_solve(&c->kernels, b, true); break;
-    case PASS_RELAX: ts_contact_solve(&c->kernels, b, false); break;
+    case PASS_WARM_START: TS_WIDE(ts_contact_warm_start)(&c->kernels, b); break;
+    case PASS_SOLVE: TS_WIDE(ts_contact_solve)(&c->kernels, b, true); break;
+    case PASS_RELAX: TS_WIDE(ts_contact_solve)(&c->kernels, b, false); break;
     case PASS_RESTITUTION:
         if (any_restitution(b)) {
-            ts_contact_restitution(&c->kernels, b);
+            TS_WIDE(ts_contact_restitution)(&c->kernels, b);
         }
         break;
     case PASS_STORE: store_impulses(c->world, b); break;
@@ -365,13 +361,13 @@ static void run_colors(solve_context *c, pass kind)
         }
 #pragma omp for schedule(static)
         for (int32_t k = begin[color]; k < begin[color + 1]; ++k) {
-            run_bundle(c, c->scratch->bundles + k, kind);
+            run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, kind);
         }
     }
     if (begin[TS_OVERFLOW_COLOR + 1] > begin[TS_OVERFLOW_COLOR]) {
 #pragma omp single
         for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-            run_bundle(c, c->scratch->bundles + k, kind);
+            run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, kind);
         }
     }
 }
@@ -392,6 +388,7 @@ static void run_solver(solve_context *c, bool timed)
     double mark = timed ? ts_now_ms() : 0.0;
     int32_t bad = INT32_MAX;
     ts_solver_scratch *scratch = c->scratch;
+    ts_contact_bundle *bundles = scratch->bundles;
 
 #pragma omp for schedule(static)
     for (int32_t block = 0; block < c->body_blocks; ++block) {
@@ -402,9 +399,10 @@ static void run_solver(solve_context *c, bool timed)
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
         const ts_graph_color *gc = c->world->graph.colors + color;
         int32_t first = scratch->color_begin[color];
+        int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
 #pragma omp for schedule(static) nowait
         for (int32_t k = first; k < scratch->color_begin[color + 1]; ++k) {
-            prepare_bundle(&c->prepare, scratch->bundles + k, gc, (k - first) * TS_W);
+            prepare_bundle(&c->prepare, bundles + k, gc, (k - first) * lanes, lanes);
         }
     }
 #pragma omp barrier
@@ -436,7 +434,7 @@ static void run_solver(solve_context *c, bool timed)
     lap(timed, &mark, &p->restitution);
 #pragma omp for schedule(static)
     for (int32_t k = 0; k < scratch->color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-        store_impulses(c->world, scratch->bundles + k);
+        store_impulses(c->world, bundles + k);
     }
     lap(timed, &mark, &p->store_impulses);
 #pragma omp for schedule(static)
@@ -456,18 +454,20 @@ static bool reserve_scratch(ts_world *world, int32_t awake)
 {
     ts_solver_scratch *s = &world->solver_scratch;
     int32_t bundles = 0;
-    for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
+    for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
         s->color_begin[color] = bundles;
         bundles += (world->graph.colors[color].count + TS_W - 1) / TS_W;
     }
+    s->color_begin[TS_OVERFLOW_COLOR] = bundles;
+    bundles += world->graph.colors[TS_OVERFLOW_COLOR].count; /* one lane each */
     s->color_begin[TS_OVERFLOW_COLOR + 1] = bundles;
     return ts_array_reserve(&world->allocator, (void **)&s->states, &s->state_capacity, awake + 1,
                             sizeof(ts_body_state)) &&
-           ts_array_reserve(&world->allocator, (void **)&s->bundles, &s->bundle_capacity, bundles,
-                            sizeof(ts_contact_bundle));
+           ts_array_reserve(&world->allocator, &s->bundles, &s->bundle_bytes,
+                            bundles * (int32_t)sizeof(ts_contact_bundle), 1);
 }
 
-ts_result ts_solve(ts_world *world, float dt, int32_t *held)
+ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
 {
     *held = -1;
     int32_t awake = world->store.table.end[TS_RANGE_AWAKE];

@@ -10,8 +10,9 @@
  * min and max follow the x86 rule (max(a, b) = a > b ? a : b), so a NaN picks
  * the second operand at every width.
  *
- * This file holds W = 1 (plain C); the SIMD issue adds W = 4, 8, 16 over SIMDe
- * with the same names. */
+ * W = 1 is plain C; W = 4, 8 and 16 use SSE4.1, AVX and AVX-512F names
+ * through SIMDe, which maps them to the machine's own instructions or to
+ * portable C. Negation flips the sign bit at every width, as -a does. */
 #ifndef TS_WIDE_H
 #define TS_WIDE_H
 
@@ -22,6 +23,11 @@
 #ifndef TS_W
 #define TS_W 1
 #endif
+
+/* Names of the functions built once per width: ts_contact_solve_w4 etc. */
+#define TS_WIDE_CAT_(name, w) name##_w##w
+#define TS_WIDE_CAT(name, w) TS_WIDE_CAT_(name, w)
+#define TS_WIDE(name) TS_WIDE_CAT(name, TS_W)
 
 #if TS_W == 1
 
@@ -45,8 +51,92 @@ static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return a && b; }
 static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return a || b; }
 static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false) { return m ? if_true : if_false; }
 
+#elif TS_W == 4
+
+/* SSE4.1 names through SIMDe: native SSE or NEON, else portable C. */
+#include <simde/x86/sse4.1.h>
+
+typedef simde__m128 ts_wf;
+typedef simde__m128 ts_wm; /* all-ones lanes for true */
+
+static inline ts_wf ts_w_splat(float a) { return simde_mm_set1_ps(a); }
+static inline ts_wf ts_w_zero(void) { return simde_mm_setzero_ps(); }
+static inline ts_wf ts_w_load(const float *p) { return simde_mm_loadu_ps(p); }
+static inline void ts_w_store(float *p, ts_wf a) { simde_mm_storeu_ps(p, a); }
+static inline ts_wf ts_w_add(ts_wf a, ts_wf b) { return simde_mm_add_ps(a, b); }
+static inline ts_wf ts_w_sub(ts_wf a, ts_wf b) { return simde_mm_sub_ps(a, b); }
+static inline ts_wf ts_w_mul(ts_wf a, ts_wf b) { return simde_mm_mul_ps(a, b); }
+static inline ts_wf ts_w_div(ts_wf a, ts_wf b) { return simde_mm_div_ps(a, b); }
+static inline ts_wf ts_w_neg(ts_wf a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
+static inline ts_wf ts_w_sqrt(ts_wf a) { return simde_mm_sqrt_ps(a); }
+static inline ts_wf ts_w_min(ts_wf a, ts_wf b) { return simde_mm_min_ps(a, b); }
+static inline ts_wf ts_w_max(ts_wf a, ts_wf b) { return simde_mm_max_ps(a, b); }
+static inline ts_wm ts_w_gt(ts_wf a, ts_wf b) { return simde_mm_cmpgt_ps(a, b); }
+static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return simde_mm_and_ps(a, b); }
+static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return simde_mm_or_ps(a, b); }
+static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false) { return simde_mm_blendv_ps(if_false, if_true, m); }
+
+#elif TS_W == 8
+
+/* AVX names through SIMDe. */
+#include <simde/x86/avx.h>
+
+typedef simde__m256 ts_wf;
+typedef simde__m256 ts_wm;
+
+static inline ts_wf ts_w_splat(float a) { return simde_mm256_set1_ps(a); }
+static inline ts_wf ts_w_zero(void) { return simde_mm256_setzero_ps(); }
+static inline ts_wf ts_w_load(const float *p) { return simde_mm256_loadu_ps(p); }
+static inline void ts_w_store(float *p, ts_wf a) { simde_mm256_storeu_ps(p, a); }
+static inline ts_wf ts_w_add(ts_wf a, ts_wf b) { return simde_mm256_add_ps(a, b); }
+static inline ts_wf ts_w_sub(ts_wf a, ts_wf b) { return simde_mm256_sub_ps(a, b); }
+static inline ts_wf ts_w_mul(ts_wf a, ts_wf b) { return simde_mm256_mul_ps(a, b); }
+static inline ts_wf ts_w_div(ts_wf a, ts_wf b) { return simde_mm256_div_ps(a, b); }
+static inline ts_wf ts_w_neg(ts_wf a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }
+static inline ts_wf ts_w_sqrt(ts_wf a) { return simde_mm256_sqrt_ps(a); }
+static inline ts_wf ts_w_min(ts_wf a, ts_wf b) { return simde_mm256_min_ps(a, b); }
+static inline ts_wf ts_w_max(ts_wf a, ts_wf b) { return simde_mm256_max_ps(a, b); }
+static inline ts_wm ts_w_gt(ts_wf a, ts_wf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
+static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return simde_mm256_and_ps(a, b); }
+static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return simde_mm256_or_ps(a, b); }
+static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false)
+{
+    return simde_mm256_blendv_ps(if_false, if_true, m);
+}
+
+#elif TS_W == 16
+
+/* AVX-512F names through SIMDe (native only with -mavx512f). */
+#include <simde/x86/avx512.h>
+
+typedef simde__m512 ts_wf;
+typedef simde__mmask16 ts_wm;
+
+static inline ts_wf ts_w_splat(float a) { return simde_mm512_set1_ps(a); }
+static inline ts_wf ts_w_zero(void) { return simde_mm512_setzero_ps(); }
+static inline ts_wf ts_w_load(const float *p) { return simde_mm512_loadu_ps(p); }
+static inline void ts_w_store(float *p, ts_wf a) { simde_mm512_storeu_ps(p, a); }
+static inline ts_wf ts_w_add(ts_wf a, ts_wf b) { return simde_mm512_add_ps(a, b); }
+static inline ts_wf ts_w_sub(ts_wf a, ts_wf b) { return simde_mm512_sub_ps(a, b); }
+static inline ts_wf ts_w_mul(ts_wf a, ts_wf b) { return simde_mm512_mul_ps(a, b); }
+static inline ts_wf ts_w_div(ts_wf a, ts_wf b) { return simde_mm512_div_ps(a, b); }
+static inline ts_wf ts_w_neg(ts_wf a)
+{
+    return simde_mm512_castsi512_ps(simde_mm512_xor_si512(simde_mm512_castps_si512(a), simde_mm512_set1_epi32(INT32_MIN)));
+}
+static inline ts_wf ts_w_sqrt(ts_wf a) { return simde_mm512_sqrt_ps(a); }
+static inline ts_wf ts_w_min(ts_wf a, ts_wf b) { return simde_mm512_min_ps(a, b); }
+static inline ts_wf ts_w_max(ts_wf a, ts_wf b) { return simde_mm512_max_ps(a, b); }
+static inline ts_wm ts_w_gt(ts_wf a, ts_wf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
+static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return (ts_wm)(a & b); }
+static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return (ts_wm)(a | b); }
+static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false)
+{
+    return simde_mm512_mask_blend_ps(m, if_false, if_true);
+}
+
 #else
-#error "only TS_W = 1 is built so far (the SIMD issue adds 4, 8 and 16)"
+#error "TS_W must be 1, 4, 8 or 16"
 #endif
 
 /* ---- 3-vectors of lanes ---- */

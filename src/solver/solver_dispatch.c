@@ -1,0 +1,76 @@
+/* Picks the solver of the world's SIMD width, finds the widest width the CPU
+ * runs, and frees the solver's scratch. */
+#include "solver.h"
+
+#include "../soa/array.h"
+#include "../world.h"
+
+void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allocator)
+{
+    ts_array_free(allocator, (void **)&scratch->states, &scratch->state_capacity, sizeof(ts_body_state));
+    ts_array_free(allocator, &scratch->bundles, &scratch->bundle_bytes, 1);
+}
+
+bool ts_simd_width_is_built(int width)
+{
+    switch (width) {
+    case 1: return true;
+#ifdef TS_BUILT_W4
+    case 4: return true;
+#endif
+#ifdef TS_BUILT_W8
+    case 8: return true;
+#endif
+#ifdef TS_BUILT_W16
+    case 16: return true;
+#endif
+    default: return false;
+    }
+}
+
+/* Width 16 is picked only where it was built for AVX-512 itself; elsewhere
+ * SIMDe emulates it on narrower registers (still exact, for tests, forced). */
+int ts_detect_simd_width(void)
+{
+#if defined(TS_SIMD_PORTABLE)
+    return 1; /* the wide kernels are SIMDe's portable C: slower than scalar; forcible for tests */
+#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_cpu_init();
+#if defined(TS_BUILT_W16) && defined(TS_W16_NATIVE)
+    if (__builtin_cpu_supports("avx512f")) {
+        return 16;
+    }
+#endif
+#ifdef TS_BUILT_W8
+    if (__builtin_cpu_supports("avx2")) {
+        return 8;
+    }
+#endif
+#ifdef TS_BUILT_W4
+    if (__builtin_cpu_supports("sse4.1")) {
+        return 4;
+    }
+#endif
+    return 1;
+#elif defined(TS_BUILT_W4)
+    return 4; /* NEON, or SIMDe's portable C: 4 lanes fit every vector unit */
+#else
+    return 1;
+#endif
+}
+
+ts_result ts_solve(ts_world *world, float dt, int32_t *held)
+{
+    switch (world->simd_width) {
+#ifdef TS_BUILT_W4
+    case 4: return ts_solve_w4(world, dt, held);
+#endif
+#ifdef TS_BUILT_W8
+    case 8: return ts_solve_w8(world, dt, held);
+#endif
+#ifdef TS_BUILT_W16
+    case 16: return ts_solve_w16(world, dt, held);
+#endif
+    default: return ts_solve_w1(world, dt, held);
+    }
+}

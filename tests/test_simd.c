@@ -1,0 +1,179 @@
+/* Every SIMD width gives the same bits: large_pyramid (B = 20) and a pile
+ * of 500 boxes, spheres and capsules are stepped 600 times at widths 1, 4, 8
+ * and 16 (and the pile on 1 and 2 threads); positions, rotations, velocities
+ * and the accumulated contact impulses must be bitwise identical. On a
+ * difference the test names the first body that differs. */
+#include "test_common.h"
+
+#include "world.h"
+
+typedef struct snapshot {
+    int count;
+    ts_transform *transforms;
+    ts_vec3 *velocities; /* linear, angular */
+    uint64_t impulse_hash;
+} snapshot;
+
+static uint64_t fnv(uint64_t h, const void *data, size_t size)
+{
+    const unsigned char *bytes = data;
+    for (size_t i = 0; i < size; ++i) {
+        h = (h ^ bytes[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
+static ts_body_id add_box(ts_world_id world, ts_body_type type, ts_vec3 p, ts_quat q, ts_vec3 half, float density)
+{
+    ts_body_def def = ts_default_body_def();
+    def.type = type;
+    def.position = p;
+    def.rotation = q;
+    ts_body_id body = ts_create_body(world, &def);
+    ts_shape_def shape = ts_default_shape_def();
+    shape.density = density;
+    ts_box box = {half};
+    assert_false(ts_shape_id_is_null(ts_create_box_shape(body, &shape, &box)));
+    return body;
+}
+
+static int build_pyramid(ts_world_id world, ts_body_id *ids)
+{
+    add_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){400, 1, 400}, 1);
+    int n = 0;
+    const int base = 20;
+    for (int r = 0; r < base; ++r) {
+        for (int j = r; j < base; ++j) {
+            ts_vec3 p = {(float)(r + 1) * 0.5f + (float)(j - r) - (float)base * 0.5f, (float)(2 * r + 1) * 0.5f, 0};
+            ids[n++] = add_box(world, TS_BODY_DYNAMIC, p, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 0.5f, 0.5f}, 100);
+        }
+    }
+    return n;
+}
+
+static int build_pile(ts_world_id world, ts_body_id *ids)
+{
+    add_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){50, 1, 50}, 1);
+    add_box(world, TS_BODY_STATIC, (ts_vec3){6.5f, 6, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 6, 6}, 1);
+    add_box(world, TS_BODY_STATIC, (ts_vec3){-6.5f, 6, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 6, 6}, 1);
+    add_box(world, TS_BODY_STATIC, (ts_vec3){0, 6, 6.5f}, TS_QUAT_IDENTITY, (ts_vec3){6, 6, 0.5f}, 1);
+    add_box(world, TS_BODY_STATIC, (ts_vec3){0, 6, -6.5f}, TS_QUAT_IDENTITY, (ts_vec3){6, 6, 0.5f}, 1);
+    for (int n = 0; n < 500; ++n) {
+        ts_vec3 p = {((float)(n % 7) - 3.0f) * 1.5f, 1.0f + 1.5f * (float)(n / 49), ((float)((n / 7) % 7) - 3.0f) * 1.5f};
+        float a = 0.37f * (float)n, s = sinf(0.5f * a) * 0.57735027f;
+        ts_quat q = {s, s, s, cosf(0.5f * a)};
+        if (n % 3 == 0) {
+            ids[n] = add_box(world, TS_BODY_DYNAMIC, p, q, (ts_vec3){0.5f, 0.4f, 0.3f}, 1);
+            continue;
+        }
+        ts_body_def def = ts_default_body_def();
+        def.type = TS_BODY_DYNAMIC;
+        def.position = p;
+        def.rotation = q;
+        ids[n] = ts_create_body(world, &def);
+        ts_shape_def shape = ts_default_shape_def();
+        if (n % 3 == 1) {
+            ts_sphere sphere = {0.45f};
+            assert_false(ts_shape_id_is_null(ts_create_sphere_shape(ids[n], &shape, &sphere)));
+        } else {
+            ts_capsule capsule = {0.3f, 0.3f};
+            assert_false(ts_shape_id_is_null(ts_create_capsule_shape(ids[n], &shape, &capsule)));
+        }
+    }
+    return 500;
+}
+
+static snapshot run(int width, int threads, int (*build)(ts_world_id, ts_body_id *))
+{
+    ts_world_def def = ts_default_world_def();
+    def.simd_width = width;
+    def.threads = threads;
+    ts_world_id id = ts_create_world(&def);
+    assert_false(ts_world_id_is_null(id));
+    ts_body_id ids[512];
+    int n = build(id, ids);
+    for (int i = 0; i < 600; ++i) {
+        assert_ok(ts_world_step(id, 1.0f / 60.0f));
+    }
+    ts_world_counters counters;
+    assert_ok(ts_world_get_counters(id, &counters));
+    assert_int_equal(counters.simd_width, width);
+    snapshot s = {n, malloc(sizeof(ts_transform) * (size_t)n), malloc(sizeof(ts_vec3) * 2 * (size_t)n), 0};
+    for (int i = 0; i < n; ++i) {
+        assert_ok(ts_body_get_transform(ids[i], &s.transforms[i]));
+        assert_ok(ts_body_get_linear_velocity(ids[i], &s.velocities[2 * i]));
+        assert_ok(ts_body_get_angular_velocity(ids[i], &s.velocities[2 * i + 1]));
+    }
+    const ts_world *world = ts_world_lookup(id, "test");
+    const ts_contact_store *cs = &world->contact_store;
+    uint64_t h = 1469598103934665603ull;
+    h = fnv(h, cs->normal_impulse, sizeof(float) * 4 * (size_t)cs->table.count);
+    h = fnv(h, cs->friction_impulse1, sizeof(float) * (size_t)cs->table.count);
+    h = fnv(h, cs->friction_impulse2, sizeof(float) * (size_t)cs->table.count);
+    h = fnv(h, cs->twist_impulse, sizeof(float) * (size_t)cs->table.count);
+    s.impulse_hash = h;
+    assert_ok(ts_destroy_world(id));
+    return s;
+}
+
+static void expect_same(const snapshot *a, const snapshot *b, const char *what)
+{
+    assert_int_equal(a->count, b->count);
+    for (int i = 0; i < a->count; ++i) {
+        if (memcmp(&a->transforms[i], &b->transforms[i], sizeof(ts_transform)) != 0 ||
+            memcmp(&a->velocities[2 * i], &b->velocities[2 * i], 2 * sizeof(ts_vec3)) != 0) {
+            fail_msg("%s: body %d differs first: (%.9g %.9g %.9g) vs (%.9g %.9g %.9g)", what, i,
+                     (double)a->transforms[i].p.x, (double)a->transforms[i].p.y, (double)a->transforms[i].p.z,
+                     (double)b->transforms[i].p.x, (double)b->transforms[i].p.y, (double)b->transforms[i].p.z);
+        }
+    }
+    if (a->impulse_hash != b->impulse_hash) {
+        fail_msg("%s: bodies agree but the accumulated impulses differ", what);
+    }
+}
+
+static void release(snapshot *s)
+{
+    free(s->transforms);
+    free(s->velocities);
+}
+
+static void test_pyramid_same_at_every_width(void **state)
+{
+    (void)state;
+    snapshot reference = run(1, 1, build_pyramid);
+    int widths[] = {4, 8, 16};
+    for (int k = 0; k < 3; ++k) {
+        char what[64];
+        snprintf(what, sizeof what, "pyramid, width %d vs 1", widths[k]);
+        snapshot other = run(widths[k], 1, build_pyramid);
+        expect_same(&reference, &other, what);
+        release(&other);
+    }
+    release(&reference);
+}
+
+static void test_pile_same_at_every_width_and_thread_count(void **state)
+{
+    (void)state;
+    snapshot reference = run(1, 1, build_pile);
+    int widths[] = {4, 8, 16, 8};
+    int threads[] = {1, 1, 1, 2};
+    for (int k = 0; k < 4; ++k) {
+        char what[64];
+        snprintf(what, sizeof what, "pile, width %d on %d threads vs width 1", widths[k], threads[k]);
+        snapshot other = run(widths[k], threads[k], build_pile);
+        expect_same(&reference, &other, what);
+        release(&other);
+    }
+    release(&reference);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pyramid_same_at_every_width),
+        cmocka_unit_test(test_pile_same_at_every_width_and_thread_count),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
