@@ -8,19 +8,23 @@
 
 #include "tessera/types.h"
 
+/* Each quantity starts a 16-byte group, so that a 4-wide gather is four
+ * loads and a transpose per group. */
 typedef struct ts_body_state {
-    ts_vec3 v;  /* linear velocity of the centre of mass */
-    ts_vec3 w;  /* angular velocity, world */
+    ts_vec3 v; /* linear velocity of the centre of mass */
+    float pad_v;
+    ts_vec3 w; /* angular velocity, world */
+    float pad_w;
     ts_vec3 dp; /* position change since the step began */
+    float pad_dp;
     ts_quat dq; /* rotation since the step began (world frame: q = dq q0) */
-    float pad[3];
 } ts_body_state;
 
 _Static_assert(sizeof(ts_body_state) == 64, "one cache line per body state");
 
 static inline ts_body_state ts_body_state_at_rest(ts_vec3 v, ts_vec3 w)
 {
-    return (ts_body_state){v, w, {0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0}};
+    return (ts_body_state){v, 0.0f, w, 0.0f, {0, 0, 0}, 0.0f, {0, 0, 0, 1}};
 }
 
 #endif

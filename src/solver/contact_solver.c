@@ -28,25 +28,110 @@ typedef struct body_lanes {
     ts_wquat dq;
 } body_lanes;
 
-enum { STATE_FLOATS = 13 };
+#if TS_W == 4 || TS_W == 8
 
-/* Lane by lane into W-float rows, then one load per component. The SIMD
- * issue replaces this with transposes. */
+/* Four states as rows of four floats (one 16-byte group each), transposed
+ * into x, y, z, w columns. */
+typedef struct group4 {
+    simde__m128 x, y, z, w;
+} group4;
+
+TS_FORCE_INLINE group4 load_group(const ts_body_state *states, const int32_t *index, int offset)
+{
+    simde__m128 r0 = simde_mm_loadu_ps((const float *)(states + index[0]) + offset);
+    simde__m128 r1 = simde_mm_loadu_ps((const float *)(states + index[1]) + offset);
+    simde__m128 r2 = simde_mm_loadu_ps((const float *)(states + index[2]) + offset);
+    simde__m128 r3 = simde_mm_loadu_ps((const float *)(states + index[3]) + offset);
+    SIMDE_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    return (group4){r0, r1, r2, r3};
+}
+
+/* The lanes' body states: loads of 16-byte groups and 4x4 transposes. */
+#if TS_W == 4
 TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t index[TS_W])
 {
-    float rows[STATE_FLOATS][TS_W];
+    group4 v = load_group(states, index, 0);
+    group4 w = load_group(states, index, 4);
+    group4 dp = load_group(states, index, 8);
+    group4 dq = load_group(states, index, 12);
+    return (body_lanes){{v.x, v.y, v.z}, {w.x, w.y, w.z}, {dp.x, dp.y, dp.z}, {dq.x, dq.y, dq.z, dq.w}};
+}
+#else
+/* Lanes 0..3 in the low half, 4..7 in the high half. */
+TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t index[TS_W])
+{
+    body_lanes b;
+    ts_wf *out[16] = {&b.v.x, &b.v.y, &b.v.z, NULL, &b.w.x, &b.w.y, &b.w.z, NULL,
+                      &b.dp.x, &b.dp.y, &b.dp.z, NULL, &b.dq.x, &b.dq.y, &b.dq.z, &b.dq.w};
+    for (int offset = 0; offset < 16; offset += 4) {
+        group4 lo = load_group(states, index, offset);
+        group4 hi = load_group(states, index + 4, offset);
+        simde__m128 los[4] = {lo.x, lo.y, lo.z, lo.w};
+        simde__m128 his[4] = {hi.x, hi.y, hi.z, hi.w};
+        for (int k = 0; k < 4; ++k) {
+            if (out[offset + k] != NULL) {
+                *out[offset + k] = simde_mm256_set_m128(his[k], los[k]);
+            }
+        }
+    }
+    return b;
+}
+#endif
+
+/* Transposes four lanes of (x, y, z) back into rows and writes the v or w
+ * group of the dynamic ones (the 4th float of a group is padding). */
+TS_FORCE_INLINE void store_group(ts_body_state *states, const int32_t *index, const float *inv_mass, int offset,
+                                 simde__m128 x, simde__m128 y, simde__m128 z)
+{
+    simde__m128 pad = simde_mm_setzero_ps();
+    SIMDE_MM_TRANSPOSE4_PS(x, y, z, pad);
+    simde__m128 rows[4] = {x, y, z, pad};
+    for (int l = 0; l < 4; ++l) {
+        if (inv_mass[l] > 0.0f) {
+            simde_mm_storeu_ps((float *)(states + index[l]) + offset, rows[l]);
+        }
+    }
+}
+
+#if TS_W == 4
+#define LOW(a) (a)
+#else
+#define LOW(a) simde_mm256_castps256_ps128(a)
+#define HIGH(a) simde_mm256_extractf128_ps(a, 1)
+#endif
+
+/* Writes back the velocities of the lanes whose body is dynamic (inverse
+ * mass > 0): static bodies and empty lanes share the dummy, and kinematic
+ * bodies may appear in several lanes of a colour; none of them is changed by
+ * a contact, so none is written. */
+TS_FORCE_INLINE void scatter(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W], body_lanes b)
+{
+    store_group(states, index, inv_mass, 0, LOW(b.v.x), LOW(b.v.y), LOW(b.v.z));
+    store_group(states, index, inv_mass, 4, LOW(b.w.x), LOW(b.w.y), LOW(b.w.z));
+#if TS_W == 8
+    store_group(states, index + 4, inv_mass + 4, 0, HIGH(b.v.x), HIGH(b.v.y), HIGH(b.v.z));
+    store_group(states, index + 4, inv_mass + 4, 4, HIGH(b.w.x), HIGH(b.w.y), HIGH(b.w.z));
+#endif
+}
+
+#else
+
+/* Lane by lane into W-float rows, then one load per component. */
+TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t index[TS_W])
+{
+    float rows[16][TS_W];
     for (int l = 0; l < TS_W; ++l) {
         float s[16];
-        memcpy(s, states + index[l], sizeof s); /* v, w, dp, dq: 13 floats, then padding */
-        for (int k = 0; k < STATE_FLOATS; ++k) {
+        memcpy(s, states + index[l], sizeof s); /* v, pad, w, pad, dp, pad, dq */
+        for (int k = 0; k < 16; ++k) {
             rows[k][l] = s[k];
         }
     }
     return (body_lanes){
         {ts_w_load(rows[0]), ts_w_load(rows[1]), ts_w_load(rows[2])},
-        {ts_w_load(rows[3]), ts_w_load(rows[4]), ts_w_load(rows[5])},
-        {ts_w_load(rows[6]), ts_w_load(rows[7]), ts_w_load(rows[8])},
-        {ts_w_load(rows[9]), ts_w_load(rows[10]), ts_w_load(rows[11]), ts_w_load(rows[12])},
+        {ts_w_load(rows[4]), ts_w_load(rows[5]), ts_w_load(rows[6])},
+        {ts_w_load(rows[8]), ts_w_load(rows[9]), ts_w_load(rows[10])},
+        {ts_w_load(rows[12]), ts_w_load(rows[13]), ts_w_load(rows[14]), ts_w_load(rows[15])},
     };
 }
 
@@ -71,6 +156,8 @@ TS_FORCE_INLINE void scatter(ts_body_state *states, const int32_t index[TS_W], c
         }
     }
 }
+
+#endif
 
 typedef struct pair_lanes {
     body_lanes a, b;
