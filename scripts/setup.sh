@@ -9,9 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
 
-# Debian packages: compiler and build tools, SIMDe, cglm, cmocka. OpenMP
-# (libgomp) comes with gcc.
-packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev)
+# Debian packages: compiler and build tools, SIMDe, cglm, cmocka; matplotlib
+# for the benchmark charts; Bullet 3 for tessera-bench --compare bullet.
+# OpenMP (libgomp) comes with gcc.
+packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev python3-matplotlib libbullet-dev)
 
 missing=()
 for p in "${packages[@]}"; do

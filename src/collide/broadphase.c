@@ -250,6 +250,9 @@ ts_result ts_broadphase_update_pairs(ts_world *world)
 
 /* ---- bounds update after the solver ---- */
 
+/* Steps of motion a fat bound makes room for when it is moved. */
+#define TS_LOOK_AHEAD 4.0f
+
 /* The bounds a shape may sweep in the next step: its box and the same box
  * moved by v dt, so that a fast body's pairs exist before it arrives. */
 static ts_aabb swept(ts_aabb box, ts_vec3 motion)
@@ -270,9 +273,10 @@ bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
         for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
             ts_shape *s = world->shapes + sh;
             s->aabb = shape_bounds(s, xf);
-            ts_aabb reach = swept(s->aabb, motion);
-            if (!ts_aabb_contains(s->fat_aabb, reach)) {
-                s->fat_aabb = ts_aabb_enlarge(reach, TS_AABB_MARGIN);
+            if (!ts_aabb_contains(s->fat_aabb, swept(s->aabb, motion))) {
+                /* Room for TS_LOOK_AHEAD steps of the same motion, so a fast
+                 * body moves its proxy every few steps, not every step. */
+                s->fat_aabb = ts_aabb_enlarge(swept(s->aabb, ts_scale(TS_LOOK_AHEAD, motion)), TS_AABB_MARGIN);
                 s->enlarged = true;
                 any = true;
             }

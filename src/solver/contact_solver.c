@@ -58,23 +58,20 @@ TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t ind
 }
 #else
 /* Lanes 0..3 in the low half, 4..7 in the high half. */
+TS_FORCE_INLINE ts_wf halves(simde__m128 lo, simde__m128 hi) { return simde_mm256_set_m128(hi, lo); }
+
 TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t index[TS_W])
 {
-    body_lanes b;
-    ts_wf *out[16] = {&b.v.x, &b.v.y, &b.v.z, NULL, &b.w.x, &b.w.y, &b.w.z, NULL,
-                      &b.dp.x, &b.dp.y, &b.dp.z, NULL, &b.dq.x, &b.dq.y, &b.dq.z, &b.dq.w};
-    for (int offset = 0; offset < 16; offset += 4) {
-        group4 lo = load_group(states, index, offset);
-        group4 hi = load_group(states, index + 4, offset);
-        simde__m128 los[4] = {lo.x, lo.y, lo.z, lo.w};
-        simde__m128 his[4] = {hi.x, hi.y, hi.z, hi.w};
-        for (int k = 0; k < 4; ++k) {
-            if (out[offset + k] != NULL) {
-                *out[offset + k] = simde_mm256_set_m128(his[k], los[k]);
-            }
-        }
-    }
-    return b;
+    group4 v0 = load_group(states, index, 0), v1 = load_group(states, index + 4, 0);
+    group4 w0 = load_group(states, index, 4), w1 = load_group(states, index + 4, 4);
+    group4 p0 = load_group(states, index, 8), p1 = load_group(states, index + 4, 8);
+    group4 q0 = load_group(states, index, 12), q1 = load_group(states, index + 4, 12);
+    return (body_lanes){
+        {halves(v0.x, v1.x), halves(v0.y, v1.y), halves(v0.z, v1.z)},
+        {halves(w0.x, w1.x), halves(w0.y, w1.y), halves(w0.z, w1.z)},
+        {halves(p0.x, p1.x), halves(p0.y, p1.y), halves(p0.z, p1.z)},
+        {halves(q0.x, q1.x), halves(q0.y, q1.y), halves(q0.z, q1.z), halves(q0.w, q1.w)},
+    };
 }
 #endif
 

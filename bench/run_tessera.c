@@ -1,0 +1,202 @@
+/* tessera_run (run_tessera.h). */
+#include "run_tessera.h"
+
+#include "bench_report.h"
+#include "bench_timing.h"
+#include "state_hash.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every field of ts_step_profile, in order. When the library adds a stage,
+ * add it here: the static assertion below fails until the list is complete. */
+#define TESSERA_PROFILE_FIELDS(X)                                                                              \
+    X(step) X(update_pairs) X(narrowphase) X(prepare) X(integrate_velocities) X(warm_start) X(solve)          \
+    X(integrate_positions) X(relax) X(restitution) X(store_impulses) X(finalize)
+
+#define PROFILE_COUNT_FIELD(name) +1
+_Static_assert(sizeof(ts_step_profile) == (0 TESSERA_PROFILE_FIELDS(PROFILE_COUNT_FIELD)) * sizeof(double),
+               "ts_step_profile changed: list every one of its fields in TESSERA_PROFILE_FIELDS");
+
+static void profile_add(ts_step_profile *sum, const ts_step_profile *p)
+{
+#define PROFILE_ADD_FIELD(name) sum->name += p->name;
+    TESSERA_PROFILE_FIELDS(PROFILE_ADD_FIELD)
+}
+
+static void profile_report(bench_result *r, const ts_step_profile *sum, int steps)
+{
+#define PROFILE_REPORT_FIELD(name) bench_add_stage(r, #name, sum->name / steps);
+    TESSERA_PROFILE_FIELDS(PROFILE_REPORT_FIELD)
+}
+
+static void step_once(ts_world_id world, bench_result *r)
+{
+    ts_result result = ts_world_step(world, BENCH_DT);
+    r->total_steps += 1;
+    if (result != TS_OK && r->step_errors++ == 0) {
+        snprintf(r->error, sizeof(r->error), "step %d: %s", r->total_steps, ts_last_error());
+    }
+}
+
+static void start_result(const scene_info *scene, const scene_params *params, const tessera_run_config *c, int run,
+                         bench_result *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->engine = "tessera";
+    r->version = TS_VERSION_STRING;
+    r->compiler = BENCH_COMPILER;
+    r->simd = "scalar";
+    r->width = c->settings.width;
+    r->solver = c->collide_only ? "none (collide only)" : tessera_solver_name(c->settings.solver);
+    r->substeps = c->settings.substeps;
+    r->iterations = c->collide_only ? 0 : 1; /* soft step: one solve and one relax pass per substep */
+    r->scene = scene;
+    r->params = *params;
+    r->collide_only = c->collide_only;
+    r->run = run;
+    r->warmup_steps = scene->warmup_steps;
+    r->steps = c->steps > 0 ? c->steps : scene->timed_steps;
+}
+
+/* Counters after the last timed step: contacts, colours, overflow. */
+static void read_counters(ts_world_id world, bench_result *r)
+{
+    ts_world_counters counters;
+    ts_world_get_counters(world, &counters);
+    r->threads = counters.thread_count;
+    r->contact_pairs = counters.contact_count;
+    r->touching = counters.touching_count;
+    r->contact_points = counters.point_count;
+#ifdef TS_COLOR_COUNT
+    r->color_count = TS_COLOR_COUNT < BENCH_MAX_COLORS ? TS_COLOR_COUNT : BENCH_MAX_COLORS;
+    for (int c = 0; c < r->color_count; ++c) {
+        r->colors[c] = counters.color_counts[c];
+    }
+    r->overflow = counters.overflow_count;
+#endif
+}
+
+/* Warm-up, then the timed steps: step times and the mean of each stage. */
+static void time_steps(ts_world_id world, bench_result *r)
+{
+    double first_pairs = -1.0;
+    ts_step_profile p, sum = {0};
+    for (int i = 0; i < r->warmup_steps; ++i) {
+        step_once(world, r);
+        ts_world_get_profile(world, &p);
+        first_pairs = first_pairs < 0.0 ? p.update_pairs : first_pairs;
+    }
+    double *times = malloc(sizeof(double) * (size_t)r->steps);
+    for (int i = 0; i < r->steps; ++i) {
+        double start = bench_now_ms();
+        step_once(world, r);
+        times[i] = bench_now_ms() - start;
+        r->ms_mean += times[i] / r->steps;
+        r->ms_max = times[i] > r->ms_max ? times[i] : r->ms_max;
+        ts_world_get_profile(world, &p);
+        first_pairs = first_pairs < 0.0 ? p.update_pairs : first_pairs;
+        profile_add(&sum, &p);
+    }
+    r->ms_median = bench_median(times, r->steps);
+    free(times);
+    profile_report(r, &sum, r->steps);
+    bench_add_extra(r, "first_step_update_pairs_ms", first_pairs);
+}
+
+/* Median step time of an empty world with the same settings (sleep_field). */
+static double empty_world_ms(const tessera_run_config *c, int steps)
+{
+    scene_desc empty;
+    scene_desc_init(&empty);
+    char error[160];
+    ts_world_id world = tessera_create_world(&empty, &c->settings, error, sizeof(error));
+    if (ts_world_id_is_null(world)) {
+        return 0.0;
+    }
+    double *times = malloc(sizeof(double) * (size_t)steps);
+    for (int i = 0; i < steps; ++i) {
+        double start = bench_now_ms();
+        ts_world_step(world, BENCH_DT);
+        times[i] = bench_now_ms() - start;
+    }
+    double median = bench_median(times, steps);
+    free(times);
+    ts_destroy_world(world);
+    return median;
+}
+
+static void read_states(const ts_body_id *bodies, int count, body_state *states)
+{
+    for (int i = 0; i < count; ++i) {
+        ts_transform t;
+        ts_vec3 v, w;
+        ts_body_get_transform(bodies[i], &t);
+        ts_body_get_linear_velocity(bodies[i], &v);
+        ts_body_get_angular_velocity(bodies[i], &w);
+        states[i] = (body_state){{t.p.x, t.p.y, t.p.z}, {t.q.x, t.q.y, t.q.z, t.q.w}, {v.x, v.y, v.z}, {w.x, w.y, w.z}};
+    }
+}
+
+/* Steps on to the check's step, then takes the scene's quality check. */
+static void take_quality(ts_world_id world, const scene_desc *desc, const ts_body_id *bodies,
+                         const tessera_run_config *c, bench_result *r)
+{
+    while (r->total_steps < r->scene->quality_steps) {
+        step_once(world, r);
+    }
+    ts_world_counters counters;
+    ts_world_get_counters(world, &counters);
+    body_state *states = malloc(sizeof(body_state) * (size_t)(desc->body_count > 0 ? desc->body_count : 1));
+    read_states(bodies, desc->body_count, states);
+    quality_input in = {.desc = desc,
+                        .states = states,
+                        .steps = r->total_steps,
+                        .dt = BENCH_DT,
+                        .awake_count = counters.awake_body_count,
+                        .ms_step = r->ms_median,
+                        .ms_empty_step = r->scene->empty_world_reference ? empty_world_ms(c, r->steps) : 0.0};
+    r->scene->quality(&in, &r->quality);
+    free(states);
+}
+
+static bool run_world(ts_world_id world, const scene_desc *desc, const tessera_run_config *c, bench_result *r)
+{
+    ts_body_id *bodies = malloc(sizeof(ts_body_id) * (size_t)(desc->body_count > 0 ? desc->body_count : 1));
+    bool built = tessera_build_scene(world, desc, bodies, r->error, sizeof(r->error));
+    if (built) {
+        r->simd = tessera_simd_path(world);
+        r->width = tessera_width(world);
+        time_steps(world, r);
+        read_counters(world, r);
+        if (c->quality && !c->collide_only) {
+            take_quality(world, desc, bodies, c, r);
+        }
+        r->state_hash = state_hash_tessera(bodies, desc->body_count);
+    }
+    free(bodies);
+    return built;
+}
+
+bool tessera_run(const scene_info *scene, const scene_params *params, const tessera_run_config *c, int run,
+                 bench_result *r)
+{
+    start_result(scene, params, c, run, r);
+    scene_desc desc;
+    scene_describe(scene, params, &desc);
+    if (c->collide_only) {
+        desc.gravity = (scene_vec3){0.0f, 0.0f, 0.0f};
+    }
+    r->bodies = desc.body_count;
+    r->dynamic_bodies = scene_dynamic_count(&desc);
+    r->joints = desc.joint_count;
+    bool ok = false;
+    ts_world_id world = tessera_create_world(&desc, &c->settings, r->error, sizeof(r->error));
+    if (!ts_world_id_is_null(world)) {
+        ok = run_world(world, &desc, c, r);
+        ts_destroy_world(world);
+    }
+    scene_desc_free(&desc);
+    return ok;
+}

@@ -1,0 +1,25 @@
+/* One run of one scene on tessera: describe, build, warm up, time the steps,
+ * take the quality check, hash the final state. The one code path shared by
+ * tessera-bench and the scene smoke test. */
+#ifndef BENCH_RUN_TESSERA_H
+#define BENCH_RUN_TESSERA_H
+
+#include "bench_result.h"
+#include "build_tessera.h"
+
+typedef struct tessera_run_config {
+    tessera_settings settings;
+    int steps;         /* timed steps; 0 = the scene's own count */
+    bool collide_only; /* gravity off: the scene keeps its initial state; times collision */
+    bool quality;      /* step on (untimed) to the check's step, then take it */
+} tessera_run_config;
+
+/* The step of every scene (scenes.md): 1/60 s. */
+#define BENCH_DT (1.0f / 60.0f)
+
+/* Fills out. Returns false, with out->error saying why, when the world
+ * could not be made or the scene could not be built. */
+bool tessera_run(const scene_info *scene, const scene_params *params, const tessera_run_config *config, int run,
+                 bench_result *out);
+
+#endif

@@ -1,0 +1,106 @@
+/* Growing arrays and defaults for scene descriptions (scene_desc.h). */
+#include "scene_desc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow(void *array, int *capacity, int needed, size_t item_size)
+{
+    if (needed <= *capacity) {
+        return array;
+    }
+    int capacity2 = *capacity < 64 ? 64 : *capacity;
+    while (capacity2 < needed) {
+        capacity2 *= 2;
+    }
+    void *grown = realloc(array, (size_t)capacity2 * item_size);
+    if (grown == NULL) {
+        fprintf(stderr, "bench: out of memory describing a scene (%d items)\n", capacity2);
+        abort();
+    }
+    *capacity = capacity2;
+    return grown;
+}
+
+void scene_desc_init(scene_desc *desc)
+{
+    memset(desc, 0, sizeof(*desc));
+    desc->gravity = (scene_vec3){0.0f, -10.0f, 0.0f};
+}
+
+void scene_desc_free(scene_desc *desc)
+{
+    free(desc->bodies);
+    free(desc->joints);
+    memset(desc, 0, sizeof(*desc));
+}
+
+int scene_add_body(scene_desc *desc, const scene_body *body)
+{
+    desc->bodies = grow(desc->bodies, &desc->body_capacity, desc->body_count + 1, sizeof(scene_body));
+    desc->bodies[desc->body_count] = *body;
+    return desc->body_count++;
+}
+
+void scene_add_joint(scene_desc *desc, const scene_joint *joint)
+{
+    desc->joints = grow(desc->joints, &desc->joint_capacity, desc->joint_count + 1, sizeof(scene_joint));
+    desc->joints[desc->joint_count++] = *joint;
+}
+
+static scene_shape default_shape(scene_shape_type type, float density)
+{
+    return (scene_shape){.type = type,
+                         .density = density,
+                         .friction = 0.6f,
+                         .restitution = 0.0f,
+                         .category_bits = 1,
+                         .mask_bits = UINT64_MAX};
+}
+
+scene_body scene_default_box(scene_vec3 position, scene_vec3 half_extents, float density)
+{
+    scene_body body = {.type = SCENE_DYNAMIC, .position = position, .rotation = {0.0f, 0.0f, 0.0f, 1.0f}};
+    body.shape = default_shape(SCENE_BOX, density);
+    body.shape.half_extents = half_extents;
+    return body;
+}
+
+scene_body scene_default_sphere(scene_vec3 position, float radius, float density)
+{
+    scene_body body = {.type = SCENE_DYNAMIC, .position = position, .rotation = {0.0f, 0.0f, 0.0f, 1.0f}};
+    body.shape = default_shape(SCENE_SPHERE, density);
+    body.shape.radius = radius;
+    return body;
+}
+
+int scene_add_static_box(scene_desc *desc, scene_vec3 position, scene_vec3 half_extents)
+{
+    scene_body body = scene_default_box(position, half_extents, 1.0f);
+    body.type = SCENE_STATIC;
+    return scene_add_body(desc, &body);
+}
+
+float scene_shape_volume(const scene_shape *s)
+{
+    const float pi = 3.14159265f;
+    switch (s->type) {
+    case SCENE_SPHERE:
+        return 4.0f / 3.0f * pi * s->radius * s->radius * s->radius;
+    case SCENE_BOX:
+        return 8.0f * s->half_extents.x * s->half_extents.y * s->half_extents.z;
+    case SCENE_CAPSULE:
+        return pi * s->radius * s->radius * (2.0f * s->half_height + 4.0f / 3.0f * s->radius);
+    }
+    return 0.0f;
+}
+
+int scene_dynamic_count(const scene_desc *desc)
+{
+    int n = 0;
+    for (int i = 0; i < desc->body_count; ++i) {
+        n += desc->bodies[i].type == SCENE_DYNAMIC;
+    }
+    return n;
+}

@@ -1,0 +1,103 @@
+/* Engine-neutral description of a benchmark scene (shared/scenes.md).
+ *
+ * A scene is defined once, as a pure function that fills a scene_desc
+ * (scene_defs.c); each engine has a builder that turns the description into
+ * its own world: build_tessera.c for tessera, peers/bullet/build_bullet.cpp
+ * for Bullet. Plain C structs, usable from C and C++. */
+#ifndef BENCH_SCENE_DESC_H
+#define BENCH_SCENE_DESC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct scene_vec3 {
+    float x, y, z;
+} scene_vec3;
+
+/* Unit quaternion, scalar last (the convention of tessera and Bullet). */
+typedef struct scene_quat {
+    float x, y, z, w;
+} scene_quat;
+
+typedef enum scene_body_type {
+    SCENE_STATIC = 0,
+    SCENE_DYNAMIC = 1,
+} scene_body_type;
+
+typedef enum scene_shape_type {
+    SCENE_SPHERE = 0,
+    SCENE_BOX = 1,
+    SCENE_CAPSULE = 2, /* along local y: segment (0, +-half_height, 0) swept by radius */
+} scene_shape_type;
+
+typedef struct scene_shape {
+    scene_shape_type type;
+    scene_vec3 half_extents; /* box */
+    float radius;            /* sphere, capsule */
+    float half_height;       /* capsule: half the distance between its sphere centres */
+    float density;           /* kg/m^3 */
+    float friction;          /* combined as the geometric mean (scenes.md) */
+    float restitution;
+    uint64_t category_bits;  /* A and B touch when A.category & B.mask and B.category & A.mask */
+    uint64_t mask_bits;
+} scene_shape;
+
+/* One body with one shape centred on its origin (so the origin is the centre of mass). */
+typedef struct scene_body {
+    scene_body_type type;
+    scene_vec3 position;
+    scene_quat rotation;
+    scene_vec3 linear_velocity;
+    scene_vec3 angular_velocity;
+    scene_shape shape;
+} scene_body;
+
+/* A ball (spherical) joint: the two local anchors are kept together. */
+typedef struct scene_joint {
+    int body_a, body_b; /* indices into scene_desc.bodies */
+    scene_vec3 local_anchor_a, local_anchor_b;
+} scene_joint;
+
+typedef struct scene_desc {
+    scene_vec3 gravity;
+    bool sleep; /* sleeping on (scenes.md: off unless the scene says otherwise) */
+    int body_count, body_capacity;
+    scene_body *bodies; /* in creation order */
+    int joint_count, joint_capacity;
+    scene_joint *joints;
+    /* For the quality checks: dynamic bodies [first_dynamic, body_count) form
+     * consecutive groups of group_size bodies (one pyramid each); a group's
+     * last body is its top. group_size 0: one group of every dynamic body. */
+    int first_dynamic;
+    int group_size;
+} scene_desc;
+
+/* An empty description with scenes.md's common settings (gravity (0, -10, 0), sleeping off). */
+void scene_desc_init(scene_desc *desc);
+void scene_desc_free(scene_desc *desc);
+
+/* Appends a body; returns its index. Aborts when memory runs out. */
+int scene_add_body(scene_desc *desc, const scene_body *body);
+void scene_add_joint(scene_desc *desc, const scene_joint *joint);
+
+/* The defaults of scenes.md: a dynamic unit box (density 1, friction 0.6, restitution 0,
+ * every filter bit) at position, unrotated and at rest. */
+scene_body scene_default_box(scene_vec3 position, scene_vec3 half_extents, float density);
+scene_body scene_default_sphere(scene_vec3 position, float radius, float density);
+/* Appends a static box (the ground, walls). */
+int scene_add_static_box(scene_desc *desc, scene_vec3 position, scene_vec3 half_extents);
+
+/* Volume of a shape and so its mass (density * volume). */
+float scene_shape_volume(const scene_shape *shape);
+
+int scene_dynamic_count(const scene_desc *desc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

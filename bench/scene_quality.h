@@ -1,0 +1,53 @@
+/* The quality checks of shared/scenes.md, as functions over a scene's
+ * description and the final state of its bodies, so that every engine is
+ * judged by the same code. */
+#ifndef BENCH_SCENE_QUALITY_H
+#define BENCH_SCENE_QUALITY_H
+
+#include "scene_defs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A body's state after the last step: origin (= centre of mass, the shapes
+ * are centred), rotation, linear and angular velocity. */
+typedef struct body_state {
+    scene_vec3 p;
+    scene_quat q;
+    scene_vec3 v;
+    scene_vec3 w;
+} body_state;
+
+typedef struct quality_input {
+    const scene_desc *desc;
+    const body_state *states; /* desc->body_count of them, in creation order */
+    int steps;                /* steps simulated in all */
+    float dt;
+    int awake_count;          /* dynamic bodies still awake at the end; -1 if unknown */
+    double ms_step;           /* sleep_field: measured step time */
+    double ms_empty_step;     /* sleep_field: step time of an empty world */
+} quality_input;
+
+typedef struct quality_result {
+    bool evaluated;          /* false when the run stopped before the check's step */
+    bool pass;
+    double figure;           /* the measured figure (figure_name says what it is) */
+    const char *figure_name;
+    char detail[192];        /* one English line with every measured number */
+} quality_result;
+
+typedef void quality_fn(const quality_input *input, quality_result *result);
+
+quality_fn quality_free_fall;    /* error against the exact parabola */
+quality_fn quality_pyramids;     /* large_pyramid, pyramid_3d, many_pyramids */
+quality_fn quality_wide_pyramid;
+quality_fn quality_pile;
+quality_fn quality_joint_grid;
+quality_fn quality_sleep_field;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
