@@ -637,13 +637,7 @@ void *ts_body_get_user_data(ts_body_id id)
 ts_result ts_body_get_shapes(ts_body_id id, ts_shape_id *shapes, int capacity, int *count)
 {
     TS_CHECK_NOT_NULL(count, __func__);
-    if (capacity > 0 && shapes == NULL) {
-        return ts_fail(TS_ERROR_NULL_POINTER, __func__, "shapes is NULL with capacity %d (pass capacity 0 to count)",
-                       capacity);
-    }
-    if (capacity < 0) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "capacity is %d (must be >= 0)", capacity);
-    }
+    TS_TRY(ts_check_output_array(shapes, capacity, __func__, "shapes"));
     LOOKUP(id, world, b);
     int n = 0;
     for (int32_t sh = b->first_shape; sh != -1; sh = world->shapes[sh].next, ++n) {

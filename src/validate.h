@@ -57,6 +57,19 @@ static inline ts_result ts_check_rotation(ts_quat q, ts_quat *normalised, const 
     return TS_OK;
 }
 
+/* An output array with its capacity: NULL only with capacity 0 (to count). */
+static inline ts_result ts_check_output_array(const void *array, int capacity, const char *function, const char *name)
+{
+    if (capacity > 0 && array == NULL) {
+        return ts_fail(TS_ERROR_NULL_POINTER, function, "%s is NULL with capacity %d (pass capacity 0 to count)", name,
+                       capacity);
+    }
+    if (capacity < 0) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, function, "capacity is %d (must be >= 0)", capacity);
+    }
+    return TS_OK;
+}
+
 #define TS_CHECK_NOT_NULL(pointer, function)                                                                   \
     do {                                                                                                       \
         if ((pointer) == NULL) {                                                                               \

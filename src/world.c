@@ -393,13 +393,7 @@ ts_result ts_world_get_awake_transforms(ts_world_id id, ts_body_id *ids, ts_tran
                                         int *count)
 {
     TS_CHECK_NOT_NULL(count, __func__);
-    if (capacity > 0 && transforms == NULL) {
-        return ts_fail(TS_ERROR_NULL_POINTER, __func__,
-                       "transforms is NULL with capacity %d (pass capacity 0 to count)", capacity);
-    }
-    if (capacity < 0) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "capacity is %d (must be >= 0)", capacity);
-    }
+    TS_TRY(ts_check_output_array(transforms, capacity, __func__, "transforms"));
     ts_world *world = ts_world_lookup(id, __func__);
     if (world == NULL) {
         return TS_ERROR_STALE_ID;

@@ -5,16 +5,6 @@
 #include "alloc.h"
 #include "soa/body_store.h"
 
-static uint32_t next_random(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *s = x;
-    return x;
-}
-
 /* Each column of body b holds b * 100 + column, so a value that lands on the
  * wrong body or column is caught. */
 static void tag(ts_body_store *s, int32_t slot, int32_t body)

@@ -33,6 +33,33 @@
         }                                                                                                      \
     } while (0)
 
+/* xorshift32: a fixed-seed generator, so random scenes are the same every run. */
+static inline uint32_t next_random(uint32_t *s)
+{
+    uint32_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    *s = x;
+    return x;
+}
+
+/* A body of one box shape (friction 0.6, restitution 0 unless set later). */
+static inline ts_body_id test_box(ts_world_id world, ts_body_type type, ts_vec3 p, ts_quat q, ts_vec3 half,
+                                  float density)
+{
+    ts_body_def def = ts_default_body_def();
+    def.type = type;
+    def.position = p;
+    def.rotation = q;
+    ts_body_id body = ts_create_body(world, &def);
+    ts_shape_def shape = ts_default_shape_def();
+    shape.density = density;
+    ts_box box = {half};
+    assert_false(ts_shape_id_is_null(ts_create_box_shape(body, &shape, &box)));
+    return body;
+}
+
 static inline ts_world_id test_world(int substeps, int threads)
 {
     ts_world_def def = ts_default_world_def();

@@ -104,16 +104,6 @@ static void test_sliding_box_carries_impulses_by_id(void **state)
     assert_ok(ts_destroy_world(id));
 }
 
-static uint32_t next_random(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *s = x;
-    return x;
-}
-
 static float uniform(uint32_t *s, float lo, float hi)
 {
     return lo + (hi - lo) * (float)(next_random(s) & 0xffffff) / (float)0x1000000;

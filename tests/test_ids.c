@@ -70,17 +70,6 @@ static void test_world_id_stale_after_destroy(void **state)
     assert_ok(ts_destroy_world(again));
 }
 
-/* xorshift32: a fixed-seed generator so the churn is the same every run. */
-static uint32_t next_random(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *s = x;
-    return x;
-}
-
 typedef struct live_body {
     ts_body_id id;
     float tag; /* its position x, unique per body */

@@ -23,29 +23,15 @@ static uint64_t fnv(uint64_t h, const void *data, size_t size)
     return h;
 }
 
-static ts_body_id add_box(ts_world_id world, ts_body_type type, ts_vec3 p, ts_quat q, ts_vec3 half, float density)
-{
-    ts_body_def def = ts_default_body_def();
-    def.type = type;
-    def.position = p;
-    def.rotation = q;
-    ts_body_id body = ts_create_body(world, &def);
-    ts_shape_def shape = ts_default_shape_def();
-    shape.density = density;
-    ts_box box = {half};
-    assert_false(ts_shape_id_is_null(ts_create_box_shape(body, &shape, &box)));
-    return body;
-}
-
 static int build_pyramid(ts_world_id world, ts_body_id *ids)
 {
-    add_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){400, 1, 400}, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){400, 1, 400}, 1);
     int n = 0;
     const int base = 20;
     for (int r = 0; r < base; ++r) {
         for (int j = r; j < base; ++j) {
             ts_vec3 p = {(float)(r + 1) * 0.5f + (float)(j - r) - (float)base * 0.5f, (float)(2 * r + 1) * 0.5f, 0};
-            ids[n++] = add_box(world, TS_BODY_DYNAMIC, p, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 0.5f, 0.5f}, 100);
+            ids[n++] = test_box(world, TS_BODY_DYNAMIC, p, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 0.5f, 0.5f}, 100);
         }
     }
     return n;
@@ -53,17 +39,17 @@ static int build_pyramid(ts_world_id world, ts_body_id *ids)
 
 static int build_pile(ts_world_id world, ts_body_id *ids)
 {
-    add_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){50, 1, 50}, 1);
-    add_box(world, TS_BODY_STATIC, (ts_vec3){6.5f, 6, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 6, 6}, 1);
-    add_box(world, TS_BODY_STATIC, (ts_vec3){-6.5f, 6, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 6, 6}, 1);
-    add_box(world, TS_BODY_STATIC, (ts_vec3){0, 6, 6.5f}, TS_QUAT_IDENTITY, (ts_vec3){6, 6, 0.5f}, 1);
-    add_box(world, TS_BODY_STATIC, (ts_vec3){0, 6, -6.5f}, TS_QUAT_IDENTITY, (ts_vec3){6, 6, 0.5f}, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){50, 1, 50}, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){6.5f, 6, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 6, 6}, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){-6.5f, 6, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 6, 6}, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, 6, 6.5f}, TS_QUAT_IDENTITY, (ts_vec3){6, 6, 0.5f}, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, 6, -6.5f}, TS_QUAT_IDENTITY, (ts_vec3){6, 6, 0.5f}, 1);
     for (int n = 0; n < 500; ++n) {
         ts_vec3 p = {((float)(n % 7) - 3.0f) * 1.5f, 1.0f + 1.5f * (float)(n / 49), ((float)((n / 7) % 7) - 3.0f) * 1.5f};
         float a = 0.37f * (float)n, s = sinf(0.5f * a) * 0.57735027f;
         ts_quat q = {s, s, s, cosf(0.5f * a)};
         if (n % 3 == 0) {
-            ids[n] = add_box(world, TS_BODY_DYNAMIC, p, q, (ts_vec3){0.5f, 0.4f, 0.3f}, 1);
+            ids[n] = test_box(world, TS_BODY_DYNAMIC, p, q, (ts_vec3){0.5f, 0.4f, 0.3f}, 1);
             continue;
         }
         ts_body_def def = ts_default_body_def();

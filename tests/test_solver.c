@@ -7,20 +7,16 @@
 
 static const float dt = 1.0f / 60.0f;
 
+/* A box body with its friction and restitution set. */
 static ts_body_id make_box(ts_world_id world, ts_body_type type, ts_vec3 p, ts_quat q, ts_vec3 half, float density,
                            float friction, float restitution)
 {
-    ts_body_def def = ts_default_body_def();
-    def.type = type;
-    def.position = p;
-    def.rotation = q;
-    ts_body_id body = ts_create_body(world, &def);
-    ts_shape_def shape = ts_default_shape_def();
-    shape.density = density;
-    shape.friction = friction;
-    shape.restitution = restitution;
-    ts_box box = {half};
-    assert_false(ts_shape_id_is_null(ts_create_box_shape(body, &shape, &box)));
+    ts_body_id body = test_box(world, type, p, q, half, density);
+    ts_shape_id shape;
+    int n;
+    assert_ok(ts_body_get_shapes(body, &shape, 1, &n));
+    assert_ok(ts_shape_set_friction(shape, friction));
+    assert_ok(ts_shape_set_restitution(shape, restitution));
     return body;
 }
 

@@ -482,13 +482,7 @@ ts_result ts_world_get_contact_events(ts_world_id id, ts_contact_events *events)
 ts_result ts_body_get_contacts(ts_body_id id, ts_contact_data *contacts, int capacity, int *count)
 {
     TS_CHECK_NOT_NULL(count, __func__);
-    if (capacity > 0 && contacts == NULL) {
-        return ts_fail(TS_ERROR_NULL_POINTER, __func__, "contacts is NULL with capacity %d (pass capacity 0 to count)",
-                       capacity);
-    }
-    if (capacity < 0) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "capacity is %d (must be >= 0)", capacity);
-    }
+    TS_TRY(ts_check_output_array(contacts, capacity, __func__, "contacts"));
     ts_world *world;
     ts_body *body = ts_body_lookup(id, &world, __func__);
     if (body == NULL) {
