@@ -41,7 +41,7 @@ void ts_states_begin(ts_body_state *states, const ts_body_store *store, int32_t 
     }
 }
 
-int32_t ts_integrate_velocities(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+int32_t ts_integrate_velocities(ts_body_state *TS_RESTRICT states, const ts_body_store *store, int32_t begin, int32_t end,
                                 ts_vec3 gravity, float h)
 {
     COLUMN(fx); COLUMN(fy); COLUMN(fz); COLUMN(tx); COLUMN(ty); COLUMN(tz);
@@ -81,7 +81,7 @@ static inline ts_quat rotate_by(ts_quat q, ts_vec3 w, float half_h)
                                        q.w + half_h * spin.w});
 }
 
-int32_t ts_integrate_positions(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+int32_t ts_integrate_positions(ts_body_state *TS_RESTRICT states, const ts_body_store *store, int32_t begin, int32_t end,
                                float h)
 {
     COLUMN(ix); COLUMN(iy); COLUMN(iz); COLUMN(inv_ix); COLUMN(inv_iy); COLUMN(inv_iz); COLUMN(inv_mass);
