@@ -347,6 +347,68 @@ static float speculative_margin(const ts_world *world, int32_t body_a, int32_t b
     return TS_SPECULATIVE_DISTANCE + closing;
 }
 
+/* ---- the manifold cache ----
+ * Resting and slowly moving pairs keep the same contact features step after
+ * step. While shape B's pose relative to shape A stays within 1 mm and
+ * ~2 mrad of the pose of the last full test, the manifold is rebuilt from the
+ * two witness points of each contact point, fixed in their shapes' frames:
+ * the normal turns with A, the separation is measured anew between the moved
+ * witnesses. The features cannot change within that tolerance by more than
+ * the speculative margin allows; past it, the full test runs again. */
+#define TS_CACHE_DISTANCE 1.0e-3f
+#define TS_CACHE_ROTATION 5.0e-7f /* 1 - |q . q_cached|: about 2 mrad */
+
+static bool cache_holds(const ts_contact_store *s, int32_t i, ts_transform relative)
+{
+    ts_vec3 dp = ts_sub(relative.p, ts_v3(s->cache_px[i], s->cache_py[i], s->cache_pz[i]));
+    float dot = relative.q.x * s->cache_qx[i] + relative.q.y * s->cache_qy[i] + relative.q.z * s->cache_qz[i] +
+                relative.q.w * s->cache_qw[i];
+    return ts_length_sq(dp) < TS_CACHE_DISTANCE * TS_CACHE_DISTANCE && fabsf(dot) > 1.0f - TS_CACHE_ROTATION;
+}
+
+static void reuse_manifold(const ts_contact_store *s, int32_t i, ts_transform xa, ts_transform xb, ts_manifold *m)
+{
+    m->normal = ts_rotate(xa.q, ts_v3(s->cache_nx[i], s->cache_ny[i], s->cache_nz[i]));
+    m->point_count = s->point_count[i];
+    for (int k = 0; k < m->point_count; ++k) {
+        int p = 4 * i + k;
+        ts_vec3 on_a = ts_transform_point(xa, ts_v3(s->witness_ax[p], s->witness_ay[p], s->witness_az[p]));
+        ts_vec3 on_b = ts_transform_point(xb, ts_v3(s->witness_bx[p], s->witness_by[p], s->witness_bz[p]));
+        m->points[k].point = ts_scale(0.5f, ts_add(on_a, on_b));
+        m->points[k].separation = ts_dot(ts_sub(on_b, on_a), m->normal);
+        m->points[k].feature_id = s->feature[p];
+    }
+}
+
+static void store_cache(ts_contact_store *s, int32_t i, ts_transform xa, ts_transform xb, ts_transform relative,
+                        const ts_manifold *m)
+{
+    s->cache_px[i] = relative.p.x;
+    s->cache_py[i] = relative.p.y;
+    s->cache_pz[i] = relative.p.z;
+    s->cache_qx[i] = relative.q.x;
+    s->cache_qy[i] = relative.q.y;
+    s->cache_qz[i] = relative.q.z;
+    s->cache_qw[i] = relative.q.w;
+    ts_vec3 n = ts_inv_rotate(xa.q, m->normal);
+    s->cache_nx[i] = n.x;
+    s->cache_ny[i] = n.y;
+    s->cache_nz[i] = n.z;
+    for (int k = 0; k < m->point_count; ++k) {
+        int p = 4 * i + k;
+        const ts_manifold_point *mp = m->points + k;
+        ts_vec3 half = ts_scale(0.5f * mp->separation, m->normal);
+        ts_vec3 on_a = ts_inv_transform_point(xa, ts_sub(mp->point, half));
+        ts_vec3 on_b = ts_inv_transform_point(xb, ts_add(mp->point, half));
+        s->witness_ax[p] = on_a.x;
+        s->witness_ay[p] = on_a.y;
+        s->witness_az[p] = on_a.z;
+        s->witness_bx[p] = on_b.x;
+        s->witness_by[p] = on_b.y;
+        s->witness_bz[p] = on_b.z;
+    }
+}
+
 static float bounding_radius(const ts_shape *shape)
 {
     switch (shape->type) {
@@ -370,13 +432,18 @@ static void update_contact(ts_world *world, int32_t i)
     ts_transform xa = shape_transform(world, a);
     ts_transform xb = shape_transform(world, b);
     float margin = speculative_margin(world, a->body, b->body);
+    ts_transform relative = ts_transform_inv_mul(xa, xb);
     ts_manifold m;
     /* Fat bounds overlap for many pairs that are far apart (bodies moving
      * side by side have swept bounds): bounding spheres farther apart than
      * the margin cannot touch, and cost a fraction of the full test. */
     float reach = bounding_radius(a) + bounding_radius(b) + margin;
+    bool cached = false;
     if (ts_length_sq(ts_sub(xb.p, xa.p)) > reach * reach) {
         m.point_count = 0;
+    } else if ((s->flags[i] & TS_CONTACT_CACHED) != 0 && cache_holds(s, i, relative)) {
+        reuse_manifold(s, i, xa, xb, &m);
+        cached = true;
     } else {
         ts_collide_shapes(a->type, &a->geometry, xa, b->type, &b->geometry, xb, margin, &m);
     }
@@ -419,13 +486,16 @@ static void update_contact(ts_world *world, int32_t i)
         s->feature[p] = mp->feature_id;
     }
     match_points(s, i, m.point_count, &old);
+    if (!cached && m.point_count > 0) {
+        store_cache(s, i, xa, xb, relative, &m);
+    }
     uint32_t touching = m.point_count > 0 ? TS_CONTACT_TOUCHING : 0u;
     if (touching && !flags) {
         touching |= TS_CONTACT_STARTED;
     } else if (!touching && flags) {
         touching |= TS_CONTACT_STOPPED;
     }
-    s->flags[i] = touching;
+    s->flags[i] = touching | (m.point_count > 0 ? TS_CONTACT_CACHED : 0u);
 }
 
 void ts_contacts_update(ts_world *world, int32_t begin, int32_t end)

@@ -24,9 +24,10 @@ enum {
     TS_CONTACT_STARTED = 2,  /* began touching in this step */
     TS_CONTACT_STOPPED = 4,  /* stopped touching in this step */
     TS_CONTACT_DISJOINT = 8, /* the fat AABBs no longer overlap: destroy */
+    TS_CONTACT_CACHED = 16,  /* the cache columns hold the last full manifold */
 };
 
-#define TS_CONTACT_COLUMNS 23
+#define TS_CONTACT_COLUMNS 39
 
 typedef struct ts_contact_store {
     union {
@@ -41,12 +42,18 @@ typedef struct ts_contact_store {
             uint32_t *flags;
             float *friction_impulse1, *friction_impulse2; /* at the manifold centre, along the tangents */
             float *twist_impulse;                         /* about the normal */
+            /* the manifold cache: shape B's pose in shape A's frame when the
+             * manifold was last computed in full, and its normal in A's frame */
+            float *cache_px, *cache_py, *cache_pz, *cache_qx, *cache_qy, *cache_qz, *cache_qw;
+            float *cache_nx, *cache_ny, *cache_nz;
             /* per point */
             float *anchor_ax, *anchor_ay, *anchor_az; /* point - centre of mass of A, world */
             float *anchor_bx, *anchor_by, *anchor_bz; /* point - centre of mass of B, world */
             float *separation;                        /* negative = penetration */
             uint32_t *feature;                        /* feature id, for matching across steps */
             float *normal_impulse;                    /* accumulated, for warm starting */
+            float *witness_ax, *witness_ay, *witness_az; /* cached point on A's surface, A's shape frame */
+            float *witness_bx, *witness_by, *witness_bz; /* cached point on B's surface, B's shape frame */
         };
         void *columns[TS_CONTACT_COLUMNS];
     };
