@@ -58,10 +58,15 @@ int32_t ts_integrate_velocities(ts_body_state *TS_RESTRICT states, const ts_body
                      (s->v.y + h * (m * fy[i] + g * gravity.y)) * linear_keep,
                      (s->v.z + h * (m * fz[i] + g * gravity.z)) * linear_keep};
 
-        /* dw = R I^-1 R^T T, with I diagonal in the principal frame q. */
-        ts_quat q = start_rotation(store, i);
-        ts_vec3 local_torque = ts_inv_rotate(q, ts_v3(tx[i], ty[i], tz[i]));
-        ts_vec3 dw = ts_rotate(q, ts_mul_cw(ts_v3(inv_ix[i], inv_iy[i], inv_iz[i]), local_torque));
+        /* dw = R I^-1 R^T T, with I diagonal in the principal frame q; most
+         * bodies have no torque, and skip the two rotations. */
+        ts_vec3 torque = ts_v3(tx[i], ty[i], tz[i]);
+        ts_vec3 dw = {0.0f, 0.0f, 0.0f};
+        if (!ts_vec3_is_zero(torque)) {
+            ts_quat q = start_rotation(store, i);
+            ts_vec3 local_torque = ts_inv_rotate(q, torque);
+            dw = ts_rotate(q, ts_mul_cw(ts_v3(inv_ix[i], inv_iy[i], inv_iz[i]), local_torque));
+        }
         ts_vec3 w = {(s->w.x + h * dw.x) * angular_keep, (s->w.y + h * dw.y) * angular_keep,
                      (s->w.z + h * dw.z) * angular_keep};
 
@@ -91,24 +96,31 @@ int32_t ts_integrate_positions(ts_body_state *TS_RESTRICT states, const ts_body_
         ts_body_state *s = states + i;
         ts_vec3 dp = ts_mul_add(s->dp, h, s->v);
         ts_vec3 w = s->w;
-        ts_quat q0 = start_rotation(store, i);
-        ts_quat q = ts_quat_mul(s->dq, q0);
-        ts_vec3 inv_inertia = {inv_ix[i], inv_iy[i], inv_iz[i]};
-        bool dynamic = inv_mass[i] > 0.0f;
+        ts_quat dq;
+        ts_vec3 next_w = w;
+        /* A body with equal principal moments (sphere, cube) has no
+         * gyroscopic term: L = I w keeps w. So do kinematic bodies. */
+        bool gyroscopic = inv_mass[i] > 0.0f && !(ix[i] == iy[i] && iy[i] == iz[i]);
+        if (gyroscopic) {
+            ts_quat q0 = start_rotation(store, i);
+            ts_quat q = ts_quat_mul(s->dq, q0);
+            ts_vec3 inv_inertia = {inv_ix[i], inv_iy[i], inv_iz[i]};
 
-        /* Principal frame: momentum L = I w, and dw/dt = I^-1 (L x w). */
-        ts_vec3 local_w = ts_inv_rotate(q, w);
-        ts_vec3 local_momentum = ts_mul_cw(ts_v3(ix[i], iy[i], iz[i]), local_w);
-        ts_vec3 local_dw = ts_mul_cw(inv_inertia, ts_cross(local_momentum, local_w));
-        ts_vec3 mid_w = ts_mul_add(w, half_h, ts_rotate(q, local_dw));
+            /* Principal frame: momentum L = I w, and dw/dt = I^-1 (L x w). */
+            ts_vec3 local_w = ts_inv_rotate(q, w);
+            ts_vec3 local_momentum = ts_mul_cw(ts_v3(ix[i], iy[i], iz[i]), local_w);
+            ts_vec3 local_dw = ts_mul_cw(inv_inertia, ts_cross(local_momentum, local_w));
+            ts_vec3 mid_w = ts_mul_add(w, half_h, ts_rotate(q, local_dw));
 
-        ts_quat dq = rotate_by(s->dq, dynamic ? mid_w : w, half_h);
-        ts_quat next = ts_quat_mul(dq, q0);
+            dq = rotate_by(s->dq, mid_w, half_h);
+            ts_quat next = ts_quat_mul(dq, q0);
 
-        /* Equation (1): the same world momentum in the new frame. */
-        ts_vec3 momentum = ts_rotate(q, local_momentum);
-        ts_vec3 next_w = ts_rotate(next, ts_mul_cw(inv_inertia, ts_inv_rotate(next, momentum)));
-        next_w = dynamic ? next_w : w;
+            /* Equation (1): the same world momentum in the new frame. */
+            ts_vec3 momentum = ts_rotate(q, local_momentum);
+            next_w = ts_rotate(next, ts_mul_cw(inv_inertia, ts_inv_rotate(next, momentum)));
+        } else {
+            dq = rotate_by(s->dq, w, half_h);
+        }
 
         bool finite = ts_vec3_is_finite(dp) && ts_quat_is_finite(dq) && ts_vec3_is_finite(next_w);
         first_bad = !finite && first_bad == INT32_MAX ? i : first_bad;
