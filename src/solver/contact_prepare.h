@@ -1,0 +1,49 @@
+/* Preparing the contact bundles of a step: for each lane (one touching
+ * manifold) the bodies' state indices, masses and world inverse inertias,
+ * the normal and tangent frames, anchors, effective masses, the soft
+ * constraint coefficients and the warm-start impulses; and, after the
+ * substeps, storing the impulses back for the next step. Compiled once per
+ * width TS_W, like the kernels that read the bundles. */
+#ifndef TS_CONTACT_PREPARE_H
+#define TS_CONTACT_PREPARE_H
+
+#include "../islands/graph.h"
+#include "../math3.h"
+#include "contact_solver.h"
+
+struct ts_world;
+
+/* Soft constraint coefficients of a spring (see contact_solver.c). */
+typedef struct ts_softness {
+    float bias_rate, mass_scale, impulse_scale;
+} ts_softness;
+
+/* A spring of frequency hertz and damping ratio zeta, integrated implicitly
+ * over h (see contact_solver.c for the derivation). */
+static inline ts_softness ts_make_softness(float hertz, float zeta, float h)
+{
+    float omega = 2.0f * TS_PI * hertz;
+    float a1 = 2.0f * zeta + h * omega;
+    float a2 = h * omega * a1;
+    float a3 = 1.0f / (1.0f + a2);
+    return (ts_softness){omega / a1, a2 * a3, a3};
+}
+
+typedef struct ts_contact_prepare_context {
+    const struct ts_world *world;
+    int32_t awake;     /* awake bodies; the dummy state is at this index */
+    ts_softness soft;  /* contacts between dynamic bodies */
+    ts_softness stiff; /* contacts with a static or kinematic body */
+    bool warm_start;
+} ts_contact_prepare_context;
+
+/* Fills bundle b with the colour's contacts first_contact .. + lanes - 1
+ * (lanes is TS_W, or 1 for the overflow, whose contacts may share bodies and
+ * so must run one by one); lanes past the colour's end are empty. */
+void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_contact_bundle *b,
+                                        const ts_graph_color *color, int32_t first_contact, int lanes);
+
+/* Writes the bundle's accumulated impulses back to the contact store. */
+void TS_WIDE(ts_contact_store_impulses)(struct ts_world *world, const ts_contact_bundle *b);
+
+#endif
