@@ -27,7 +27,7 @@ typedef enum ts_body_range {
     TS_RANGE_COUNT = 3,
 } ts_body_range;
 
-#define TS_BODY_COLUMNS 29
+#define TS_BODY_COLUMNS 35
 
 typedef struct ts_body_store {
     union {
@@ -44,6 +44,10 @@ typedef struct ts_body_store {
             float *linear_damping;            /* 0 unless dynamic */
             float *angular_damping;           /* 0 unless dynamic */
             float *gravity_scale;             /* 0 unless dynamic */
+            /* World inverse inertia R diag(inv_i) R^T at the step's start,
+             * written by the solver for awake bodies (xx yy zz xy xz yz), so
+             * that each contact of a body does not rotate it again. */
+            float *inv_iw_xx, *inv_iw_yy, *inv_iw_zz, *inv_iw_xy, *inv_iw_xz, *inv_iw_yz;
         };
         void *columns[TS_BODY_COLUMNS];
     };

@@ -1,74 +1,100 @@
-/* Preparing the contact bundles of a step (see contact_prepare.h). */
+/* Preparing the contact bundles of a step (see contact_prepare.h), in two
+ * parts per bundle:
+ *
+ *   gather (scalar, lane by lane): copy what the store holds into the lanes:
+ *   body state indices, inverse masses and world inverse inertias (computed
+ *   once per body by ts_states_begin), normal, anchors, separations, the last
+ *   step's impulses, friction, restitution and the softness of the pair;
+ *
+ *   derive (wide, all lanes at once): tangents, effective masses, friction
+ *   centre and its 2x2 mass, twist mass, lever arms and approach speeds.
+ *
+ * Unused points and empty lanes gather zeros (an empty lane gets the normal
+ * +y so that its tangents stay finite) and are masked to zero mass, so the
+ * kernels leave them alone without a branch. The derive part is the same
+ * lane-wise IEEE operations at every width, so every width gives the same
+ * bits. */
 #include "contact_prepare.h"
 
+#include "../core.h"
 #include "../world.h"
 
-/* A unit vector perpendicular to n, chosen the same way every step so that
- * tangent impulses warm start along the same axes. */
-static ts_vec3 perpendicular(ts_vec3 n)
+/* Inputs the derive part reads besides the bundle itself. */
+typedef struct lane_inputs {
+    float point_used[TS_CONTACT_POINTS][TS_W]; /* 1 for a manifold point, else 0 */
+    float inv_count[TS_W];                     /* 1 / point count, 0 for none */
+    float separation[TS_CONTACT_POINTS][TS_W];
+    float va[3][TS_W], wa[3][TS_W]; /* body velocities at the step's start */
+    float vb[3][TS_W], wb[3][TS_W];
+} lane_inputs;
+
+/* ---- gather ---- */
+
+static void store3(float rows[3][TS_W], int l, float x, float y, float z)
 {
-    ts_vec3 t = fabsf(n.x) >= 0.57735f ? ts_v3(n.y, -n.x, 0.0f) : ts_v3(0.0f, n.z, -n.y);
-    return ts_scale(1.0f / ts_length(t), t);
+    rows[0][l] = x;
+    rows[1][l] = y;
+    rows[2][l] = z;
 }
 
-/* R diag(d) R^T for the rotation q of the principal frame. */
-static void world_inverse_inertia(ts_quat q, ts_vec3 d, float out[6])
-{
-    ts_vec3 ex = ts_rotate(q, ts_v3(1, 0, 0));
-    ts_vec3 ey = ts_rotate(q, ts_v3(0, 1, 0));
-    ts_vec3 ez = ts_rotate(q, ts_v3(0, 0, 1));
-    /* columns of R are ex, ey, ez: M_ij = sum_k R_ik d_k R_jk */
-    out[0] = d.x * ex.x * ex.x + d.y * ey.x * ey.x + d.z * ez.x * ez.x;
-    out[1] = d.x * ex.y * ex.y + d.y * ey.y * ey.y + d.z * ez.y * ez.y;
-    out[2] = d.x * ex.z * ex.z + d.y * ey.z * ey.z + d.z * ez.z * ez.z;
-    out[3] = d.x * ex.x * ex.y + d.y * ey.x * ey.y + d.z * ez.x * ez.y;
-    out[4] = d.x * ex.x * ex.z + d.y * ey.x * ey.z + d.z * ez.x * ez.z;
-    out[5] = d.x * ex.y * ex.z + d.y * ey.y * ey.z + d.z * ez.y * ez.z;
-}
-
-static ts_vec3 sym_mul(const float m[6], ts_vec3 v)
-{
-    return ts_v3(m[0] * v.x + m[3] * v.y + m[4] * v.z, m[3] * v.x + m[1] * v.y + m[5] * v.z,
-                 m[4] * v.x + m[5] * v.y + m[2] * v.z);
-}
-
-/* 1 / (mA + mB + (rA x d) . IA^-1 (rA x d) + (rB x d) . IB^-1 (rB x d)), or 0. */
-static float effective_mass(float ma, float mb, const float ia[6], const float ib[6], ts_vec3 ra, ts_vec3 rb,
-                            ts_vec3 d)
-{
-    ts_vec3 rda = ts_cross(ra, d);
-    ts_vec3 rdb = ts_cross(rb, d);
-    float k = ma + mb + ts_dot(rda, sym_mul(ia, rda)) + ts_dot(rdb, sym_mul(ib, rdb));
-    return k > 0.0f ? 1.0f / k : 0.0f;
-}
-
-typedef struct body_view {
-    int32_t state; /* index into the states, the dummy unless awake */
-    float inv_mass;
-    float inv_inertia[6];
-    ts_vec3 v, w;
-} body_view;
-
-static body_view view_body(const ts_contact_prepare_context *c, int32_t body)
+/* One body of a lane: its state index (the dummy unless awake) and masses. */
+static void gather_body(const ts_contact_prepare_context *c, int32_t body, int l, int32_t *state, float *inv_mass,
+                        float inv_inertia[6][TS_W], float v[3][TS_W], float w[3][TS_W])
 {
     const ts_body_store *s = &c->world->store;
     int32_t i = s->table.slot_of_id[body];
-    body_view b = {c->awake, 0.0f, {0}, {0, 0, 0}, {0, 0, 0}};
-    if (i < c->awake) {
-        b.state = i;
-        b.inv_mass = s->inv_mass[i];
-        world_inverse_inertia((ts_quat){s->qx[i], s->qy[i], s->qz[i], s->qw[i]},
-                              ts_v3(s->inv_ix[i], s->inv_iy[i], s->inv_iz[i]), b.inv_inertia);
-        b.v = ts_v3(s->vx[i], s->vy[i], s->vz[i]);
-        b.w = ts_v3(s->wx[i], s->wy[i], s->wz[i]);
+    if (i >= c->awake) {
+        *state = c->awake;
+        *inv_mass = 0.0f;
+        for (int k = 0; k < 6; ++k) {
+            inv_inertia[k][l] = 0.0f;
+        }
+        store3(v, l, 0.0f, 0.0f, 0.0f);
+        store3(w, l, 0.0f, 0.0f, 0.0f);
+        return;
     }
-    return b;
+    *state = i;
+    *inv_mass = s->inv_mass[i];
+    inv_inertia[0][l] = s->inv_iw_xx[i];
+    inv_inertia[1][l] = s->inv_iw_yy[i];
+    inv_inertia[2][l] = s->inv_iw_zz[i];
+    inv_inertia[3][l] = s->inv_iw_xy[i];
+    inv_inertia[4][l] = s->inv_iw_xz[i];
+    inv_inertia[5][l] = s->inv_iw_yz[i];
+    store3(v, l, s->vx[i], s->vy[i], s->vz[i]);
+    store3(w, l, s->wx[i], s->wy[i], s->wz[i]);
 }
 
-static void empty_lane(ts_contact_bundle *b, int l, int32_t dummy)
+static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
+                          int32_t i)
 {
-    b->body_a[l] = dummy;
-    b->body_b[l] = dummy;
+    const ts_contact_store *s = &c->world->contact_store;
+    int count = i < 0 ? 0 : s->point_count[i];
+    in->inv_count[l] = count > 0 ? 1.0f / (float)count : 0.0f;
+    for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
+        ts_contact_point_lanes *cp = b->points + k;
+        cp->max_normal_impulse[l] = 0.0f;
+        if (k < count) {
+            int p = 4 * i + k;
+            store3(cp->anchor_a, l, s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]);
+            store3(cp->anchor_b, l, s->anchor_bx[p], s->anchor_by[p], s->anchor_bz[p]);
+            in->separation[k][l] = s->separation[p];
+            in->point_used[k][l] = 1.0f;
+            cp->normal_impulse[l] = c->warm_start ? s->normal_impulse[p] : 0.0f;
+        } else {
+            store3(cp->anchor_a, l, 0.0f, 0.0f, 0.0f);
+            store3(cp->anchor_b, l, 0.0f, 0.0f, 0.0f);
+            in->separation[k][l] = 0.0f;
+            in->point_used[k][l] = 0.0f;
+            cp->normal_impulse[l] = 0.0f;
+        }
+    }
+}
+
+static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l)
+{
+    b->body_a[l] = c->awake;
+    b->body_b[l] = c->awake;
     b->contact_slot[l] = -1;
     b->inv_mass_a[l] = 0.0f;
     b->inv_mass_b[l] = 0.0f;
@@ -76,145 +102,157 @@ static void empty_lane(ts_contact_bundle *b, int l, int32_t dummy)
         b->inv_inertia_a[k][l] = 0.0f;
         b->inv_inertia_b[k][l] = 0.0f;
     }
-    for (int k = 0; k < 3; ++k) {
-        b->normal[k][l] = 0.0f;
-        b->tangent1[k][l] = 0.0f;
-        b->tangent2[k][l] = 0.0f;
-    }
+    store3(in->va, l, 0.0f, 0.0f, 0.0f);
+    store3(in->wa, l, 0.0f, 0.0f, 0.0f);
+    store3(in->vb, l, 0.0f, 0.0f, 0.0f);
+    store3(in->wb, l, 0.0f, 0.0f, 0.0f);
+    store3(b->normal, l, 0.0f, 1.0f, 0.0f);
     b->friction[l] = 0.0f;
     b->restitution[l] = 0.0f;
-    for (int k = 0; k < 3; ++k) {
-        b->center_a[k][l] = 0.0f;
-        b->center_b[k][l] = 0.0f;
-        b->tangent_mass[k][l] = 0.0f;
-    }
-    b->twist_mass[l] = 0.0f;
     b->friction_impulse[0][l] = 0.0f;
     b->friction_impulse[1][l] = 0.0f;
     b->twist_impulse[l] = 0.0f;
     b->bias_rate[l] = 0.0f;
     b->mass_scale[l] = 1.0f;
     b->impulse_scale[l] = 0.0f;
-    for (int p = 0; p < 4; ++p) {
-        ts_contact_point_lanes *cp = b->points + p;
-        for (int k = 0; k < 3; ++k) {
-            cp->anchor_a[k][l] = 0.0f;
-            cp->anchor_b[k][l] = 0.0f;
-        }
-        cp->base_separation[l] = 0.0f;
-        cp->normal_mass[l] = 0.0f;
-        cp->normal_impulse[l] = 0.0f;
-        cp->lever_arm[l] = 0.0f;
-        cp->relative_velocity[l] = 0.0f;
-        cp->max_normal_impulse[l] = 0.0f;
-    }
+    gather_points(c, b, in, l, -1);
 }
 
-static void store3(float rows[3][TS_W], int l, ts_vec3 v)
-{
-    rows[0][l] = v.x;
-    rows[1][l] = v.y;
-    rows[2][l] = v.z;
-}
-
-/* The 2x2 tangent effective mass at the centres: K_ij = (mA + mB) d_ij +
- * (cA x ti) . IA^-1 (cA x tj) + (cB x ti) . IB^-1 (cB x tj), inverted; and
- * the twist mass 1 / (n . (IA^-1 + IB^-1) n). */
-static void prepare_friction(const ts_contact_prepare_context *c, ts_contact_bundle *b, int l, const body_view *a,
-                             const body_view *bb, ts_vec3 ca, ts_vec3 cb, ts_vec3 n, ts_vec3 t1, ts_vec3 t2,
-                             int32_t slot)
+static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
+                        int32_t contact)
 {
     const ts_contact_store *s = &c->world->contact_store;
-    ts_vec3 a1 = ts_cross(ca, t1), a2 = ts_cross(ca, t2), b1 = ts_cross(cb, t1), b2 = ts_cross(cb, t2);
-    float m = a->inv_mass + bb->inv_mass;
-    float kxx = m + ts_dot(a1, sym_mul(a->inv_inertia, a1)) + ts_dot(b1, sym_mul(bb->inv_inertia, b1));
-    float kyy = m + ts_dot(a2, sym_mul(a->inv_inertia, a2)) + ts_dot(b2, sym_mul(bb->inv_inertia, b2));
-    float kxy = ts_dot(a1, sym_mul(a->inv_inertia, a2)) + ts_dot(b1, sym_mul(bb->inv_inertia, b2));
-    float det = kxx * kyy - kxy * kxy;
-    float inv_det = det > 0.0f ? 1.0f / det : 0.0f;
-    store3(b->center_a, l, ca);
-    store3(b->center_b, l, cb);
-    b->tangent_mass[0][l] = inv_det * kyy;
-    b->tangent_mass[1][l] = -inv_det * kxy;
-    b->tangent_mass[2][l] = inv_det * kxx;
-    float k_twist = ts_dot(n, sym_mul(a->inv_inertia, n)) + ts_dot(n, sym_mul(bb->inv_inertia, n));
-    b->twist_mass[l] = k_twist > 0.0f ? 1.0f / k_twist : 0.0f;
-    b->friction_impulse[0][l] = c->warm_start ? s->friction_impulse1[slot] : 0.0f;
-    b->friction_impulse[1][l] = c->warm_start ? s->friction_impulse2[slot] : 0.0f;
-    b->twist_impulse[l] = c->warm_start ? s->twist_impulse[slot] : 0.0f;
-}
-
-static void prepare_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, int l, int32_t contact)
-{
-    const ts_world *world = c->world;
-    const ts_contact_store *s = &world->contact_store;
     int32_t i = s->table.slot_of_id[contact];
-    empty_lane(b, l, c->awake);
-    body_view a = view_body(c, s->body_a[i]);
-    body_view bb = view_body(c, s->body_b[i]);
-    b->body_a[l] = a.state;
-    b->body_b[l] = bb.state;
+    gather_body(c, s->body_a[i], l, &b->body_a[l], &b->inv_mass_a[l], b->inv_inertia_a, in->va, in->wa);
+    gather_body(c, s->body_b[i], l, &b->body_b[l], &b->inv_mass_b[l], b->inv_inertia_b, in->vb, in->wb);
     b->contact_slot[l] = i;
-    b->inv_mass_a[l] = a.inv_mass;
-    b->inv_mass_b[l] = bb.inv_mass;
-    for (int k = 0; k < 6; ++k) {
-        b->inv_inertia_a[k][l] = a.inv_inertia[k];
-        b->inv_inertia_b[k][l] = bb.inv_inertia[k];
-    }
-    ts_vec3 n = ts_v3(s->nx[i], s->ny[i], s->nz[i]);
-    ts_vec3 t1 = perpendicular(n);
-    ts_vec3 t2 = ts_cross(n, t1);
-    store3(b->normal, l, n);
-    store3(b->tangent1, l, t1);
-    store3(b->tangent2, l, t2);
+    store3(b->normal, l, s->nx[i], s->ny[i], s->nz[i]);
     b->friction[l] = s->friction[i];
     b->restitution[l] = s->restitution[i];
-    ts_softness soft = a.inv_mass == 0.0f || bb.inv_mass == 0.0f ? c->stiff : c->soft;
+    b->friction_impulse[0][l] = c->warm_start ? s->friction_impulse1[i] : 0.0f;
+    b->friction_impulse[1][l] = c->warm_start ? s->friction_impulse2[i] : 0.0f;
+    b->twist_impulse[l] = c->warm_start ? s->twist_impulse[i] : 0.0f;
+    /* static and kinematic partners are stiffer (see ts_world_def) */
+    ts_softness soft = b->inv_mass_a[l] == 0.0f || b->inv_mass_b[l] == 0.0f ? c->stiff : c->soft;
     b->bias_rate[l] = soft.bias_rate;
     b->mass_scale[l] = soft.mass_scale;
     b->impulse_scale[l] = soft.impulse_scale;
-
-    int count = s->point_count[i];
-    ts_vec3 ca = {0, 0, 0}, cb = {0, 0, 0};
-    for (int k = 0; k < count; ++k) {
-        int p = 4 * i + k;
-        ca = ts_add(ca, ts_v3(s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]));
-        cb = ts_add(cb, ts_v3(s->anchor_bx[p], s->anchor_by[p], s->anchor_bz[p]));
-    }
-    float inv_count = count > 0 ? 1.0f / (float)count : 0.0f;
-    ca = ts_scale(inv_count, ca);
-    cb = ts_scale(inv_count, cb);
-    for (int k = 0; k < count; ++k) {
-        int p = 4 * i + k;
-        ts_contact_point_lanes *cp = b->points + k;
-        ts_vec3 ra = ts_v3(s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]);
-        ts_vec3 rb = ts_v3(s->anchor_bx[p], s->anchor_by[p], s->anchor_bz[p]);
-        store3(cp->anchor_a, l, ra);
-        store3(cp->anchor_b, l, rb);
-        cp->base_separation[l] = s->separation[p] - ts_dot(ts_sub(rb, ra), n);
-        cp->normal_mass[l] = effective_mass(a.inv_mass, bb.inv_mass, a.inv_inertia, bb.inv_inertia, ra, rb, n);
-        cp->normal_impulse[l] = c->warm_start ? s->normal_impulse[p] : 0.0f;
-        cp->lever_arm[l] = ts_length(ts_sub(ra, ca));
-        ts_vec3 vb = ts_add(bb.v, ts_cross(bb.w, rb));
-        ts_vec3 va = ts_add(a.v, ts_cross(a.w, ra));
-        cp->relative_velocity[l] = ts_dot(n, ts_sub(vb, va));
-    }
-    prepare_friction(c, b, l, &a, &bb, ca, cb, n, t1, t2, i);
+    gather_points(c, b, in, l, i);
 }
 
-/* The contacts of a colour packed `lanes` to a bundle (TS_W, or 1 for the
- * overflow, whose contacts may share bodies and so must run one by one). */
-void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_contact_bundle *b, const ts_graph_color *color,
-                           int32_t first_contact, int lanes)
+/* ---- derive ---- */
+
+/* 1 / k, or 0 where k is not positive (no mass to move). */
+TS_FORCE_INLINE ts_wf safe_inverse(ts_wf k)
 {
+    ts_wf zero = ts_w_zero();
+    return ts_w_select(ts_w_gt(k, zero), ts_w_div(ts_w_splat(1.0f), k), zero);
+}
+
+/* A unit vector perpendicular to n, chosen the same way every step so that
+ * tangent impulses warm start along the same axes: (ny, -nx, 0) unless
+ * |nx| < 1/sqrt(3), else (0, nz, -ny) (both have length >= sqrt(2/3)). */
+TS_FORCE_INLINE ts_wv3 perpendicular(ts_wv3 n)
+{
+    ts_wf zero = ts_w_zero();
+    ts_wm small_x = ts_w_gt(ts_w_splat(0.57735f), ts_w_max(n.x, ts_w_neg(n.x)));
+    ts_wv3 t = {ts_w_select(small_x, zero, n.y), ts_w_select(small_x, n.z, ts_w_neg(n.x)),
+                ts_w_select(small_x, ts_w_neg(n.y), zero)};
+    return ts_wv3_scale(ts_w_div(ts_w_splat(1.0f), ts_w_sqrt(ts_wv3_dot(t, t))), t);
+}
+
+/* (rA x d) . IA^-1 (rA x d) + (rB x d) . IB^-1 (rB x d) */
+TS_FORCE_INLINE ts_wf angular_mass(ts_wsym3 ia, ts_wsym3 ib, ts_wv3 ra, ts_wv3 rb, ts_wv3 d)
+{
+    ts_wv3 rda = ts_wv3_cross(ra, d);
+    ts_wv3 rdb = ts_wv3_cross(rb, d);
+    return ts_w_add(ts_wv3_dot(rda, ts_wsym3_mul(ia, rda)), ts_wv3_dot(rdb, ts_wsym3_mul(ib, rdb)));
+}
+
+TS_FORCE_INLINE ts_wv3 point_velocity(const float v[3][TS_W], const float w[3][TS_W], ts_wv3 r)
+{
+    return ts_wv3_add(ts_wv3_load(v), ts_wv3_cross(ts_wv3_load(w), r));
+}
+
+/* Normal rows of the points: base separation, normal mass, approach speed;
+ * returns the friction centres (the mean anchors) through ca, cb. */
+TS_FORCE_INLINE void derive_points(ts_contact_bundle *b, const lane_inputs *in, ts_wv3 n, ts_wf mass, ts_wsym3 ia,
+                                   ts_wsym3 ib, ts_wv3 *ca, ts_wv3 *cb)
+{
+    ts_wf zero = ts_w_zero();
+    ts_wv3 sum_a = {zero, zero, zero}, sum_b = {zero, zero, zero};
+    for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
+        sum_a = ts_wv3_add(sum_a, ts_wv3_load(b->points[k].anchor_a));
+        sum_b = ts_wv3_add(sum_b, ts_wv3_load(b->points[k].anchor_b));
+    }
+    ts_wf inv_count = ts_w_load(in->inv_count);
+    *ca = ts_wv3_scale(inv_count, sum_a);
+    *cb = ts_wv3_scale(inv_count, sum_b);
+    for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
+        ts_contact_point_lanes *cp = b->points + k;
+        ts_wm used = ts_w_gt(ts_w_load(in->point_used[k]), zero);
+        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        ts_w_store(cp->base_separation, ts_w_sub(ts_w_load(in->separation[k]), ts_wv3_dot(ts_wv3_sub(rb, ra), n)));
+        ts_wf k_normal = ts_w_add(mass, angular_mass(ia, ib, ra, rb, n));
+        ts_w_store(cp->normal_mass, ts_w_select(used, safe_inverse(k_normal), zero));
+        ts_wv3 lever = ts_wv3_sub(ra, *ca);
+        ts_w_store(cp->lever_arm, ts_w_select(used, ts_w_sqrt(ts_wv3_dot(lever, lever)), zero));
+        ts_wv3 dv = ts_wv3_sub(point_velocity(in->vb, in->wb, rb), point_velocity(in->va, in->wa, ra));
+        ts_w_store(cp->relative_velocity, ts_w_select(used, ts_wv3_dot(n, dv), zero));
+    }
+}
+
+/* The 2x2 tangent effective mass at the centres, inverted:
+ *   K_ij = (mA + mB) d_ij + (cA x ti) . IA^-1 (cA x tj) + (cB x ti) . IB^-1 (cB x tj)
+ * and the twist mass 1 / (n . (IA^-1 + IB^-1) n). */
+TS_FORCE_INLINE void derive_friction(ts_contact_bundle *b, ts_wv3 n, ts_wv3 t1, ts_wv3 t2, ts_wf mass, ts_wsym3 ia,
+                                     ts_wsym3 ib, ts_wv3 ca, ts_wv3 cb)
+{
+    ts_wv3 a1 = ts_wv3_cross(ca, t1), a2 = ts_wv3_cross(ca, t2);
+    ts_wv3 b1 = ts_wv3_cross(cb, t1), b2 = ts_wv3_cross(cb, t2);
+    ts_wv3 ia_a2 = ts_wsym3_mul(ia, a2), ib_b2 = ts_wsym3_mul(ib, b2);
+    ts_wf kxx = ts_w_add(ts_w_add(mass, ts_wv3_dot(a1, ts_wsym3_mul(ia, a1))), ts_wv3_dot(b1, ts_wsym3_mul(ib, b1)));
+    ts_wf kyy = ts_w_add(ts_w_add(mass, ts_wv3_dot(a2, ia_a2)), ts_wv3_dot(b2, ib_b2));
+    ts_wf kxy = ts_w_add(ts_wv3_dot(a1, ia_a2), ts_wv3_dot(b1, ib_b2));
+    ts_wf inv_det = safe_inverse(ts_w_sub(ts_w_mul(kxx, kyy), ts_w_mul(kxy, kxy)));
+    ts_wv3_store(b->center_a, ca);
+    ts_wv3_store(b->center_b, cb);
+    ts_w_store(b->tangent_mass[0], ts_w_mul(inv_det, kyy));
+    ts_w_store(b->tangent_mass[1], ts_w_neg(ts_w_mul(inv_det, kxy)));
+    ts_w_store(b->tangent_mass[2], ts_w_mul(inv_det, kxx));
+    ts_wf k_twist = ts_w_add(ts_wv3_dot(n, ts_wsym3_mul(ia, n)), ts_wv3_dot(n, ts_wsym3_mul(ib, n)));
+    ts_w_store(b->twist_mass, safe_inverse(k_twist));
+}
+
+static void derive(ts_contact_bundle *b, const lane_inputs *in)
+{
+    ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wv3 t1 = perpendicular(n);
+    ts_wv3 t2 = ts_wv3_cross(n, t1);
+    ts_wv3_store(b->tangent1, t1);
+    ts_wv3_store(b->tangent2, t2);
+    ts_wf mass = ts_w_add(ts_w_load(b->inv_mass_a), ts_w_load(b->inv_mass_b));
+    ts_wsym3 ia = ts_wsym3_load(b->inv_inertia_a);
+    ts_wsym3 ib = ts_wsym3_load(b->inv_inertia_b);
+    ts_wv3 ca, cb;
+    derive_points(b, in, n, mass, ia, ib, &ca, &cb);
+    derive_friction(b, n, t1, t2, mass, ia, ib, ca, cb);
+}
+
+void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_contact_bundle *b,
+                                        const ts_graph_color *color, int32_t first_contact, int lanes)
+{
+    lane_inputs in;
     for (int l = 0; l < TS_W; ++l) {
         int32_t k = first_contact + l;
         if (l < lanes && k < color->count) {
-            prepare_lane(c, b, l, color->contacts[k]);
+            gather_lane(c, b, &in, l, color->contacts[k]);
         } else {
-            empty_lane(b, l, c->awake);
+            gather_empty_lane(c, b, &in, l);
         }
     }
+    derive(b, &in);
 }
 
 void TS_WIDE(ts_contact_store_impulses)(ts_world *world, const ts_contact_bundle *b)

@@ -33,11 +33,32 @@ static inline ts_quat start_rotation(const ts_body_store *store, int32_t i)
     return (ts_quat){store->qx[i], store->qy[i], store->qz[i], store->qw[i]};
 }
 
-void ts_states_begin(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end)
+/* R diag(d) R^T for the rotation matrix R of the unit quaternion q:
+ * M_ij = sum_k R_ik d_k R_jk. */
+static void store_world_inverse_inertia(ts_body_store *store, int32_t i)
+{
+    float x = store->qx[i], y = store->qy[i], z = store->qz[i], w = store->qw[i];
+    float dx = store->inv_ix[i], dy = store->inv_iy[i], dz = store->inv_iz[i];
+    /* rows of R */
+    ts_vec3 r0 = {1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y - w * z), 2.0f * (x * z + w * y)};
+    ts_vec3 r1 = {2.0f * (x * y + w * z), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z - w * x)};
+    ts_vec3 r2 = {2.0f * (x * z - w * y), 2.0f * (y * z + w * x), 1.0f - 2.0f * (x * x + y * y)};
+    ts_vec3 d0 = {dx * r0.x, dy * r0.y, dz * r0.z}; /* diag(d) times row 0 */
+    ts_vec3 d1 = {dx * r1.x, dy * r1.y, dz * r1.z};
+    store->inv_iw_xx[i] = ts_dot(d0, r0);
+    store->inv_iw_yy[i] = ts_dot(d1, r1);
+    store->inv_iw_zz[i] = dx * r2.x * r2.x + dy * r2.y * r2.y + dz * r2.z * r2.z;
+    store->inv_iw_xy[i] = ts_dot(d0, r1);
+    store->inv_iw_xz[i] = ts_dot(d0, r2);
+    store->inv_iw_yz[i] = ts_dot(d1, r2);
+}
+
+void ts_states_begin(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
 {
     for (int32_t i = begin; i < end; ++i) {
         states[i] = ts_body_state_at_rest(ts_v3(store->vx[i], store->vy[i], store->vz[i]),
                                           ts_v3(store->wx[i], store->wy[i], store->wz[i]));
+        store_world_inverse_inertia(store, i);
     }
 }
 

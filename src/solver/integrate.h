@@ -8,8 +8,10 @@
 #include "../soa/body_store.h"
 #include "body_state.h"
 
-/* States of slots [begin, end) from the store: velocities, zero deltas. */
-void ts_states_begin(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end);
+/* States of slots [begin, end) from the store: velocities, zero deltas; and
+ * the bodies' world inverse inertias (store columns inv_iw_*) for the
+ * constraint preparation. */
+void ts_states_begin(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
 
 /* Both integrators keep a body whose new state would not be finite (a huge
  * force, dt or gravity) at its last finite state and return the first such
