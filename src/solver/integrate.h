@@ -11,23 +11,39 @@
 /* States of slots [begin, end) from the store: velocities, zero deltas; and
  * the bodies' world inverse inertias (store columns inv_iw_*) for the
  * constraint preparation. */
-void ts_states_begin(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+void ts_states_begin_w1(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+void ts_states_begin_w4(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+void ts_states_begin_w8(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+void ts_states_begin_w16(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
 
-/* Both integrators keep a body whose new state would not be finite (a huge
+/* The integrators run TS_W bodies at a time (integrate_wide.c, one build per
+ * width, the same bits at every width). Both keep a body whose new state would not be finite (a huge
  * force, dt or gravity) at its last finite state and return the first such
  * slot, or INT32_MAX when all went well; the step then reports it. A NaN
  * never enters the state, so it never reaches the broadphase either. */
 
 /* v += h (F / m + g s), w += h I^-1 T (inertia at the step's start), then
  * damping v *= 1 / (1 + h c). */
-int32_t ts_integrate_velocities(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
-                                ts_vec3 gravity, float h);
+int32_t ts_integrate_velocities_w1(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                   ts_vec3 gravity, float h);
+int32_t ts_integrate_velocities_w4(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                   ts_vec3 gravity, float h);
+int32_t ts_integrate_velocities_w8(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                   ts_vec3 gravity, float h);
+int32_t ts_integrate_velocities_w16(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                    ts_vec3 gravity, float h);
 
 /* dp += h v, dq += h/2 (w, 0) dq, normalised; then the angular velocity of
  * dynamic bodies is updated so that the world angular momentum is unchanged
  * by the rotation (see integrate.c). */
-int32_t ts_integrate_positions(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
-                               float h);
+int32_t ts_integrate_positions_w1(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                  float h);
+int32_t ts_integrate_positions_w4(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                  float h);
+int32_t ts_integrate_positions_w8(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                  float h);
+int32_t ts_integrate_positions_w16(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                   float h);
 
 /* Writes the step's result into the store: p += dp, q = dq q (normalised),
  * velocities; clears forces and torques. */

@@ -138,7 +138,7 @@ static void run_solver(solve_context *c, bool timed)
     for (int32_t block = 0; block < c->body_blocks; ++block) {
         int32_t begin, end;
         block_range(block, c->awake, &begin, &end);
-        ts_states_begin(scratch->states, &c->world->store, begin, end);
+        TS_WIDE(ts_states_begin)(scratch->states, &c->world->store, begin, end);
     }
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
         const ts_graph_color *gc = c->world->graph.colors + color;
@@ -157,7 +157,7 @@ static void run_solver(solve_context *c, bool timed)
         for (int32_t block = 0; block < c->body_blocks; ++block) {
             int32_t begin, end;
             block_range(block, c->awake, &begin, &end);
-            bad = min_slot(bad, ts_integrate_velocities(scratch->states, &c->world->store, begin, end, c->gravity, c->h));
+            bad = min_slot(bad, TS_WIDE(ts_integrate_velocities)(scratch->states, &c->world->store, begin, end, c->gravity, c->h));
         }
         lap(timed, &mark, &p->integrate_velocities);
         run_colors(c, PASS_WARM_START);
@@ -168,7 +168,7 @@ static void run_solver(solve_context *c, bool timed)
         for (int32_t block = 0; block < c->body_blocks; ++block) {
             int32_t begin, end;
             block_range(block, c->awake, &begin, &end);
-            bad = min_slot(bad, ts_integrate_positions(scratch->states, &c->world->store, begin, end, c->h));
+            bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, &c->world->store, begin, end, c->h));
         }
         lap(timed, &mark, &p->integrate_positions);
         run_colors(c, PASS_RELAX);

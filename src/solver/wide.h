@@ -3,7 +3,7 @@
  * A kernel is written once against these names and compiled at a width
  * TS_W: one ts_wf holds TS_W floats, one lane per constraint. Only exact IEEE
  * operations are offered (add, sub, mul, div, sqrt, min, max, compare,
- * select), no fused multiply-add and no approximate reciprocal, so every width
+ * select, mask bits), no fused multiply-add and no approximate reciprocal, so every width
  * rounds every lane the same way and the results are bitwise identical to the
  * scalar build (design.md, "SIMD").
  *
@@ -50,6 +50,7 @@ static inline ts_wm ts_w_gt(ts_wf a, ts_wf b) { return a > b; }
 static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return a && b; }
 static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return a || b; }
 static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false) { return m ? if_true : if_false; }
+static inline uint32_t ts_w_mask_bits(ts_wm m) { return m ? 1u : 0u; } /* bit l = lane l */
 
 #elif TS_W == 4
 
@@ -75,6 +76,7 @@ static inline ts_wm ts_w_gt(ts_wf a, ts_wf b) { return simde_mm_cmpgt_ps(a, b); 
 static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return simde_mm_and_ps(a, b); }
 static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return simde_mm_or_ps(a, b); }
 static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false) { return simde_mm_blendv_ps(if_false, if_true, m); }
+static inline uint32_t ts_w_mask_bits(ts_wm m) { return (uint32_t)simde_mm_movemask_ps(m); }
 
 #elif TS_W == 8
 
@@ -103,6 +105,7 @@ static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false)
 {
     return simde_mm256_blendv_ps(if_false, if_true, m);
 }
+static inline uint32_t ts_w_mask_bits(ts_wm m) { return (uint32_t)simde_mm256_movemask_ps(m); }
 
 #elif TS_W == 16
 
@@ -134,6 +137,7 @@ static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false)
 {
     return simde_mm512_mask_blend_ps(m, if_false, if_true);
 }
+static inline uint32_t ts_w_mask_bits(ts_wm m) { return (uint32_t)m; }
 
 #else
 #error "TS_W must be 1, 4, 8 or 16"

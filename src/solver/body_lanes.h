@@ -1,0 +1,203 @@
+/* Body states of TS_W lanes (compiled once per width, like the kernels
+ * that use it): the gather of ts_body_state records into lanes and the
+ * scatter back, with 4x4 transposes of 16-byte groups at W = 4 and 8 and
+ * lane by lane otherwise. Constraint kernels gather by body index and
+ * scatter only the velocities of dynamic bodies; the integrators gather W
+ * consecutive states and scatter all of each. */
+#ifndef TS_BODY_LANES_H
+#define TS_BODY_LANES_H
+
+#include "../core.h"
+#include "body_state.h"
+#include "wide.h"
+
+#include <string.h>
+
+typedef struct body_lanes {
+    ts_wv3 v, w, dp;
+    ts_wquat dq;
+} body_lanes;
+
+#if TS_W == 4 || TS_W == 8
+
+/* Four states as rows of four floats (one 16-byte group each), transposed
+ * into x, y, z, w columns. */
+typedef struct group4 {
+    simde__m128 x, y, z, w;
+} group4;
+
+TS_FORCE_INLINE group4 load_group(const ts_body_state *states, const int32_t *index, int offset)
+{
+    simde__m128 r0 = simde_mm_loadu_ps((const float *)(states + index[0]) + offset);
+    simde__m128 r1 = simde_mm_loadu_ps((const float *)(states + index[1]) + offset);
+    simde__m128 r2 = simde_mm_loadu_ps((const float *)(states + index[2]) + offset);
+    simde__m128 r3 = simde_mm_loadu_ps((const float *)(states + index[3]) + offset);
+    SIMDE_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    return (group4){r0, r1, r2, r3};
+}
+
+/* The lanes' body states: loads of 16-byte groups and 4x4 transposes. */
+#if TS_W == 4
+TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t index[TS_W])
+{
+    group4 v = load_group(states, index, 0);
+    group4 w = load_group(states, index, 4);
+    group4 dp = load_group(states, index, 8);
+    group4 dq = load_group(states, index, 12);
+    return (body_lanes){{v.x, v.y, v.z}, {w.x, w.y, w.z}, {dp.x, dp.y, dp.z}, {dq.x, dq.y, dq.z, dq.w}};
+}
+#else
+/* Lanes 0..3 in the low half, 4..7 in the high half. */
+TS_FORCE_INLINE ts_wf halves(simde__m128 lo, simde__m128 hi) { return simde_mm256_set_m128(hi, lo); }
+
+TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t index[TS_W])
+{
+    group4 v0 = load_group(states, index, 0), v1 = load_group(states, index + 4, 0);
+    group4 w0 = load_group(states, index, 4), w1 = load_group(states, index + 4, 4);
+    group4 p0 = load_group(states, index, 8), p1 = load_group(states, index + 4, 8);
+    group4 q0 = load_group(states, index, 12), q1 = load_group(states, index + 4, 12);
+    return (body_lanes){
+        {halves(v0.x, v1.x), halves(v0.y, v1.y), halves(v0.z, v1.z)},
+        {halves(w0.x, w1.x), halves(w0.y, w1.y), halves(w0.z, w1.z)},
+        {halves(p0.x, p1.x), halves(p0.y, p1.y), halves(p0.z, p1.z)},
+        {halves(q0.x, q1.x), halves(q0.y, q1.y), halves(q0.z, q1.z), halves(q0.w, q1.w)},
+    };
+}
+#endif
+
+/* Transposes four lanes of (x, y, z) back into rows and writes the v or w
+ * group of the dynamic ones (the 4th float of a group is padding). */
+TS_FORCE_INLINE void store_group(ts_body_state *states, const int32_t *index, const float *inv_mass, int offset,
+                                 simde__m128 x, simde__m128 y, simde__m128 z)
+{
+    simde__m128 pad = simde_mm_setzero_ps();
+    SIMDE_MM_TRANSPOSE4_PS(x, y, z, pad);
+    simde__m128 rows[4] = {x, y, z, pad};
+    for (int l = 0; l < 4; ++l) {
+        if (inv_mass[l] > 0.0f) {
+            simde_mm_storeu_ps((float *)(states + index[l]) + offset, rows[l]);
+        }
+    }
+}
+
+#if TS_W == 4
+#define LOW(a) (a)
+#else
+#define LOW(a) simde_mm256_castps256_ps128(a)
+#define HIGH(a) simde_mm256_extractf128_ps(a, 1)
+#endif
+
+/* Writes back the velocities of the lanes whose body is dynamic (inverse
+ * mass > 0): static bodies and empty lanes share the dummy, and kinematic
+ * bodies may appear in several lanes of a colour; none of them is changed by
+ * a contact, so none is written. */
+TS_FORCE_INLINE void scatter(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W], body_lanes b)
+{
+    store_group(states, index, inv_mass, 0, LOW(b.v.x), LOW(b.v.y), LOW(b.v.z));
+    store_group(states, index, inv_mass, 4, LOW(b.w.x), LOW(b.w.y), LOW(b.w.z));
+#if TS_W == 8
+    store_group(states, index + 4, inv_mass + 4, 0, HIGH(b.v.x), HIGH(b.v.y), HIGH(b.v.z));
+    store_group(states, index + 4, inv_mass + 4, 4, HIGH(b.w.x), HIGH(b.w.y), HIGH(b.w.z));
+#endif
+}
+
+#else
+
+/* Lane by lane into W-float rows, then one load per component. */
+TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t index[TS_W])
+{
+    float rows[16][TS_W];
+    for (int l = 0; l < TS_W; ++l) {
+        float s[16];
+        memcpy(s, states + index[l], sizeof s); /* v, pad, w, pad, dp, pad, dq */
+        for (int k = 0; k < 16; ++k) {
+            rows[k][l] = s[k];
+        }
+    }
+    return (body_lanes){
+        {ts_w_load(rows[0]), ts_w_load(rows[1]), ts_w_load(rows[2])},
+        {ts_w_load(rows[4]), ts_w_load(rows[5]), ts_w_load(rows[6])},
+        {ts_w_load(rows[8]), ts_w_load(rows[9]), ts_w_load(rows[10])},
+        {ts_w_load(rows[12]), ts_w_load(rows[13]), ts_w_load(rows[14]), ts_w_load(rows[15])},
+    };
+}
+
+/* Writes back the velocities of the lanes whose body is dynamic (inverse
+ * mass > 0): static bodies and empty lanes share the dummy, and kinematic
+ * bodies may appear in several lanes of a colour; none of them is changed by
+ * a contact, so none is written. */
+TS_FORCE_INLINE void scatter(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W], body_lanes b)
+{
+    float rows[6][TS_W];
+    ts_w_store(rows[0], b.v.x);
+    ts_w_store(rows[1], b.v.y);
+    ts_w_store(rows[2], b.v.z);
+    ts_w_store(rows[3], b.w.x);
+    ts_w_store(rows[4], b.w.y);
+    ts_w_store(rows[5], b.w.z);
+    for (int l = 0; l < TS_W; ++l) {
+        if (inv_mass[l] > 0.0f) {
+            ts_body_state *s = states + index[l];
+            s->v = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
+            s->w = (ts_vec3){rows[3][l], rows[4][l], rows[5][l]};
+        }
+    }
+}
+
+#endif
+
+/* Writes every field (v, w, dp, dq) of the first `count` lanes back to the
+ * states index[0 .. count - 1] (the integrators' scatter). */
+#if TS_W == 4 || TS_W == 8
+TS_FORCE_INLINE void store_rows(ts_body_state *states, const int32_t *index, int count, int offset, simde__m128 x,
+                                simde__m128 y, simde__m128 z, simde__m128 w)
+{
+    SIMDE_MM_TRANSPOSE4_PS(x, y, z, w);
+    simde__m128 rows[4] = {x, y, z, w};
+    for (int l = 0; l < count; ++l) {
+        simde_mm_storeu_ps((float *)(states + index[l]) + offset, rows[l]);
+    }
+}
+
+/* The four 16-byte groups of up to four lanes (pads stay zero). */
+#define TS_STORE_STATES(get, index, count)                                                                        \
+    do {                                                                                                          \
+        simde__m128 pad = simde_mm_setzero_ps();                                                                  \
+        store_rows(states, index, count, 0, get(b.v.x), get(b.v.y), get(b.v.z), pad);                             \
+        store_rows(states, index, count, 4, get(b.w.x), get(b.w.y), get(b.w.z), pad);                             \
+        store_rows(states, index, count, 8, get(b.dp.x), get(b.dp.y), get(b.dp.z), pad);                          \
+        store_rows(states, index, count, 12, get(b.dq.x), get(b.dq.y), get(b.dq.z), get(b.dq.w));                 \
+    } while (0)
+
+TS_FORCE_INLINE void scatter_all(ts_body_state *states, const int32_t index[TS_W], int count, body_lanes b)
+{
+    TS_STORE_STATES(LOW, index, count < 4 ? count : 4);
+#if TS_W == 8
+    if (count > 4) {
+        TS_STORE_STATES(HIGH, index + 4, count - 4);
+    }
+#endif
+}
+#undef TS_STORE_STATES
+#else
+TS_FORCE_INLINE void scatter_all(ts_body_state *states, const int32_t index[TS_W], int count, body_lanes b)
+{
+    float rows[13][TS_W];
+    ts_wv3_store(rows + 0, b.v);
+    ts_wv3_store(rows + 3, b.w);
+    ts_wv3_store(rows + 6, b.dp);
+    ts_w_store(rows[9], b.dq.x);
+    ts_w_store(rows[10], b.dq.y);
+    ts_w_store(rows[11], b.dq.z);
+    ts_w_store(rows[12], b.dq.w);
+    for (int l = 0; l < count; ++l) {
+        ts_body_state *s = states + index[l];
+        s->v = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
+        s->w = (ts_vec3){rows[3][l], rows[4][l], rows[5][l]};
+        s->dp = (ts_vec3){rows[6][l], rows[7][l], rows[8][l]};
+        s->dq = (ts_quat){rows[9][l], rows[10][l], rows[11][l], rows[12][l]};
+    }
+}
+#endif
+
+#endif

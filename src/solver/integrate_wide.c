@@ -1,0 +1,306 @@
+/* The substep integrators of integrate.h, TS_W bodies at a time (compiled
+ * once per width). W consecutive awake slots form a bundle: their states are
+ * gathered into lanes, their constant columns loaded straight from the body
+ * store, and every lane follows the same operations as the scalar W = 1
+ * build, so every width gives the same bits. A tail shorter than W repeats
+ * its last body in the spare lanes and stores only the real ones.
+ *
+ * Per-body shortcuts of the scalar code (no torque: no rotations; equal
+ * principal moments: no gyroscopic update) become per-lane selects of the
+ * two results, and the costly branch runs only when a lane of the bundle
+ * needs it; a lane's result does not depend on its neighbours. */
+#include "integrate.h"
+
+#include "body_lanes.h"
+
+/* W values of a column from slot i (count < W: the last one repeated). */
+TS_FORCE_INLINE ts_wf load_column(const float *column, int32_t i, int count)
+{
+    if (count == TS_W) {
+        return ts_w_load(column + i);
+    }
+    float lanes[TS_W];
+    for (int l = 0; l < TS_W; ++l) {
+        lanes[l] = column[i + (l < count ? l : count - 1)];
+    }
+    return ts_w_load(lanes);
+}
+
+typedef struct bundle_slots {
+    int32_t index[TS_W];
+    int count;
+} bundle_slots;
+
+static bundle_slots slots_from(int32_t i, int32_t end)
+{
+    bundle_slots s;
+    s.count = end - i < TS_W ? (int)(end - i) : TS_W;
+    for (int l = 0; l < TS_W; ++l) {
+        s.index[l] = i + (l < s.count ? l : s.count - 1);
+    }
+    return s;
+}
+
+/* ---- lane math ---- */
+
+TS_FORCE_INLINE ts_wv3 mul_cw(ts_wv3 a, ts_wv3 b) { return (ts_wv3){ts_w_mul(a.x, b.x), ts_w_mul(a.y, b.y), ts_w_mul(a.z, b.z)}; }
+
+TS_FORCE_INLINE ts_wv3 select3(ts_wm m, ts_wv3 a, ts_wv3 b)
+{
+    return (ts_wv3){ts_w_select(m, a.x, b.x), ts_w_select(m, a.y, b.y), ts_w_select(m, a.z, b.z)};
+}
+
+TS_FORCE_INLINE ts_wquat select_quat(ts_wm m, ts_wquat a, ts_wquat b)
+{
+    return (ts_wquat){ts_w_select(m, a.x, b.x), ts_w_select(m, a.y, b.y), ts_w_select(m, a.z, b.z),
+                      ts_w_select(m, a.w, b.w)};
+}
+
+TS_FORCE_INLINE ts_wquat quat_conj(ts_wquat q) { return (ts_wquat){ts_w_neg(q.x), ts_w_neg(q.y), ts_w_neg(q.z), q.w}; }
+
+/* a b (first b, then a), term order as ts_quat_mul */
+TS_FORCE_INLINE ts_wquat quat_mul(ts_wquat a, ts_wquat b)
+{
+    return (ts_wquat){
+        ts_w_sub(ts_w_add(ts_w_add(ts_w_mul(a.w, b.x), ts_w_mul(a.x, b.w)), ts_w_mul(a.y, b.z)), ts_w_mul(a.z, b.y)),
+        ts_w_add(ts_w_add(ts_w_sub(ts_w_mul(a.w, b.y), ts_w_mul(a.x, b.z)), ts_w_mul(a.y, b.w)), ts_w_mul(a.z, b.x)),
+        ts_w_add(ts_w_sub(ts_w_add(ts_w_mul(a.w, b.z), ts_w_mul(a.x, b.y)), ts_w_mul(a.y, b.x)), ts_w_mul(a.z, b.w)),
+        ts_w_sub(ts_w_sub(ts_w_sub(ts_w_mul(a.w, b.w), ts_w_mul(a.x, b.x)), ts_w_mul(a.y, b.y)), ts_w_mul(a.z, b.z)),
+    };
+}
+
+TS_FORCE_INLINE ts_wquat quat_normalize(ts_wquat q)
+{
+    ts_wf length_sq = ts_w_add(ts_w_add(ts_w_add(ts_w_mul(q.x, q.x), ts_w_mul(q.y, q.y)), ts_w_mul(q.z, q.z)),
+                               ts_w_mul(q.w, q.w));
+    ts_wf inv = ts_w_div(ts_w_splat(1.0f), ts_w_sqrt(length_sq));
+    return (ts_wquat){ts_w_mul(inv, q.x), ts_w_mul(inv, q.y), ts_w_mul(inv, q.z), ts_w_mul(inv, q.w)};
+}
+
+/* Finite lanes: |x| < infinity is false for infinities and NaN. */
+TS_FORCE_INLINE ts_wm finite(ts_wf x)
+{
+    return ts_w_gt(ts_w_splat(INFINITY), ts_w_max(x, ts_w_neg(x)));
+}
+
+TS_FORCE_INLINE ts_wm finite3(ts_wv3 v) { return ts_w_and(ts_w_and(finite(v.x), finite(v.y)), finite(v.z)); }
+
+#define TS_ALL_LANES ((uint32_t)((1ull << TS_W) - 1))
+
+/* Spare lanes of a tail repeat its last body, so they never change the answer. */
+TS_FORCE_INLINE bool any_lane(ts_wm m) { return ts_w_mask_bits(m) != 0; }
+
+/* The first real lane that is not finite, as a slot, else INT32_MAX. */
+TS_FORCE_INLINE int32_t first_not_finite(ts_wm ok, const bundle_slots *s)
+{
+    uint32_t bits = ts_w_mask_bits(ok);
+    if (bits == TS_ALL_LANES) {
+        return INT32_MAX;
+    }
+    for (int l = 0; l < s->count; ++l) {
+        if ((bits >> l & 1u) == 0) {
+            return s->index[l];
+        }
+    }
+    return INT32_MAX;
+}
+
+#define COLUMN_LANES(name) ts_wf name = load_column(store->name, i, s.count)
+
+TS_FORCE_INLINE ts_wquat start_rotation(const ts_body_store *store, int32_t i, int count)
+{
+    return (ts_wquat){load_column(store->qx, i, count), load_column(store->qy, i, count),
+                      load_column(store->qz, i, count), load_column(store->qw, i, count)};
+}
+
+/* ---- the step's start ---- */
+
+/* Stores lanes to a column from slot i (only the real ones of a tail). */
+TS_FORCE_INLINE void store_column(float *column, int32_t i, int count, ts_wf a)
+{
+    if (count == TS_W) {
+        ts_w_store(column + i, a);
+        return;
+    }
+    float lanes[TS_W];
+    ts_w_store(lanes, a);
+    for (int l = 0; l < count; ++l) {
+        column[i + l] = lanes[l];
+    }
+}
+
+/* World inverse inertia R diag(d) R^T, with R the rotation matrix of the unit
+ * quaternion q: M_ij = sum_k R_ik d_k R_jk (rows r0, r1, r2 of R). */
+TS_FORCE_INLINE void store_world_inverse_inertia(ts_body_store *store, int32_t i, int count)
+{
+    ts_wquat q = start_rotation(store, i, count);
+    ts_wv3 d = {load_column(store->inv_ix, i, count), load_column(store->inv_iy, i, count),
+                load_column(store->inv_iz, i, count)};
+    ts_wf one = ts_w_splat(1.0f), two = ts_w_splat(2.0f);
+    ts_wf xx = ts_w_mul(q.x, q.x), yy = ts_w_mul(q.y, q.y), zz = ts_w_mul(q.z, q.z);
+    ts_wf xy = ts_w_mul(q.x, q.y), xz = ts_w_mul(q.x, q.z), yz = ts_w_mul(q.y, q.z);
+    ts_wf wx = ts_w_mul(q.w, q.x), wy = ts_w_mul(q.w, q.y), wz = ts_w_mul(q.w, q.z);
+    ts_wv3 r0 = {ts_w_sub(one, ts_w_mul(two, ts_w_add(yy, zz))), ts_w_mul(two, ts_w_sub(xy, wz)),
+                 ts_w_mul(two, ts_w_add(xz, wy))};
+    ts_wv3 r1 = {ts_w_mul(two, ts_w_add(xy, wz)), ts_w_sub(one, ts_w_mul(two, ts_w_add(xx, zz))),
+                 ts_w_mul(two, ts_w_sub(yz, wx))};
+    ts_wv3 r2 = {ts_w_mul(two, ts_w_sub(xz, wy)), ts_w_mul(two, ts_w_add(yz, wx)),
+                 ts_w_sub(one, ts_w_mul(two, ts_w_add(xx, yy)))};
+    ts_wv3 d0 = mul_cw(d, r0), d1 = mul_cw(d, r1), d2 = mul_cw(d, r2);
+    store_column(store->inv_iw_xx, i, count, ts_wv3_dot(d0, r0));
+    store_column(store->inv_iw_yy, i, count, ts_wv3_dot(d1, r1));
+    store_column(store->inv_iw_zz, i, count, ts_wv3_dot(d2, r2));
+    store_column(store->inv_iw_xy, i, count, ts_wv3_dot(d0, r1));
+    store_column(store->inv_iw_xz, i, count, ts_wv3_dot(d0, r2));
+    store_column(store->inv_iw_yz, i, count, ts_wv3_dot(d1, r2));
+}
+
+void TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+{
+    ts_wf zero = ts_w_zero();
+    for (int32_t i = begin; i < end; i += TS_W) {
+        bundle_slots s = slots_from(i, end);
+        body_lanes b = {
+            {load_column(store->vx, i, s.count), load_column(store->vy, i, s.count), load_column(store->vz, i, s.count)},
+            {load_column(store->wx, i, s.count), load_column(store->wy, i, s.count), load_column(store->wz, i, s.count)},
+            {zero, zero, zero},
+            {zero, zero, zero, ts_w_splat(1.0f)},
+        };
+        scatter_all(states, s.index, s.count, b);
+        store_world_inverse_inertia(store, i, s.count);
+    }
+}
+
+/* ---- velocities ---- */
+
+int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
+                                         int32_t begin, int32_t end, ts_vec3 gravity, float h)
+{
+    ts_wf hw = ts_w_splat(h);
+    ts_wf one = ts_w_splat(1.0f);
+    ts_wf zero = ts_w_zero();
+    ts_wv3 g = {ts_w_splat(gravity.x), ts_w_splat(gravity.y), ts_w_splat(gravity.z)};
+    int32_t first_bad = INT32_MAX;
+    for (int32_t i = begin; i < end; i += TS_W) {
+        bundle_slots s = slots_from(i, end);
+        body_lanes b = gather(states, s.index);
+        COLUMN_LANES(fx); COLUMN_LANES(fy); COLUMN_LANES(fz);
+        COLUMN_LANES(tx); COLUMN_LANES(ty); COLUMN_LANES(tz);
+        COLUMN_LANES(inv_mass); COLUMN_LANES(linear_damping); COLUMN_LANES(angular_damping);
+        COLUMN_LANES(gravity_scale);
+        ts_wf linear_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, linear_damping)));
+        ts_wf angular_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, angular_damping)));
+        ts_wv3 force = {fx, fy, fz};
+        /* v = (v + h (F / m + g s)) keep */
+        ts_wv3 accel = ts_wv3_add(ts_wv3_scale(inv_mass, force), ts_wv3_scale(gravity_scale, g));
+        ts_wv3 v = ts_wv3_scale(linear_keep, ts_wv3_add(b.v, ts_wv3_scale(hw, accel)));
+
+        /* dw = R I^-1 R^T T with I diagonal in the principal frame q; only
+         * bundles with a torque pay for the rotations */
+        ts_wv3 torque = {tx, ty, tz};
+        ts_wm torqued = ts_w_or(ts_w_or(ts_w_gt(ts_w_max(tx, ts_w_neg(tx)), zero),
+                                        ts_w_gt(ts_w_max(ty, ts_w_neg(ty)), zero)),
+                                ts_w_gt(ts_w_max(tz, ts_w_neg(tz)), zero));
+        ts_wv3 dw = {zero, zero, zero};
+        if (any_lane(torqued)) {
+            ts_wquat q = start_rotation(store, i, s.count);
+            COLUMN_LANES(inv_ix); COLUMN_LANES(inv_iy); COLUMN_LANES(inv_iz);
+            ts_wv3 local = mul_cw((ts_wv3){inv_ix, inv_iy, inv_iz}, ts_wquat_rotate(quat_conj(q), torque));
+            dw = select3(torqued, ts_wquat_rotate(q, local), dw);
+        }
+        ts_wv3 w = ts_wv3_scale(angular_keep, ts_wv3_add(b.w, ts_wv3_scale(hw, dw)));
+
+        /* a body whose velocity would overflow keeps its last one */
+        ts_wm ok = ts_w_and(finite3(v), finite3(w));
+        b.v = select3(ok, v, b.v);
+        b.w = select3(ok, w, b.w);
+        int32_t bad = first_not_finite(ok, &s);
+        first_bad = bad < first_bad ? bad : first_bad;
+        scatter_all(states, s.index, s.count, b);
+    }
+    return first_bad;
+}
+
+/* ---- positions ---- */
+
+/* q + h/2 (w, 0) q, normalised */
+TS_FORCE_INLINE ts_wquat rotate_by(ts_wquat q, ts_wv3 w, ts_wf half_h)
+{
+    ts_wquat spin = quat_mul((ts_wquat){w.x, w.y, w.z, ts_w_zero()}, q);
+    return quat_normalize((ts_wquat){ts_w_add(q.x, ts_w_mul(half_h, spin.x)), ts_w_add(q.y, ts_w_mul(half_h, spin.y)),
+                                     ts_w_add(q.z, ts_w_mul(half_h, spin.z)), ts_w_add(q.w, ts_w_mul(half_h, spin.w))});
+}
+
+typedef struct gyro_result {
+    ts_wquat dq;
+    ts_wv3 w;
+} gyro_result;
+
+/* The midpoint, momentum-keeping rotation of integrate.c's header comment. */
+TS_FORCE_INLINE gyro_result gyroscopic(const ts_body_store *store, int32_t i, int count, const body_lanes *b,
+                                       ts_wf half_h)
+{
+    ts_wf ix = load_column(store->ix, i, count), iy = load_column(store->iy, i, count);
+    ts_wf iz = load_column(store->iz, i, count);
+    ts_wv3 inv_inertia = {load_column(store->inv_ix, i, count), load_column(store->inv_iy, i, count),
+                          load_column(store->inv_iz, i, count)};
+    ts_wquat q0 = start_rotation(store, i, count);
+    ts_wquat q = quat_mul(b->dq, q0);
+
+    /* principal frame: L = I w and dw/dt = I^-1 (L x w) */
+    ts_wv3 local_w = ts_wquat_rotate(quat_conj(q), b->w);
+    ts_wv3 local_momentum = mul_cw((ts_wv3){ix, iy, iz}, local_w);
+    ts_wv3 local_dw = mul_cw(inv_inertia, ts_wv3_cross(local_momentum, local_w));
+    ts_wv3 mid_w = ts_wv3_mul_add(b->w, half_h, ts_wquat_rotate(q, local_dw));
+
+    gyro_result r;
+    r.dq = rotate_by(b->dq, mid_w, half_h);
+    ts_wquat next = quat_mul(r.dq, q0);
+    /* the same world momentum in the new frame */
+    ts_wv3 momentum = ts_wquat_rotate(q, local_momentum);
+    r.w = ts_wquat_rotate(next, mul_cw(inv_inertia, ts_wquat_rotate(quat_conj(next), momentum)));
+    return r;
+}
+
+/* Dynamic bodies with unequal principal moments need the gyroscopic update
+ * (a sphere or cube keeps w: L = I w; kinematic bodies keep theirs). */
+TS_FORCE_INLINE ts_wm needs_gyroscopic(const ts_body_store *store, const bundle_slots *s)
+{
+    float lanes[TS_W];
+    for (int l = 0; l < TS_W; ++l) {
+        int32_t k = s->index[l];
+        bool isotropic = store->ix[k] == store->iy[k] && store->iy[k] == store->iz[k];
+        lanes[l] = store->inv_mass[k] > 0.0f && !isotropic ? 1.0f : 0.0f;
+    }
+    return ts_w_gt(ts_w_load(lanes), ts_w_zero());
+}
+
+int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
+                                        int32_t begin, int32_t end, float h)
+{
+    ts_wf hw = ts_w_splat(h);
+    ts_wf half_h = ts_w_splat(0.5f * h);
+    int32_t first_bad = INT32_MAX;
+    for (int32_t i = begin; i < end; i += TS_W) {
+        bundle_slots s = slots_from(i, end);
+        body_lanes b = gather(states, s.index);
+        ts_wv3 dp = ts_wv3_mul_add(b.dp, hw, b.v);
+        ts_wquat dq = rotate_by(b.dq, b.w, half_h);
+        ts_wv3 w = b.w;
+        ts_wm gyro = needs_gyroscopic(store, &s);
+        if (any_lane(gyro)) {
+            gyro_result r = gyroscopic(store, i, s.count, &b, half_h);
+            dq = select_quat(gyro, r.dq, dq);
+            w = select3(gyro, r.w, w);
+        }
+        ts_wm ok = ts_w_and(ts_w_and(finite3(dp), finite3(w)),
+                            ts_w_and(ts_w_and(finite(dq.x), finite(dq.y)), ts_w_and(finite(dq.z), finite(dq.w))));
+        b.dp = select3(ok, dp, b.dp);
+        b.dq = select_quat(ok, dq, b.dq);
+        b.w = select3(ok, w, b.w);
+        int32_t bad = first_not_finite(ok, &s);
+        first_bad = bad < first_bad ? bad : first_bad;
+        scatter_all(states, s.index, s.count, b);
+    }
+    return first_bad;
+}
