@@ -13,7 +13,7 @@
  * add it here: the static assertion below fails until the list is complete. */
 #define TESSERA_PROFILE_FIELDS(X)                                                                              \
     X(step) X(update_pairs) X(narrowphase) X(prepare) X(integrate_velocities) X(warm_start) X(solve)          \
-    X(integrate_positions) X(relax) X(restitution) X(store_impulses) X(finalize)
+    X(integrate_positions) X(relax) X(restitution) X(store_impulses) X(finalize) X(sleep)
 
 #define PROFILE_COUNT_FIELD(name) +1
 _Static_assert(sizeof(ts_step_profile) == (0 TESSERA_PROFILE_FIELDS(PROFILE_COUNT_FIELD)) * sizeof(double),

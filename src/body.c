@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "collide/broadphase.h"
 #include "collide/contact.h"
+#include "islands/sleep.h"
 #include "mass.h"
 #include "shape.h"
 #include "tessera/tessera.h"
@@ -153,6 +154,7 @@ void ts_body_update_mass(ts_world *world, int32_t body)
     ts_vec3 v = ts_add(load_vec3(s->vx, s->vy, s->vz, i), ts_cross(w, d));
     store_vec3(s->vx, s->vy, s->vz, i, v);
     write_motion_columns(world, body);
+    s->max_extent[i] = ts_body_max_extent(world, body);
 }
 
 /* ---- create / destroy ---- */
@@ -172,6 +174,7 @@ static ts_result check_body_def(const ts_body_def *def, ts_quat *rotation, const
     TS_TRY(ts_check_finite_vec3(def->angular_velocity, fn, "def->angular_velocity"));
     TS_TRY(ts_check_non_negative(def->linear_damping, fn, "def->linear_damping"));
     TS_TRY(ts_check_non_negative(def->angular_damping, fn, "def->angular_damping"));
+    TS_TRY(ts_check_non_negative(def->sleep_threshold, fn, "def->sleep_threshold"));
     if (!ts_is_finite(def->gravity_scale)) {
         return ts_fail(TS_ERROR_NOT_FINITE, fn, "def->gravity_scale is %g (must be finite)", (double)def->gravity_scale);
     }
@@ -195,7 +198,8 @@ static bool reserve_body(ts_world *world)
         world->body_capacity = capacity;
     }
     return ts_id_pool_reserve(&world->body_ids, &world->allocator, 0) &&
-           ts_body_store_reserve(&world->store, &world->allocator, world->store.table.count + 1, index + 1);
+           ts_body_store_reserve(&world->store, &world->allocator, world->store.table.count + 1, index + 1) &&
+           ts_island_reserve(world, world->body_capacity);
 }
 
 ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
@@ -228,16 +232,24 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
         .angular_damping = def->angular_damping,
         .gravity_scale = def->gravity_scale,
         .enable_sleep = def->enable_sleep,
+        .sleep_threshold = def->sleep_threshold,
         .user_data = def->user_data,
         .contact_head = -1,
+        .island = -1,
+        .island_prev = -1,
+        .island_next = -1,
     };
     ts_body_range range = def->type == TS_BODY_STATIC ? TS_RANGE_STATIC : TS_RANGE_AWAKE;
     int32_t i = ts_body_store_add(&world->store, index, range);
     ts_body_store *s = &world->store;
     store_vec3(s->vx, s->vy, s->vz, i, def->linear_velocity);
     store_vec3(s->wx, s->wy, s->wz, i, def->angular_velocity);
+    s->sleep_threshold[i] = def->enable_sleep ? def->sleep_threshold : -1.0f;
     ts_body_set_origin_transform(world, index, (ts_transform){def->position, rotation});
     ts_body_update_mass(world, index);
+    if (def->type == TS_BODY_DYNAMIC) {
+        ts_island_add_body(world, index);
+    }
     return ts_body_id_of(world, index);
 }
 
@@ -249,7 +261,10 @@ ts_result ts_destroy_body(ts_body_id id)
         return TS_ERROR_STALE_ID;
     }
     int32_t index = (int32_t)(b - world->bodies);
+    /* What it held up or touched may move now. */
+    TS_TRY(ts_wake_body(world, index, __func__));
     ts_body_destroy_contacts(world, index, -1);
+    ts_island_remove_body(world, index);
     while (b->first_shape != -1) {
         ts_shape_release(world, b->first_shape);
     }
@@ -287,6 +302,65 @@ ts_world_id ts_body_get_world(ts_body_id id)
     int32_t body##_slot = slot_of(world, body);                                                                \
     (void)body##_slot
 
+/* Wakes a body the user changes (and the islands it touches); its slot
+ * moves when it was asleep. */
+static ts_result wake(ts_world *world, const ts_body *body, int32_t *slot, const char *function)
+{
+    TS_TRY(ts_wake_body(world, (int32_t)(body - world->bodies), function));
+    *slot = slot_of(world, body);
+    return TS_OK;
+}
+
+/* ---- sleeping ---- */
+
+ts_result ts_body_is_awake(ts_body_id id, bool *awake)
+{
+    TS_CHECK_NOT_NULL(awake, __func__);
+    LOOKUP(id, world, b);
+    *awake = b->island < 0 || ts_island_is_awake(&world->islands, b->island);
+    return TS_OK;
+}
+
+ts_result ts_body_set_awake(ts_body_id id, bool awake)
+{
+    LOOKUP(id, world, b);
+    int32_t index = (int32_t)(b - world->bodies);
+    if (awake) {
+        return ts_wake_body(world, index, __func__);
+    }
+    if (b->island < 0 || !ts_island_is_awake(&world->islands, b->island)) {
+        return TS_OK;
+    }
+    /* An island that may be in pieces is split first; the body's part sleeps. */
+    if (world->islands.islands[b->island].constraint_removed > 0) {
+        ts_island_split(world, b->island);
+    }
+    ts_island_sleep(world, b->island);
+    return TS_OK;
+}
+
+ts_result ts_body_enable_sleep(ts_body_id id, bool enable)
+{
+    LOOKUP(id, world, b);
+    int32_t index = (int32_t)(b - world->bodies);
+    if (!enable) {
+        TS_TRY(ts_wake_body(world, index, __func__));
+    }
+    b->enable_sleep = enable;
+    ts_body_store *s = &world->store;
+    int32_t i = slot_of(world, b);
+    s->sleep_threshold[i] = enable ? b->sleep_threshold : -1.0f;
+    return TS_OK;
+}
+
+ts_result ts_body_get_island(ts_body_id id, int *island)
+{
+    TS_CHECK_NOT_NULL(island, __func__);
+    LOOKUP(id, world, b);
+    *island = b->island;
+    return TS_OK;
+}
+
 /* ---- type ---- */
 
 ts_result ts_body_get_type(ts_body_id id, ts_body_type *type)
@@ -315,7 +389,9 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
                        (double)md.mass, (double)md.principal_inertia.x, (double)md.principal_inertia.y,
                        (double)md.principal_inertia.z);
     }
-    int32_t i = ts_body_store_move(s, b_slot, type == TS_BODY_STATIC ? TS_RANGE_STATIC : TS_RANGE_AWAKE);
+    TS_TRY(ts_wake_body(world, index, __func__));
+    ts_island_remove_body(world, index);
+    int32_t i = ts_body_store_move(s, slot_of(world, b), type == TS_BODY_STATIC ? TS_RANGE_STATIC : TS_RANGE_AWAKE);
     if (type == TS_BODY_STATIC) {
         store_vec3(s->vx, s->vy, s->vz, i, ts_v3(0, 0, 0));
         store_vec3(s->wx, s->wy, s->wz, i, ts_v3(0, 0, 0));
@@ -326,6 +402,9 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
     ts_body_update_mass(world, index);
     /* The shapes change trees and the pairs change rules: start over. */
     ts_body_destroy_contacts(world, index, -1);
+    if (type == TS_BODY_DYNAMIC) {
+        ts_island_add_body(world, index);
+    }
     for (int32_t sh = b->first_shape; sh != -1; sh = world->shapes[sh].next) {
         ts_shape_destroy_proxy(world, sh);
         TS_TRY(ts_shape_create_proxy(world, sh, __func__));
@@ -365,6 +444,7 @@ ts_result ts_body_set_transform(ts_body_id id, ts_vec3 position, ts_quat rotatio
     TS_TRY(ts_check_finite_vec3(position, __func__, "position"));
     TS_TRY(ts_check_rotation(rotation, &q, __func__, "rotation"));
     LOOKUP(id, world, b);
+    TS_TRY(ts_wake_body(world, (int32_t)(b - world->bodies), __func__));
     ts_body_set_origin_transform(world, (int32_t)(b - world->bodies), (ts_transform){position, q});
     return ts_body_refresh_proxies(world, (int32_t)(b - world->bodies), __func__);
 }
@@ -374,6 +454,7 @@ ts_result ts_body_set_position(ts_body_id id, ts_vec3 position)
     TS_TRY(ts_check_finite_vec3(position, __func__, "position"));
     LOOKUP(id, world, b);
     int32_t index = (int32_t)(b - world->bodies);
+    TS_TRY(ts_wake_body(world, index, __func__));
     ts_transform origin = ts_body_origin_transform(world, index);
     origin.p = position;
     ts_body_set_origin_transform(world, index, origin);
@@ -386,6 +467,7 @@ ts_result ts_body_set_rotation(ts_body_id id, ts_quat rotation)
     TS_TRY(ts_check_rotation(rotation, &q, __func__, "rotation"));
     LOOKUP(id, world, b);
     int32_t index = (int32_t)(b - world->bodies);
+    TS_TRY(ts_wake_body(world, index, __func__));
     ts_transform origin = ts_body_origin_transform(world, index);
     origin.q = q;
     ts_body_set_origin_transform(world, index, origin);
@@ -434,6 +516,7 @@ ts_result ts_body_set_linear_velocity(ts_body_id id, ts_vec3 velocity)
     TS_TRY(ts_check_finite_vec3(velocity, __func__, "velocity"));
     LOOKUP(id, world, b);
     TS_TRY(check_can_move(b, velocity, __func__));
+    TS_TRY(wake(world, b, &b_slot, __func__));
     ts_body_store *s = &world->store;
     store_vec3(s->vx, s->vy, s->vz, b_slot, velocity);
     return TS_OK;
@@ -444,6 +527,7 @@ ts_result ts_body_set_angular_velocity(ts_body_id id, ts_vec3 velocity)
     TS_TRY(ts_check_finite_vec3(velocity, __func__, "velocity"));
     LOOKUP(id, world, b);
     TS_TRY(check_can_move(b, velocity, __func__));
+    TS_TRY(wake(world, b, &b_slot, __func__));
     ts_body_store *s = &world->store;
     store_vec3(s->wx, s->wy, s->wz, b_slot, velocity);
     return TS_OK;
@@ -505,6 +589,7 @@ ts_result ts_body_apply_force(ts_body_id id, ts_vec3 force, ts_vec3 point)
     if (b->type != TS_BODY_DYNAMIC) {
         return TS_OK;
     }
+    TS_TRY(wake(world, b, &b_slot, __func__));
     return add_force(world, b_slot, force, ts_cross(lever_arm(world, b_slot, point), force), __func__);
 }
 
@@ -512,6 +597,9 @@ ts_result ts_body_apply_force_to_center(ts_body_id id, ts_vec3 force)
 {
     TS_TRY(ts_check_finite_vec3(force, __func__, "force"));
     LOOKUP(id, world, b);
+    if (b->type == TS_BODY_DYNAMIC) {
+        TS_TRY(wake(world, b, &b_slot, __func__));
+    }
     return b->type != TS_BODY_DYNAMIC ? TS_OK : add_force(world, b_slot, force, ts_v3(0, 0, 0), __func__);
 }
 
@@ -519,6 +607,9 @@ ts_result ts_body_apply_torque(ts_body_id id, ts_vec3 torque)
 {
     TS_TRY(ts_check_finite_vec3(torque, __func__, "torque"));
     LOOKUP(id, world, b);
+    if (b->type == TS_BODY_DYNAMIC) {
+        TS_TRY(wake(world, b, &b_slot, __func__));
+    }
     return b->type != TS_BODY_DYNAMIC ? TS_OK : add_force(world, b_slot, ts_v3(0, 0, 0), torque, __func__);
 }
 
@@ -530,6 +621,7 @@ ts_result ts_body_apply_linear_impulse(ts_body_id id, ts_vec3 impulse, ts_vec3 p
     if (b->type != TS_BODY_DYNAMIC) {
         return TS_OK;
     }
+    TS_TRY(wake(world, b, &b_slot, __func__));
     return add_impulse(world, b_slot, impulse, ts_cross(lever_arm(world, b_slot, point), impulse), __func__);
 }
 
@@ -537,6 +629,9 @@ ts_result ts_body_apply_linear_impulse_to_center(ts_body_id id, ts_vec3 impulse)
 {
     TS_TRY(ts_check_finite_vec3(impulse, __func__, "impulse"));
     LOOKUP(id, world, b);
+    if (b->type == TS_BODY_DYNAMIC) {
+        TS_TRY(wake(world, b, &b_slot, __func__));
+    }
     return b->type != TS_BODY_DYNAMIC ? TS_OK : add_impulse(world, b_slot, impulse, ts_v3(0, 0, 0), __func__);
 }
 
@@ -544,6 +639,9 @@ ts_result ts_body_apply_angular_impulse(ts_body_id id, ts_vec3 impulse)
 {
     TS_TRY(ts_check_finite_vec3(impulse, __func__, "impulse"));
     LOOKUP(id, world, b);
+    if (b->type == TS_BODY_DYNAMIC) {
+        TS_TRY(wake(world, b, &b_slot, __func__));
+    }
     return b->type != TS_BODY_DYNAMIC ? TS_OK : add_impulse(world, b_slot, ts_v3(0, 0, 0), impulse, __func__);
 }
 
@@ -607,6 +705,7 @@ ts_result ts_body_set_gravity_scale(ts_body_id id, float scale)
         return ts_fail(TS_ERROR_NOT_FINITE, __func__, "scale is %g (must be finite)", (double)scale);
     }
     LOOKUP(id, world, b);
+    TS_TRY(wake(world, b, &b_slot, __func__));
     b->gravity_scale = scale;
     write_motion_columns(world, (int32_t)(b - world->bodies));
     return TS_OK;

@@ -2,6 +2,8 @@
  * destruction, and their material and filter settings. */
 #include "shape.h"
 
+#include "islands/sleep.h"
+
 #include "alloc.h"
 #include "body.h"
 #include "collide/broadphase.h"
@@ -127,7 +129,7 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
         ts_fail(TS_ERROR_CAPACITY, fn, "the world holds %d shapes already (TS_MAX_OBJECTS)", TS_MAX_OBJECTS);
         return TS_NULL_SHAPE_ID;
     }
-    if (!reserve_shape(world)) {
+    if (!reserve_shape(world) || ts_wake_body(world, (int32_t)(body - world->bodies), fn) != TS_OK) {
         ts_fail(TS_ERROR_OUT_OF_MEMORY, fn, "the allocator returned NULL");
         return TS_NULL_SHAPE_ID;
     }
@@ -242,6 +244,7 @@ ts_result ts_destroy_shape(ts_shape_id id)
         return TS_ERROR_STALE_ID;
     }
     int32_t body = shape->body;
+    TS_TRY(ts_wake_body(world, body, __func__));
     ts_shape_release(world, (int32_t)(shape - world->shapes));
     ts_body_update_mass(world, body);
     return TS_OK;
@@ -354,6 +357,7 @@ ts_result ts_shape_set_density(ts_shape_id id, float density)
         shape->density = old_density;
         return TS_ERROR_OUT_OF_RANGE;
     }
+    TS_TRY(ts_wake_body(world, shape->body, __func__));
     ts_body_update_mass(world, shape->body);
     return TS_OK;
 }
@@ -407,6 +411,7 @@ ts_result ts_shape_set_filter(ts_shape_id id, ts_filter filter)
 {
     LOOKUP(id, world, shape);
     int32_t index = (int32_t)(shape - world->shapes);
+    TS_TRY(ts_wake_body(world, shape->body, __func__));
     shape->filter = filter;
     /* Pairs are found again under the new filter from the next step. */
     ts_body_destroy_contacts(world, shape->body, index);

@@ -5,6 +5,7 @@
 #include "alloc.h"
 #include "body.h"
 #include "collide/contact.h"
+#include "islands/sleep.h"
 #include "solver/step.h"
 #include "tessera/tessera.h"
 #include "validate.h"
@@ -31,6 +32,7 @@ ts_world_def ts_default_world_def(void)
         .contact_push_speed = 3.0f,
         .restitution_threshold = 1.0f,
         .enable_warm_starting = true,
+        .enable_sleep = true,
         .internal_value = TS_DEF_COOKIE,
     };
 }
@@ -42,6 +44,7 @@ ts_body_def ts_default_body_def(void)
         .rotation = TS_QUAT_IDENTITY,
         .gravity_scale = 1.0f,
         .enable_sleep = true,
+        .sleep_threshold = TS_SLEEP_THRESHOLD,
         .internal_value = TS_DEF_COOKIE,
     };
 }
@@ -166,7 +169,7 @@ static bool reserve_capacity(ts_world *world, int bodies, int shapes)
         }
         world->body_capacity = bodies;
         if (!ts_id_pool_reserve(&world->body_ids, a, bodies) ||
-            !ts_body_store_reserve(&world->store, a, bodies, bodies)) {
+            !ts_body_store_reserve(&world->store, a, bodies, bodies) || !ts_island_reserve(world, bodies)) {
             return false;
         }
     }
@@ -191,6 +194,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_body_store_destroy(&world->store, a);
     ts_broadphase_destroy(&world->broadphase, a);
     ts_contacts_free(world);
+    ts_island_set_destroy(&world->islands, a);
     ts_solver_scratch_free(&world->solver_scratch, a);
     world->bodies = NULL;
     world->shapes = NULL;
@@ -247,6 +251,7 @@ ts_world_id ts_create_world(const ts_world_def *def)
     world->contact_push_speed = def->contact_push_speed;
     world->restitution_threshold = def->restitution_threshold;
     world->enable_warm_starting = def->enable_warm_starting;
+    world->enable_sleep = def->enable_sleep;
     if (!ts_broadphase_init(&world->broadphase, &world->allocator, def->shape_capacity) ||
         !reserve_capacity(world, def->body_capacity, def->shape_capacity)) {
         ts_world_free_bodies_and_shapes(world);
@@ -370,11 +375,28 @@ ts_result ts_world_get_counters(ts_world_id id, ts_world_counters *counters)
         counters->color_counts[c] = world->graph.colors[c].count;
     }
     counters->overflow_count = world->graph.colors[TS_OVERFLOW_COLOR].count;
+    counters->island_count = ts_id_pool_live_count(&world->islands.ids);
+    counters->awake_island_count = world->islands.awake_count;
+    counters->sleeping_contact_count = world->contact_store.table.count - world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
+    counters->narrowphase_pairs = world->narrowphase_pairs;
     const ts_contact_store *cs = &world->contact_store;
     for (int32_t i = 0; i < cs->table.count; ++i) {
         counters->touching_count += (cs->flags[i] & TS_CONTACT_TOUCHING) != 0;
         counters->point_count += cs->point_count[i];
     }
+    return TS_OK;
+}
+
+ts_result ts_world_enable_sleep(ts_world_id id, bool enable)
+{
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    if (!enable) {
+        TS_TRY(ts_wake_all(world, __func__));
+    }
+    world->enable_sleep = enable;
     return TS_OK;
 }
 

@@ -7,6 +7,7 @@
 #include "collide/pair_set.h"
 #include "core.h"
 #include "islands/graph.h"
+#include "islands/island.h"
 #include "soa/body_store.h"
 #include "soa/contact_store.h"
 #include "soa/id_pool.h"
@@ -25,9 +26,12 @@ typedef struct ts_body {
     float angular_damping;
     float gravity_scale;
     bool enable_sleep;
+    float sleep_threshold; /* the user's; the store's column is -1 while sleep is off */
     void *user_data;
     int32_t contact_head; /* edge key (contact << 1 | side) of the first contact, -1 when none */
     int32_t contact_count;
+    int32_t island;                   /* island id, -1 unless dynamic (islands/island.h) */
+    int32_t island_prev, island_next; /* neighbours in the island's body list */
 } ts_body;
 
 /* One side of a contact in a body's contact list. Keys are contact << 1 | side. */
@@ -44,6 +48,7 @@ typedef struct ts_contact {
     int color;                /* graph colour while touching, -1 otherwise */
     int32_t color_index;      /* place in the colour's list */
     int32_t graph_body[2];    /* the bodies that hold colour bits (dynamic ones), -1 for none */
+    bool linked;              /* touching between two dynamic bodies: joins their islands */
     bool alive;
 } ts_contact;
 
@@ -112,6 +117,8 @@ typedef struct ts_world {
     ts_contact_store contact_store;
     ts_pair_set pairs; /* shape pair -> contact id */
     ts_constraint_graph graph; /* colours of the touching contacts */
+    ts_island_set islands;     /* persistent islands (islands/island.h) */
+    bool enable_sleep;         /* islands at rest sleep (islands/sleep.h) */
     int32_t *doomed_contacts; /* scratch: contacts to destroy after the narrowphase */
     int32_t doomed_capacity;
 
@@ -124,6 +131,7 @@ typedef struct ts_world {
     float step_dt; /* dt of the step in progress */
     int step_count;
     ts_step_profile profile;
+    int32_t narrowphase_pairs; /* contacts the last narrowphase updated */
 } ts_world;
 
 /* The world of an id, or NULL after recording an error for `function`. */

@@ -64,6 +64,9 @@ TS_API ts_result ts_world_set_gravity(ts_world_id world, ts_vec3 gravity);
 TS_API ts_result ts_world_get_gravity(ts_world_id world, ts_vec3 *gravity);
 TS_API ts_result ts_world_set_substeps(ts_world_id world, int substeps);
 TS_API ts_result ts_world_get_counters(ts_world_id world, ts_world_counters *counters);
+/* Sleeping on or off for the whole world (ts_world_def.enable_sleep); off
+ * wakes every island at once. */
+TS_API ts_result ts_world_enable_sleep(ts_world_id world, bool enable);
 TS_API ts_result ts_world_get_profile(ts_world_id world, ts_step_profile *profile);
 
 /* Bulk read for backends: copies the id and the origin transform of every body in
@@ -95,6 +98,23 @@ TS_API ts_world_id ts_body_get_world(ts_body_id body);
 TS_API ts_result ts_body_get_type(ts_body_id body, ts_body_type *type);
 /* Changes the type; mass is recomputed (static and kinematic bodies have none). */
 TS_API ts_result ts_body_set_type(ts_body_id body, ts_body_type type);
+
+/* Sleeping. A dynamic body belongs to an island (the bodies it touches,
+ * directly or through others); an island whose bodies have all been slower
+ * than their sleep threshold for 0.5 s sleeps, and costs nothing in a step
+ * until something wakes it: an awake body touching it, or a call that moves,
+ * pushes or changes one of its bodies (or a body touching it), or
+ * ts_body_set_awake. Static and kinematic bodies are always "awake" and in no
+ * island. */
+TS_API ts_result ts_body_is_awake(ts_body_id body, bool *awake);
+/* Wakes the body's island (and islands touching it), or puts its island to
+ * sleep now (awake = false; no effect on static and kinematic bodies). */
+TS_API ts_result ts_body_set_awake(ts_body_id body, bool awake);
+/* Whether the body may sleep (ts_body_def.enable_sleep); false wakes it. */
+TS_API ts_result ts_body_enable_sleep(ts_body_id body, bool enable);
+/* The body's island id (>= 0, stable while the island lasts; for viewers and
+ * debugging), or -1 for static and kinematic bodies. */
+TS_API ts_result ts_body_get_island(ts_body_id body, int *island);
 
 /* Position of the body origin in the world. */
 TS_API ts_result ts_body_get_position(ts_body_id body, ts_vec3 *position);

@@ -144,6 +144,7 @@ typedef struct ts_world_def {
      * restitution: resting contacts stay at rest. */
     float restitution_threshold; /* >= 0, m/s; default 1 */
     bool enable_warm_starting;   /* default true: start each step from the last step's impulses */
+    bool enable_sleep;           /* default true: islands at rest for 0.5 s sleep (bodies may opt out) */
     int body_capacity;     /* bodies to reserve room for up front (a hint, >= 0) */
     int shape_capacity;    /* shapes to reserve room for up front (a hint, >= 0) */
     ts_allocator allocator;
@@ -168,7 +169,8 @@ typedef struct ts_body_def {
     float linear_damping;      /* >= 0, 1/s; v *= 1 / (1 + h * damping) per substep */
     float angular_damping;     /* >= 0, 1/s */
     float gravity_scale;       /* finite; default 1 */
-    bool enable_sleep;         /* reserved for sleeping; default true */
+    bool enable_sleep;         /* may sleep when at rest; default true (islands sleep as a whole) */
+    float sleep_threshold;     /* >= 0, m/s: sleep velocity |v| + |w| extent at rest; default 0.05 */
     void *user_data;
     int internal_value; /* set by ts_default_body_def(); do not touch */
 } ts_body_def;
@@ -285,6 +287,10 @@ typedef struct ts_world_counters {
     int point_count;    /* manifold points over all contacts */
     int color_counts[TS_COLOR_COUNT]; /* touching contacts per graph colour */
     int overflow_count;   /* touching contacts that fit no colour (solved serially) */
+    int island_count;       /* islands (dynamic bodies linked by touching contacts) */
+    int awake_island_count; /* islands that are awake */
+    int sleeping_contact_count; /* contacts of sleeping islands: no narrowphase reads them */
+    int narrowphase_pairs;  /* contacts the last step's narrowphase updated (the awake ones) */
 } ts_world_counters;
 
 /* Time spent in the stages of the last step, in milliseconds. */
@@ -301,6 +307,7 @@ typedef struct ts_step_profile {
     double restitution;
     double store_impulses;
     double finalize;             /* write back poses, clear forces, shape bounds, broadphase moves */
+    double sleep;                /* islands put to sleep, island splits */
 } ts_step_profile;
 
 #ifdef __cplusplus

@@ -4,6 +4,7 @@
 
 #include "../body.h"
 #include "../error.h"
+#include "../islands/sleep.h"
 #include "../math3.h"
 #include "../soa/array.h"
 #include "../validate.h"
@@ -176,7 +177,10 @@ ts_result ts_contact_create(ts_world *world, int32_t shape_a, int32_t shape_b)
     ts_pair_set_add(&world->pairs, ts_pair_key(shape_a, shape_b), id);
 
     ts_contact_store *s = &world->contact_store;
-    int32_t i = ts_contact_store_add(s, id, TS_CONTACT_RANGE_AWAKE);
+    /* A pair of resting bodies (a shape moved while its island fell asleep)
+     * sleeps with them. */
+    bool rests = ts_body_rests(world, a->body) && ts_body_rests(world, b->body);
+    int32_t i = ts_contact_store_add(s, id, rests ? TS_CONTACT_RANGE_SLEEPING : TS_CONTACT_RANGE_AWAKE);
     s->shape_a[i] = shape_a;
     s->shape_b[i] = shape_b;
     s->body_a[i] = a->body;
@@ -189,21 +193,24 @@ ts_result ts_contact_create(ts_world *world, int32_t shape_a, int32_t shape_b)
 
 /* ---- graph colours ---- */
 
-static ts_result color_contact(ts_world *world, int32_t contact)
+ts_result ts_contact_color(ts_world *world, int32_t contact, const char *function)
 {
     ts_contact *c = world->contacts + contact;
+    if (c->color >= 0) {
+        return TS_OK; /* coloured when its island woke in this step */
+    }
     for (int side = 0; side < 2; ++side) {
         int32_t body = c->edges[side].body;
         c->graph_body[side] = world->bodies[body].type == TS_BODY_DYNAMIC ? body : -1;
     }
     if (!ts_graph_add(&world->graph, &world->allocator, contact, c->graph_body[0], c->graph_body[1], &c->color,
                       &c->color_index)) {
-        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (graph colours)");
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, function, "the allocator returned NULL (graph colours)");
     }
     return TS_OK;
 }
 
-static void uncolor_contact(ts_world *world, int32_t contact)
+void ts_contact_uncolor(ts_world *world, int32_t contact)
 {
     ts_contact *c = world->contacts + contact;
     if (c->color < 0) {
@@ -217,6 +224,28 @@ static void uncolor_contact(ts_world *world, int32_t contact)
     c->color_index = -1;
 }
 
+/* ---- islands ---- */
+
+/* A contact between two dynamic bodies that starts touching joins their islands. */
+static void link_islands(ts_world *world, int32_t contact)
+{
+    ts_contact *c = world->contacts + contact;
+    int32_t a = c->edges[0].body, b = c->edges[1].body;
+    if (!c->linked && world->bodies[a].type == TS_BODY_DYNAMIC && world->bodies[b].type == TS_BODY_DYNAMIC) {
+        ts_island_link(world, a, b);
+        c->linked = true;
+    }
+}
+
+static void unlink_islands(ts_world *world, int32_t contact)
+{
+    ts_contact *c = world->contacts + contact;
+    if (c->linked) {
+        ts_island_mark_removed(world, c->edges[0].body, c->edges[1].body);
+        c->linked = false;
+    }
+}
+
 void ts_contact_destroy(ts_world *world, int32_t contact)
 {
     ts_contact *c = world->contacts + contact;
@@ -225,7 +254,8 @@ void ts_contact_destroy(ts_world *world, int32_t contact)
     if ((s->flags[i] & TS_CONTACT_TOUCHING) != 0) {
         push_end(world, c->shape_a, c->shape_b);
     }
-    uncolor_contact(world, contact);
+    ts_contact_uncolor(world, contact);
+    unlink_islands(world, contact);
     unlink_edge(world, contact, 0);
     unlink_edge(world, contact, 1);
     ts_pair_set_remove(&world->pairs, ts_pair_key(c->shape_a, c->shape_b));
@@ -508,16 +538,21 @@ void ts_contacts_update(ts_world *world, int32_t begin, int32_t end)
 ts_result ts_contacts_finish_update(ts_world *world)
 {
     ts_contact_store *s = &world->contact_store;
+    /* First wake what was touched: its contacts join the awake range (behind
+     * the ones just updated) and its islands can then be linked. */
+    TS_TRY(ts_wake_touched_islands(world));
     int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
     int32_t doomed = 0;
     for (int32_t i = 0; i < count; ++i) {
         uint32_t flags = s->flags[i];
         if (flags & TS_CONTACT_STARTED) {
             TS_TRY(push_begin(world, s->shape_a[i], s->shape_b[i]));
-            TS_TRY(color_contact(world, s->table.id_of_slot[i]));
+            TS_TRY(ts_contact_color(world, s->table.id_of_slot[i], "ts_world_step"));
+            link_islands(world, s->table.id_of_slot[i]);
         } else if (flags & TS_CONTACT_STOPPED) {
             TS_TRY(push_end(world, s->shape_a[i], s->shape_b[i]));
-            uncolor_contact(world, s->table.id_of_slot[i]);
+            ts_contact_uncolor(world, s->table.id_of_slot[i]);
+            unlink_islands(world, s->table.id_of_slot[i]);
         }
         if (flags & TS_CONTACT_DISJOINT) {
             if (!ts_array_reserve(&world->allocator, (void **)&world->doomed_contacts, &world->doomed_capacity,

@@ -32,6 +32,12 @@ ts_result ts_contacts_finish_update(struct ts_world *world);
  * published ones; the collection starts empty. */
 ts_result ts_contact_events_publish(struct ts_world *world);
 
+/* Puts a touching contact into a graph colour (no-op when it has one). */
+ts_result ts_contact_color(struct ts_world *world, int32_t contact, const char *function);
+
+/* Takes a contact out of its graph colour (no-op when it has none). */
+void ts_contact_uncolor(struct ts_world *world, int32_t contact);
+
 void ts_contacts_free(struct ts_world *world);
 
 #endif

@@ -5,7 +5,7 @@
  * Slots are split into three consecutive ranges (soa_table.h):
  *
  *   [0, end[AWAKE])                awake: dynamic and kinematic bodies that move
- *   [end[AWAKE], end[SLEEPING])    sleeping (filled by the islands issue)
+ *   [end[AWAKE], end[SLEEPING])    sleeping: bodies of sleeping islands (islands/sleep.h)
  *   [end[SLEEPING], count)         static
  *
  * A body's slot changes when it moves between ranges or when another body is
@@ -27,7 +27,7 @@ typedef enum ts_body_range {
     TS_RANGE_COUNT = 3,
 } ts_body_range;
 
-#define TS_BODY_COLUMNS 35
+#define TS_BODY_COLUMNS 38
 
 typedef struct ts_body_store {
     union {
@@ -48,6 +48,9 @@ typedef struct ts_body_store {
              * written by the solver for awake bodies (xx yy zz xy xz yz), so
              * that each contact of a body does not rotate it again. */
             float *inv_iw_xx, *inv_iw_yy, *inv_iw_zz, *inv_iw_xy, *inv_iw_xz, *inv_iw_yz;
+            float *max_extent;                /* farthest shape point from the centre of mass */
+            float *sleep_threshold;           /* m/s; -1 when the body may not sleep */
+            float *sleep_time;                /* seconds spent below the threshold (islands/sleep.h) */
         };
         void *columns[TS_BODY_COLUMNS];
     };

@@ -4,7 +4,8 @@
  * slot i at [4 i + k]), so the solver can pack W contacts into a bundle lane
  * by lane. The narrowphase writes each slot from one thread only.
  *
- * Ranges: [0, end[AWAKE]) awake, then sleeping (filled by the islands issue). */
+ * Ranges: [0, end[AWAKE]) awake (the narrowphase's), then sleeping: contacts
+ * whose bodies all sleep or are static (islands/sleep.h). */
 #ifndef TS_CONTACT_STORE_H
 #define TS_CONTACT_STORE_H
 
@@ -76,6 +77,11 @@ static inline bool ts_contact_store_reserve(ts_contact_store *store, const ts_al
 static inline int32_t ts_contact_store_add(ts_contact_store *store, int32_t contact, ts_contact_range range)
 {
     return ts_soa_add(&store->table, store->columns, contact, (int)range);
+}
+
+static inline int32_t ts_contact_store_move(ts_contact_store *store, int32_t slot, ts_contact_range range)
+{
+    return ts_soa_move(&store->table, store->columns, slot, (int)range);
 }
 
 static inline void ts_contact_store_remove(ts_contact_store *store, int32_t slot)

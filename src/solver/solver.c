@@ -14,6 +14,7 @@
 
 #include "../collide/broadphase.h"
 #include "../error.h"
+#include "../islands/sleep.h"
 #include "../math3.h"
 #include "../soa/array.h"
 #include "../timer.h"
@@ -186,6 +187,7 @@ static void run_solver(solve_context *c, bool timed)
         int32_t begin, end;
         block_range(block, c->awake, &begin, &end);
         ts_states_finish(scratch->states, &c->world->store, begin, end);
+        ts_sleep_update_timers(c->world, begin, end);
         ts_broadphase_compute_bounds(c->world, begin, end);
     }
     lap(timed, &mark, &p->finalize);

@@ -7,7 +7,8 @@
  *   3. solve          (parallel) the soft-step substeps (solver.c), then bodies written
  *                                back and their shape bounds computed
  *   4. finalize       (serial)   move the proxies that left their fat bounds
- *   5. publish the step's events, sorted
+ *   5. sleep          (serial)   islands at rest sleep, one island split (islands/sleep.h)
+ *   6. publish the step's events, sorted
  *
  * Parallel stages are work-shared loops over fixed blocks of slots inside an
  * OpenMP region; each block writes only its own slots, so the result does not
@@ -18,6 +19,7 @@
 #include "../collide/broadphase.h"
 #include "../collide/contact.h"
 #include "../error.h"
+#include "../islands/sleep.h"
 #include "../timer.h"
 #include "solver.h"
 
@@ -74,6 +76,7 @@ ts_result ts_step_world(ts_world *world, float dt)
     double mark = ts_now_ms();
     profile->update_pairs = mark - start;
 
+    world->narrowphase_pairs = world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
     narrowphase(world);
     TS_TRY(ts_contacts_finish_update(world));
     profile->narrowphase = ts_now_ms() - mark;
@@ -85,8 +88,13 @@ ts_result ts_step_world(ts_world *world, float dt)
     }
     mark = ts_now_ms();
     TS_TRY(ts_broadphase_move_enlarged(world));
-    TS_TRY(ts_contact_events_publish(world));
     profile->finalize += ts_now_ms() - mark;
+    mark = ts_now_ms();
+    if (held < 0) { /* a held body stopped for overflowing, not for resting */
+        ts_sleep_islands(world);
+    }
+    profile->sleep = ts_now_ms() - mark;
+    TS_TRY(ts_contact_events_publish(world));
     profile->step = ts_now_ms() - start;
     if (held >= 0) {
         return ts_fail(TS_ERROR_NOT_FINITE, "ts_world_step",

@@ -1,0 +1,241 @@
+/* Sleeping and waking islands (see sleep.h). */
+#include "sleep.h"
+
+#include "../collide/contact.h"
+#include "../error.h"
+#include "../math3.h"
+#include "../world.h"
+
+#include <float.h>
+
+/* ---- timers ---- */
+
+void ts_sleep_update_timers(ts_world *world, int32_t begin, int32_t end)
+{
+    ts_body_store *s = &world->store;
+    float dt = world->step_dt;
+    for (int32_t i = begin; i < end; ++i) {
+        /* The fastest point of the body: |v| + |w| r for r its extent. */
+        float speed = ts_length(ts_v3(s->vx[i], s->vy[i], s->vz[i])) +
+                      s->max_extent[i] * ts_length(ts_v3(s->wx[i], s->wy[i], s->wz[i]));
+        s->sleep_time[i] = speed <= s->sleep_threshold[i] ? s->sleep_time[i] + dt : 0.0f;
+    }
+}
+
+float ts_body_max_extent(const ts_world *world, int32_t body)
+{
+    const ts_body *b = world->bodies + body;
+    float extent = 0.0f;
+    for (int32_t sh = b->first_shape; sh != -1; sh = world->shapes[sh].next) {
+        const ts_shape *shape = world->shapes + sh;
+        float reach;
+        switch (shape->type) {
+        case TS_SHAPE_SPHERE: reach = shape->geometry.sphere.radius; break;
+        case TS_SHAPE_CAPSULE: reach = shape->geometry.capsule.half_height + shape->geometry.capsule.radius; break;
+        default: reach = ts_length(shape->geometry.box.half_extents); break;
+        }
+        /* sim_local places the shape relative to the centre of mass */
+        float r = ts_length(shape->sim_local.p) + reach;
+        extent = r > extent ? r : extent;
+    }
+    return extent;
+}
+
+/* ---- which bodies rest ---- */
+
+static bool body_sleeps(const ts_world *world, int32_t body)
+{
+    int32_t island = world->bodies[body].island;
+    return island >= 0 && !ts_island_is_awake(&world->islands, island);
+}
+
+bool ts_body_rests(const ts_world *world, int32_t body)
+{
+    return world->bodies[body].type == TS_BODY_STATIC || body_sleeps(world, body);
+}
+
+static int32_t other_body(const ts_world *world, int32_t key)
+{
+    return world->contacts[key >> 1].edges[(key & 1) ^ 1].body;
+}
+
+static int32_t next_key(const ts_world *world, int32_t key)
+{
+    return world->contacts[key >> 1].edges[key & 1].next_key;
+}
+
+/* ---- sleep ---- */
+
+void ts_island_sleep(ts_world *world, int32_t island)
+{
+    ts_island_set *set = &world->islands;
+    ts_body_store *s = &world->store;
+    ts_contact_store *cs = &world->contact_store;
+    TS_ASSERT(ts_island_is_awake(set, island));
+    ts_island_set_awake(set, island, false);
+    for (int32_t body = set->islands[island].head_body; body != -1; body = world->bodies[body].island_next) {
+        int32_t i = s->table.slot_of_id[body];
+        s->vx[i] = s->vy[i] = s->vz[i] = 0.0f;
+        s->wx[i] = s->wy[i] = s->wz[i] = 0.0f;
+        s->fx[i] = s->fy[i] = s->fz[i] = 0.0f;
+        s->tx[i] = s->ty[i] = s->tz[i] = 0.0f;
+        ts_body_store_move(s, i, TS_RANGE_SLEEPING);
+    }
+    for (int32_t body = set->islands[island].head_body; body != -1; body = world->bodies[body].island_next) {
+        for (int32_t key = world->bodies[body].contact_head; key != -1; key = next_key(world, key)) {
+            int32_t contact = key >> 1;
+            int32_t i = cs->table.slot_of_id[contact];
+            if (i >= cs->table.end[TS_CONTACT_RANGE_AWAKE]) {
+                continue; /* moved by the other body already */
+            }
+            ts_contact_uncolor(world, contact);
+            if (ts_body_rests(world, other_body(world, key))) {
+                /* This step's begin / end were handled: only the state stays. */
+                cs->flags[i] &= TS_CONTACT_TOUCHING | TS_CONTACT_CACHED;
+                ts_contact_store_move(cs, i, TS_CONTACT_RANGE_SLEEPING);
+            }
+        }
+    }
+}
+
+/* ---- wake ---- */
+
+ts_result ts_island_wake(ts_world *world, int32_t island, const char *function)
+{
+    ts_island_set *set = &world->islands;
+    ts_body_store *s = &world->store;
+    ts_contact_store *cs = &world->contact_store;
+    if (ts_island_is_awake(set, island)) {
+        return TS_OK;
+    }
+    ts_island_set_awake(set, island, true);
+    for (int32_t body = set->islands[island].head_body; body != -1; body = world->bodies[body].island_next) {
+        int32_t i = ts_body_store_move(s, s->table.slot_of_id[body], TS_RANGE_AWAKE);
+        s->sleep_time[i] = 0.0f;
+    }
+    for (int32_t body = set->islands[island].head_body; body != -1; body = world->bodies[body].island_next) {
+        for (int32_t key = world->bodies[body].contact_head; key != -1; key = next_key(world, key)) {
+            int32_t contact = key >> 1;
+            int32_t i = cs->table.slot_of_id[contact];
+            if (i >= cs->table.end[TS_CONTACT_RANGE_AWAKE]) {
+                i = ts_contact_store_move(cs, i, TS_CONTACT_RANGE_AWAKE);
+            }
+            if ((cs->flags[i] & TS_CONTACT_TOUCHING) != 0) {
+                TS_TRY(ts_contact_color(world, contact, function));
+            }
+        }
+    }
+    return TS_OK;
+}
+
+static ts_result wake_island_of(ts_world *world, int32_t body, const char *function)
+{
+    int32_t island = world->bodies[body].island;
+    return island >= 0 ? ts_island_wake(world, island, function) : TS_OK;
+}
+
+ts_result ts_wake_body(ts_world *world, int32_t body, const char *function)
+{
+    TS_TRY(wake_island_of(world, body, function));
+    const ts_contact_store *cs = &world->contact_store;
+    for (int32_t key = world->bodies[body].contact_head; key != -1; key = next_key(world, key)) {
+        if ((cs->flags[cs->table.slot_of_id[key >> 1]] & TS_CONTACT_TOUCHING) != 0) {
+            TS_TRY(wake_island_of(world, other_body(world, key), function));
+        }
+    }
+    return TS_OK;
+}
+
+ts_result ts_wake_all(ts_world *world, const char *function)
+{
+    ts_island_set *set = &world->islands;
+    for (int32_t island = 0; island < set->ids.next_index; ++island) {
+        if (set->islands[island].body_count > 0 && !ts_island_is_awake(set, island)) {
+            TS_TRY(ts_island_wake(world, island, function));
+        }
+    }
+    return TS_OK;
+}
+
+ts_result ts_wake_touched_islands(ts_world *world)
+{
+    ts_contact_store *cs = &world->contact_store;
+    /* Woken contacts join the awake range behind `count`; none of them has
+     * started this step. */
+    int32_t count = cs->table.end[TS_CONTACT_RANGE_AWAKE];
+    for (int32_t i = 0; i < count; ++i) {
+        if ((cs->flags[i] & TS_CONTACT_STARTED) == 0) {
+            continue;
+        }
+        int32_t a = cs->body_a[i], b = cs->body_b[i];
+        if (body_sleeps(world, a)) {
+            TS_TRY(wake_island_of(world, a, "ts_world_step"));
+        }
+        if (body_sleeps(world, b)) {
+            TS_TRY(wake_island_of(world, b, "ts_world_step"));
+        }
+    }
+    return TS_OK;
+}
+
+/* ---- the sleep pass ---- */
+
+/* A moving kinematic body keeps the islands it touches awake. */
+static void keep_touching_awake(ts_world *world, int32_t body)
+{
+    const ts_contact_store *cs = &world->contact_store;
+    for (int32_t key = world->bodies[body].contact_head; key != -1; key = next_key(world, key)) {
+        int32_t island = world->bodies[other_body(world, key)].island;
+        if (island >= 0 && (cs->flags[cs->table.slot_of_id[key >> 1]] & TS_CONTACT_TOUCHING) != 0) {
+            world->islands.islands[island].sleep_time = 0.0f;
+        }
+    }
+}
+
+void ts_sleep_islands(ts_world *world)
+{
+    if (!world->enable_sleep) {
+        return;
+    }
+    ts_island_set *set = &world->islands;
+    const ts_body_store *s = &world->store;
+    for (int32_t k = 0; k < set->awake_count; ++k) {
+        set->islands[set->awake[k]].sleep_time = FLT_MAX;
+    }
+    /* Each island's least body timer (the bodies are in slot order). */
+    int32_t awake = s->table.end[TS_RANGE_AWAKE];
+    for (int32_t i = 0; i < awake; ++i) {
+        int32_t body = s->table.id_of_slot[i];
+        int32_t island = world->bodies[body].island;
+        float t = s->sleep_time[i];
+        if (island >= 0) {
+            ts_island *isl = set->islands + island;
+            isl->sleep_time = t < isl->sleep_time ? t : isl->sleep_time;
+        } else if (t < TS_TIME_TO_SLEEP) {
+            keep_touching_awake(world, body);
+        }
+    }
+    /* Backwards, so that removing island k (the last takes its place)
+     * leaves the ones still to visit where they are. */
+    int32_t split = -1;
+    float split_time = 0.0f;
+    for (int32_t k = set->awake_count - 1; k >= 0; --k) {
+        int32_t island = set->awake[k];
+        const ts_island *isl = set->islands + island;
+        if (isl->sleep_time < TS_TIME_TO_SLEEP) {
+            continue;
+        }
+        if (isl->constraint_removed > 0) {
+            /* May be in pieces: split first (the sleepiest one), sleep after. */
+            if (split < 0 || isl->sleep_time > split_time) {
+                split = island;
+                split_time = isl->sleep_time;
+            }
+            continue;
+        }
+        ts_island_sleep(world, island);
+    }
+    if (split >= 0) {
+        ts_island_split(world, split);
+    }
+}

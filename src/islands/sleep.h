@@ -1,0 +1,64 @@
+/* Sleeping and waking: islands at rest leave the step entirely.
+ *
+ * Sleep rule (Box2D v3's): each body has a sleep velocity
+ *     |v| + |w| * max_extent
+ * (the fastest any point of it can move) and a timer of how long that has
+ * stayed at or below its threshold (default 0.05 m/s). An island sleeps when
+ * the least timer of its bodies reaches TS_TIME_TO_SLEEP; an island that lost
+ * a linking constraint since it was last whole is split instead (one split
+ * per step, the sleepiest candidate first), and its parts sleep on their own.
+ *
+ * A sleeping island's bodies move to the store's sleeping range with zero
+ * velocity; its contacts leave their graph colours, and those whose bodies
+ * all rest (asleep or static) move to the contact store's sleeping range, so
+ * no stage of a step reads them: not the narrowphase, the solver, the bounds
+ * update nor the broadphase (their proxies stay in the tree, unmoved).
+ * Contacts with an awake body stay awake, not touching, so that a body
+ * coming closer is seen by the narrowphase and wakes the island.
+ *
+ * Waking puts the bodies back at the end of the awake range, the contacts
+ * back in the awake range and the touching ones back in colours, walking the
+ * island's body list and each body's contact list: a fixed order, so results
+ * do not depend on threads or SIMD width. */
+#ifndef TS_SLEEP_H
+#define TS_SLEEP_H
+
+#include "../core.h"
+
+struct ts_world;
+
+#define TS_TIME_TO_SLEEP 0.5f        /* seconds at rest before an island sleeps */
+#define TS_SLEEP_THRESHOLD 0.05f     /* default body sleep velocity, m/s */
+
+/* Step stage (parallel over awake body slots [begin, end), after the
+ * write-back): advances or resets each body's sleep timer. */
+void ts_sleep_update_timers(struct ts_world *world, int32_t begin, int32_t end);
+
+/* Step stage (serial, after the solve and the broadphase moves): puts the
+ * islands at rest to sleep, splits at most one island. */
+void ts_sleep_islands(struct ts_world *world);
+
+/* Step stage (serial, after the narrowphase, before touch events are
+ * handled): wakes the sleeping islands of contacts that started touching. */
+ts_result ts_wake_touched_islands(struct ts_world *world);
+
+/* Wakes a body's island and the islands of the bodies it touches (for a
+ * static or kinematic body, only those), e.g. before the user moves, pushes,
+ * changes or destroys it. */
+ts_result ts_wake_body(struct ts_world *world, int32_t body, const char *function);
+
+ts_result ts_island_wake(struct ts_world *world, int32_t island, const char *function);
+void ts_island_sleep(struct ts_world *world, int32_t island);
+
+/* Static bodies and bodies of sleeping islands: a contact between two of
+ * them sleeps. */
+bool ts_body_rests(const struct ts_world *world, int32_t body);
+
+/* Wakes every island (sleeping switched off). */
+ts_result ts_wake_all(struct ts_world *world, const char *function);
+
+/* Largest distance from a body's centre of mass to a point of its shapes,
+ * for its sleep velocity (written to the store's max_extent). */
+float ts_body_max_extent(const struct ts_world *world, int32_t body);
+
+#endif
