@@ -10,7 +10,7 @@ void bench_print_usage(const char *program)
     printf("usage: %s [--scene NAME|all] [--small] [--base B] [--grid G] [--height H] [--count N]\n"
            "       [--side S] [--stacks K] [--steps N] [--runs R] [--threads T] [--solver soft_step|xpbd]\n"
            "       [--substeps S] [--width W] [--sweep KEY=V1,V2,...] [--compare bullet] [--json]\n"
-           "       [--no-quality] [--collide-only] [--force] [--list]\n"
+           "       [--no-quality] [--collide-only] [--sleep] [--force] [--list]\n"
            "\n"
            "Scenes are those of shared/scenes.md plus free_fall (N free spinning boxes);\n"
            "--list shows them and what each still waits for. Parameters default to scenes.md's\n"
@@ -22,6 +22,8 @@ void bench_print_usage(const char *program)
            "quality check (stepping on, untimed, to the step scenes.md names) unless\n"
            "--no-quality. --compare bullet also runs tessera-bench-bullet (built when\n"
            "libbullet-dev is installed) on the same scenes and prints the ratio per scene.\n"
+           "--sleep turns sleeping on in every scene (tessera only; scenes.md has it off but in\n"
+           "sleep_field), to see what sleeping saves once a scene comes to rest.\n"
            "--collide-only turns gravity off, so a scene keeps its initial state, and times the\n"
            "collision stages (also for scenes that wait for the solver). --force runs a scene\n"
            "that tessera does not support yet.\n",
@@ -100,9 +102,11 @@ static int parse_param(const char *flag, const char *value, bench_options *o, in
 
 static int parse_flag(const char *a, bench_options *o)
 {
-    bool *flags[] = {&o->json, &o->list, &o->help, &o->help, &o->collide_only, &o->no_quality, &o->force, &o->small};
-    const char *names[] = {"--json", "--list", "--help", "-h", "--collide-only", "--no-quality", "--force", "--small"};
-    for (int i = 0; i < 8; ++i) {
+    bool *flags[] = {&o->json,         &o->list,       &o->help,  &o->help, &o->collide_only,
+                     &o->no_quality,   &o->force,      &o->small, &o->sleep};
+    const char *names[] = {"--json", "--list", "--help", "-h", "--collide-only", "--no-quality", "--force", "--small",
+                           "--sleep"};
+    for (int i = 0; i < 9; ++i) {
         if (strcmp(a, names[i]) == 0) {
             *flags[i] = true;
             return 1;

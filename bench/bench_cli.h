@@ -38,6 +38,7 @@ typedef struct bench_options {
     bool collide_only;     /* gravity off, collision stages only */
     bool no_quality;       /* skip the quality check (and the untimed steps it needs) */
     bool force;            /* run a scene tessera does not support yet */
+    bool sleep;            /* sleeping on in every scene (tessera) */
     const char *compare;   /* "bullet" or NULL */
     int sweep_count;
     bench_sweep sweeps[BENCH_MAX_SWEEPS];

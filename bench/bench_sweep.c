@@ -21,6 +21,7 @@ static int base_config(const bench_options *o, bench_config *c)
     s->solver = (ts_solver_type)solver;
     c->run.steps = o->steps;
     c->run.collide_only = o->collide_only;
+    c->run.sleep = o->sleep;
     c->run.quality = !o->no_quality;
     return 0;
 }

@@ -105,14 +105,22 @@ static void time_steps(ts_world_id world, bench_result *r)
     bench_add_extra(r, "first_step_update_pairs_ms", first_pairs);
 }
 
-/* Median step time of an empty world with the same settings (sleep_field). */
-static double empty_world_ms(const tessera_run_config *c, int steps)
+/* Median step time of an empty world (the scene's ground only) with the
+ * same settings (sleep_field). */
+static double empty_world_ms(const scene_desc *desc, const tessera_run_config *c, int steps)
 {
     scene_desc empty;
-    scene_desc_init(&empty);
+    scene_desc_static_part(desc, &empty);
     char error[160];
     ts_world_id world = tessera_create_world(&empty, &c->settings, error, sizeof(error));
-    if (ts_world_id_is_null(world)) {
+    ts_body_id *bodies = malloc(sizeof(ts_body_id) * (size_t)(empty.body_count > 0 ? empty.body_count : 1));
+    bool built = !ts_world_id_is_null(world) && tessera_build_scene(world, &empty, bodies, error, sizeof(error));
+    free(bodies);
+    scene_desc_free(&empty);
+    if (!built) {
+        if (!ts_world_id_is_null(world)) {
+            ts_destroy_world(world);
+        }
         return 0.0;
     }
     double *times = malloc(sizeof(double) * (size_t)steps);
@@ -156,7 +164,7 @@ static void take_quality(ts_world_id world, const scene_desc *desc, const ts_bod
                         .dt = BENCH_DT,
                         .awake_count = counters.awake_body_count,
                         .ms_step = r->ms_median,
-                        .ms_empty_step = r->scene->empty_world_reference ? empty_world_ms(c, r->steps) : 0.0};
+                        .ms_empty_step = r->scene->empty_world_reference ? empty_world_ms(desc, c, r->steps) : 0.0};
     r->scene->quality(&in, &r->quality);
     free(states);
 }
@@ -187,6 +195,10 @@ bool tessera_run(const scene_info *scene, const scene_params *params, const tess
     scene_describe(scene, params, &desc);
     if (c->collide_only) {
         desc.gravity = (scene_vec3){0.0f, 0.0f, 0.0f};
+    }
+    if (c->sleep && !desc.sleep) {
+        desc.sleep = true;
+        bench_add_extra(r, "sleep_forced", 1.0);
     }
     r->bodies = desc.body_count;
     r->dynamic_bodies = scene_dynamic_count(&desc);

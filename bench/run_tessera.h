@@ -12,6 +12,7 @@ typedef struct tessera_run_config {
     int steps;         /* timed steps; 0 = the scene's own count */
     bool collide_only; /* gravity off: the scene keeps its initial state; times collision */
     bool quality;      /* step on (untimed) to the check's step, then take it */
+    bool sleep;        /* sleeping on, whatever the scene says (--sleep) */
 } tessera_run_config;
 
 /* The step of every scene (scenes.md): 1/60 s. */

@@ -157,11 +157,16 @@ void scene_define_joint_grid(const scene_params *p, scene_desc *d)
 }
 
 /* sleep_field: K stacks of 10 unit boxes, stack k at x = (k mod 40) 3,
- * z = (k div 40) 3, sleeping on. */
+ * z = (k div 40) 3, sleeping on. The standard ground (half-extent 200)
+ * holds K <= 2,680 (67 rows); past that it grows to hold every row (K =
+ * 10,000: 250 rows, z up to 747 m), so that no stack falls off its edge. */
 void scene_define_sleep_field(const scene_params *p, scene_desc *d)
 {
     d->sleep = true;
-    scene_add_static_box(d, (scene_vec3){0.0f, -1.0f, 0.0f}, (scene_vec3){200.0f, 1.0f, 200.0f});
+    int rows = (p->stacks + 39) / 40;
+    float reach = 3.0f * (float)rows + 3.0f;
+    float half = reach > 200.0f ? reach : 200.0f;
+    scene_add_static_box(d, (scene_vec3){0.0f, -1.0f, 0.0f}, (scene_vec3){half, 1.0f, half});
     d->first_dynamic = d->body_count;
     d->group_size = 10;
     for (int k = 0; k < p->stacks; ++k) {

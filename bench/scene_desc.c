@@ -96,6 +96,18 @@ float scene_shape_volume(const scene_shape *s)
     return 0.0f;
 }
 
+void scene_desc_static_part(const scene_desc *from, scene_desc *to)
+{
+    scene_desc_init(to);
+    to->gravity = from->gravity;
+    to->sleep = from->sleep;
+    for (int i = 0; i < from->body_count; ++i) {
+        if (from->bodies[i].type == SCENE_STATIC) {
+            scene_add_body(to, &from->bodies[i]);
+        }
+    }
+}
+
 int scene_dynamic_count(const scene_desc *desc)
 {
     int n = 0;

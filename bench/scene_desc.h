@@ -96,6 +96,10 @@ float scene_shape_volume(const scene_shape *shape);
 
 int scene_dynamic_count(const scene_desc *desc);
 
+/* A new description holding only the static bodies of `from` (the ground):
+ * the "empty world" that sleep_field's cost is measured against. */
+void scene_desc_static_part(const scene_desc *from, scene_desc *to);
+
 #ifdef __cplusplus
 }
 #endif

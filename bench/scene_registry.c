@@ -5,7 +5,6 @@
 
 #include <string.h>
 
-#define NEEDS_SLEEP "the contact solver and sleeping (islands issue)"
 #define NEEDS_JOINTS "joints (joints issue)"
 
 const scene_info scene_table[] = {
@@ -59,7 +58,7 @@ const scene_info scene_table[] = {
      .warmup_steps = 1, .timed_steps = 100, .quality_steps = 0,
      .define = scene_define_joint_grid, .quality = quality_joint_grid},
     {.name = "sleep_field",
-     .missing = NEEDS_SLEEP,
+     .missing = NULL,
      .params_used = SCENE_PARAM_STACKS,
      .defaults = {.stacks = 1000},
      .small = {.stacks = 2},

@@ -196,6 +196,13 @@ static void test_destroyed_bridge_splits_island(void **state)
     assert_int_equal(counters_of(world).awake_body_count, 4);
     assert_true(step_until_asleep(world, 240) > 0);
     check_islands(world);
+    /* Switching sleep off wakes both (and no island released by the merges
+     * and the split). */
+    assert_ok(ts_world_enable_sleep(world, false));
+    ts_world_counters c2 = counters_of(world);
+    assert_int_equal(c2.awake_body_count, 8);
+    assert_int_equal(c2.awake_island_count, 2);
+    check_islands(world);
     assert_ok(ts_destroy_world(world));
 }
 

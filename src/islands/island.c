@@ -64,11 +64,13 @@ static int32_t new_island(ts_island_set *set)
     return id;
 }
 
+/* A released island is empty (ts_wake_all and validation skip it). */
 static void release_island(ts_island_set *set, int32_t island)
 {
     if (set->islands[island].awake_index >= 0) {
         remove_awake(set, island);
     }
+    set->islands[island] = (ts_island){-1, -1, 0, 0, -1, 0.0f};
     ts_id_pool_release(&set->ids, island);
 }
 
