@@ -5,6 +5,7 @@
  * identical at every SIMD width and thread count. */
 #include "test_common.h"
 
+#include "islands/sleep.h"
 #include "world.h"
 
 #define DT (1.0f / 60.0f)
@@ -329,6 +330,33 @@ static void test_kinematic_keeps_touching_awake(void **state)
     assert_ok(ts_destroy_world(world));
 }
 
+/* The link calls joints will use: two boxes 3 m apart linked by a
+ * "constraint" share an island, sleep and wake together; unlinked, the
+ * island splits in two when it next comes to rest. */
+static void test_constraint_links(void **state)
+{
+    (void)state;
+    ts_world_id world = test_world(4, 1);
+    ground(world);
+    ts_body_id a = test_box(world, TS_BODY_DYNAMIC, (ts_vec3){0, 0.5f, 0}, TS_QUAT_IDENTITY, unit_half, 1);
+    ts_body_id b = test_box(world, TS_BODY_DYNAMIC, (ts_vec3){3, 0.5f, 0}, TS_QUAT_IDENTITY, unit_half, 1);
+    assert_true(step_until_asleep(world, 120) > 0);
+    ts_world *w = ts_world_lookup(world, "test");
+    assert_ok(ts_link_constraint(w, a.index1 - 1, b.index1 - 1, "test"));
+    assert_true(awake(a) && awake(b));
+    assert_int_equal(island_of(a), island_of(b));
+    assert_true(step_until_asleep(world, 120) > 0);
+    assert_ok(ts_body_set_linear_velocity(b, (ts_vec3){0.1f, 0, 0}));
+    assert_true(awake(a));
+    assert_ok(ts_unlink_constraint(w, a.index1 - 1, b.index1 - 1, "test"));
+    assert_int_equal(island_of(a), island_of(b)); /* split later, when at rest */
+    assert_true(step_until_asleep(world, 240) > 0);
+    assert_true(island_of(a) != island_of(b));
+    assert_int_equal(counters_of(world).island_count, 2);
+    check_islands(world);
+    assert_ok(ts_destroy_world(world));
+}
+
 /* ---- allocation ---- */
 
 typedef struct counting_allocator {
@@ -542,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_impulse_wakes_exactly_its_island),
         cmocka_unit_test(test_user_calls_wake),
         cmocka_unit_test(test_kinematic_keeps_touching_awake),
+        cmocka_unit_test(test_constraint_links),
         cmocka_unit_test(test_sleep_and_wake_allocate_nothing),
         cmocka_unit_test(test_sleep_is_deterministic),
         cmocka_unit_test(test_bad_input),

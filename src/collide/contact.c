@@ -538,14 +538,14 @@ void ts_contacts_update(ts_world *world, int32_t begin, int32_t end)
 ts_result ts_contacts_finish_update(ts_world *world)
 {
     ts_contact_store *s = &world->contact_store;
-    /* First wake what was touched: its contacts join the awake range (behind
-     * the ones just updated) and its islands can then be linked. */
-    TS_TRY(ts_wake_touched_islands(world));
+    /* Slots below count stay put: waking an island below only appends its
+     * contacts to the awake range (and they have no begin or end to report). */
     int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
     int32_t doomed = 0;
     for (int32_t i = 0; i < count; ++i) {
         uint32_t flags = s->flags[i];
         if (flags & TS_CONTACT_STARTED) {
+            TS_TRY(ts_wake_pair(world, s->body_a[i], s->body_b[i], "ts_world_step")); /* a touch wakes */
             TS_TRY(push_begin(world, s->shape_a[i], s->shape_b[i]));
             TS_TRY(ts_contact_color(world, s->table.id_of_slot[i], "ts_world_step"));
             link_islands(world, s->table.id_of_slot[i]);

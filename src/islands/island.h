@@ -13,9 +13,10 @@
  * Static and kinematic bodies belong to no island and never link two
  * islands: a ground under a thousand stacks leaves a thousand islands.
  *
- * For constraints other than contacts (joints): call ts_island_link when one
- * is made between two bodies and ts_island_mark_removed when it goes, and
- * visit their edges in split_island's neighbour walk (island.c). */
+ * For constraints other than contacts (joints): call ts_link_constraint
+ * (sleep.h: wakes both bodies, then ts_island_link) when one is made between
+ * two bodies and ts_unlink_constraint when it goes, and visit their edges in
+ * the split walk (push_neighbours in island.c). */
 #ifndef TS_ISLAND_H
 #define TS_ISLAND_H
 

@@ -157,24 +157,23 @@ ts_result ts_wake_all(ts_world *world, const char *function)
     return TS_OK;
 }
 
-ts_result ts_wake_touched_islands(ts_world *world)
+ts_result ts_wake_pair(ts_world *world, int32_t body_a, int32_t body_b, const char *function)
 {
-    ts_contact_store *cs = &world->contact_store;
-    /* Woken contacts join the awake range behind `count`; none of them has
-     * started this step. */
-    int32_t count = cs->table.end[TS_CONTACT_RANGE_AWAKE];
-    for (int32_t i = 0; i < count; ++i) {
-        if ((cs->flags[i] & TS_CONTACT_STARTED) == 0) {
-            continue;
-        }
-        int32_t a = cs->body_a[i], b = cs->body_b[i];
-        if (body_sleeps(world, a)) {
-            TS_TRY(wake_island_of(world, a, "ts_world_step"));
-        }
-        if (body_sleeps(world, b)) {
-            TS_TRY(wake_island_of(world, b, "ts_world_step"));
-        }
-    }
+    TS_TRY(wake_island_of(world, body_a, function));
+    return wake_island_of(world, body_b, function);
+}
+
+ts_result ts_link_constraint(ts_world *world, int32_t body_a, int32_t body_b, const char *function)
+{
+    TS_TRY(ts_wake_pair(world, body_a, body_b, function));
+    ts_island_link(world, body_a, body_b);
+    return TS_OK;
+}
+
+ts_result ts_unlink_constraint(ts_world *world, int32_t body_a, int32_t body_b, const char *function)
+{
+    TS_TRY(ts_wake_pair(world, body_a, body_b, function));
+    ts_island_mark_removed(world, body_a, body_b);
     return TS_OK;
 }
 

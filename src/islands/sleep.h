@@ -38,9 +38,18 @@ void ts_sleep_update_timers(struct ts_world *world, int32_t begin, int32_t end);
  * islands at rest to sleep, splits at most one island. */
 void ts_sleep_islands(struct ts_world *world);
 
-/* Step stage (serial, after the narrowphase, before touch events are
- * handled): wakes the sleeping islands of contacts that started touching. */
-ts_result ts_wake_touched_islands(struct ts_world *world);
+/* Wakes the islands of two bodies (a contact started touching: called in
+ * the serial part of the narrowphase stage; waking only moves contacts
+ * from the sleeping range to the end of the awake one, so the slots below
+ * the old end stay where they are). */
+ts_result ts_wake_pair(struct ts_world *world, int32_t body_a, int32_t body_b, const char *function);
+
+/* For constraints other than contacts (joints): made between two bodies,
+ * it wakes both and joins their islands; removed, it wakes both and marks
+ * their island for a split (island.h: the split walk must then follow the
+ * constraint's edges too). */
+ts_result ts_link_constraint(struct ts_world *world, int32_t body_a, int32_t body_b, const char *function);
+ts_result ts_unlink_constraint(struct ts_world *world, int32_t body_a, int32_t body_b, const char *function);
 
 /* Wakes a body's island and the islands of the bodies it touches (for a
  * static or kinematic body, only those), e.g. before the user moves, pushes,
