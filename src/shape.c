@@ -129,7 +129,10 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
         ts_fail(TS_ERROR_CAPACITY, fn, "the world holds %d shapes already (TS_MAX_OBJECTS)", TS_MAX_OBJECTS);
         return TS_NULL_SHAPE_ID;
     }
-    if (!reserve_shape(world) || ts_wake_body(world, (int32_t)(body - world->bodies), fn) != TS_OK) {
+    /* A new shape wakes a moving body and what it touches; on a static body
+     * it takes nothing away, and the bodies resting there sleep on. */
+    if (!reserve_shape(world) ||
+        (body->type != TS_BODY_STATIC && ts_wake_body(world, (int32_t)(body - world->bodies), fn) != TS_OK)) {
         ts_fail(TS_ERROR_OUT_OF_MEMORY, fn, "the allocator returned NULL");
         return TS_NULL_SHAPE_ID;
     }

@@ -248,6 +248,17 @@ static void test_user_calls_wake(void **state)
     stack(world, 0, 0, 2, box);
     assert_true(step_until_asleep(world, 120) > 0);
 
+    /* A shape added to the ground leaves the stack asleep; removing a
+     * ground shape wakes what rests on the ground. */
+    ts_shape_def far = ts_default_shape_def();
+    far.local_position = (ts_vec3){20, 0, 0};
+    ts_shape_id extra = ts_create_sphere_shape(floor, &far, &(ts_sphere){0.5f});
+    assert_false(ts_shape_id_is_null(extra));
+    assert_false(awake(box[0]));
+    assert_ok(ts_destroy_shape(extra));
+    assert_true(awake(box[0]));
+    assert_ok(ts_body_set_awake(box[0], false));
+
     assert_ok(ts_body_set_linear_velocity(box[1], (ts_vec3){0, 0, 0}));
     assert_true(awake(box[0]));
     assert_ok(ts_body_set_awake(box[0], false));
