@@ -368,6 +368,123 @@ static void test_constraint_links(void **state)
     assert_ok(ts_destroy_world(world));
 }
 
+/* ---- random operations ---- */
+
+static bool rests(const ts_world *w, int32_t body)
+{
+    const ts_body *b = w->bodies + body;
+    return b->type == TS_BODY_STATIC || (b->island >= 0 && !ts_island_is_awake(&w->islands, b->island));
+}
+
+/* Where every contact is agrees with its bodies: a sleeping contact joins
+ * two resting bodies, an awake one has a moving body; a coloured contact
+ * touches and has no sleeping body; an awake touching contact between
+ * moving bodies is coloured; a linked contact touches. Bodies of awake
+ * islands are in the awake range, of sleeping islands in the sleeping one. */
+static void check_ranges(ts_world_id world)
+{
+    check_islands(world);
+    const ts_world *w = ts_world_lookup(world, "test");
+    const ts_contact_store *cs = &w->contact_store;
+    for (int32_t i = 0; i < cs->table.count; ++i) {
+        int32_t id = cs->table.id_of_slot[i];
+        const ts_contact *c = w->contacts + id;
+        bool asleep = i >= cs->table.end[TS_CONTACT_RANGE_AWAKE];
+        bool both_rest = rests(w, c->edges[0].body) && rests(w, c->edges[1].body);
+        bool any_sleeps = (rests(w, c->edges[0].body) && w->bodies[c->edges[0].body].type != TS_BODY_STATIC) ||
+                          (rests(w, c->edges[1].body) && w->bodies[c->edges[1].body].type != TS_BODY_STATIC);
+        bool touching = (cs->flags[i] & TS_CONTACT_TOUCHING) != 0;
+        if (asleep != both_rest) {
+            fail_msg("contact %d: in the %s range, bodies %s", id, asleep ? "sleeping" : "awake",
+                     both_rest ? "rest" : "move");
+        }
+        if (c->color >= 0 && (!touching || any_sleeps)) {
+            fail_msg("contact %d: coloured but %s", id, touching ? "a body sleeps" : "not touching");
+        }
+        if (!asleep && touching && !any_sleeps && c->color < 0) {
+            fail_msg("contact %d: awake and touching but not coloured", id);
+        }
+        if (c->linked && !touching) {
+            fail_msg("contact %d: linked but not touching", id);
+        }
+    }
+    const ts_body_store *s = &w->store;
+    for (int32_t i = 0; i < s->table.count; ++i) {
+        const ts_body *b = w->bodies + s->table.id_of_slot[i];
+        ts_body_range range = ts_body_store_range_of(s, i);
+        ts_body_range expected = b->type == TS_BODY_STATIC ? TS_RANGE_STATIC
+                                 : rests(w, s->table.id_of_slot[i]) ? TS_RANGE_SLEEPING
+                                                                    : TS_RANGE_AWAKE;
+        if (range != expected) {
+            fail_msg("body %d in range %d, expected %d", s->table.id_of_slot[i], (int)range, (int)expected);
+        }
+    }
+}
+
+/* A bin of boxes and balls, stepped 900 times with a random operation every
+ * few steps (impulse, set_awake both ways, teleport, destroy, create, type
+ * change, new shape); the ranges, colours and islands agree after every
+ * step. */
+static void test_random_operations(void **state)
+{
+    (void)state;
+    ts_world_id world = test_world(4, 1);
+    ground(world);
+    enum { MAX = 160 };
+    ts_body_id bodies[MAX];
+    int count = 0;
+    uint32_t seed = 12345;
+    int steps_with_sleepers = 0;
+    for (int k = 0; k < 60; ++k) {
+        float x = (float)(k % 5) * 1.1f - 2.2f, z = (float)((k / 5) % 4) * 1.1f - 1.65f, y = 0.5f + (float)(k / 20);
+        bodies[count++] = test_box(world, TS_BODY_DYNAMIC, (ts_vec3){x, y, z}, TS_QUAT_IDENTITY, unit_half, 1);
+    }
+    for (int n = 0; n < 900; ++n) {
+        if (n % 7 == 0 && n > 60) {
+            int pick = (int)(next_random(&seed) % (uint32_t)count);
+            ts_body_id b = bodies[pick];
+            uint32_t op = next_random(&seed) % 8;
+            if (!ts_body_is_valid(b)) {
+                op = 5;
+            }
+            switch (op) {
+            case 0: assert_ok(ts_body_apply_linear_impulse_to_center(b, (ts_vec3){0.5f, 1.0f, 0})); break;
+            case 1: assert_ok(ts_body_set_awake(b, false)); break;
+            case 2: assert_ok(ts_body_set_awake(b, true)); break;
+            case 3: assert_ok(ts_body_set_position(b, (ts_vec3){0, 4, 0})); break;
+            case 4: assert_ok(ts_destroy_body(b)); break;
+            case 5:
+                if (count < MAX) {
+                    float x = (float)(next_random(&seed) % 5) - 2.0f;
+                    bodies[count++] = test_box(world, TS_BODY_DYNAMIC, (ts_vec3){x, 6, 0}, TS_QUAT_IDENTITY, unit_half, 1);
+                }
+                break;
+            case 6: {
+                ts_body_type type;
+                assert_ok(ts_body_get_type(b, &type));
+                assert_ok(ts_body_set_type(b, type == TS_BODY_DYNAMIC ? TS_BODY_KINEMATIC : TS_BODY_DYNAMIC));
+                break;
+            }
+            default: {
+                ts_shape_def sd = ts_default_shape_def();
+                sd.local_position = (ts_vec3){0, 0.6f, 0};
+                assert_false(ts_shape_id_is_null(ts_create_sphere_shape(b, &sd, &(ts_sphere){0.2f})));
+                break;
+            }
+            }
+            check_ranges(world);
+        }
+        ts_result r = ts_world_step(world, DT);
+        assert_true(r == TS_OK);
+        check_ranges(world);
+        ts_world_counters c = counters_of(world);
+        steps_with_sleepers += c.awake_island_count < c.island_count;
+    }
+    printf("random operations: %d of 900 steps had sleeping islands\n", steps_with_sleepers);
+    assert_true(steps_with_sleepers > 100);
+    assert_ok(ts_destroy_world(world));
+}
+
 /* ---- allocation ---- */
 
 typedef struct counting_allocator {
@@ -582,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_user_calls_wake),
         cmocka_unit_test(test_kinematic_keeps_touching_awake),
         cmocka_unit_test(test_constraint_links),
+        cmocka_unit_test(test_random_operations),
         cmocka_unit_test(test_sleep_and_wake_allocate_nothing),
         cmocka_unit_test(test_sleep_is_deterministic),
         cmocka_unit_test(test_bad_input),
