@@ -328,7 +328,7 @@ ts_result ts_body_set_awake(ts_body_id id, bool awake)
     if (awake) {
         return ts_wake_body(world, index, __func__);
     }
-    if (b->island < 0 || !ts_island_is_awake(&world->islands, b->island)) {
+    if (!world->enable_sleep || b->island < 0 || !ts_island_is_awake(&world->islands, b->island)) {
         return TS_OK;
     }
     /* An island that may be in pieces is split first; the body's part sleeps. */

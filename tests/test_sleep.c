@@ -304,6 +304,8 @@ static void test_user_calls_wake(void **state)
     assert_false(awake(other[0]));
     assert_ok(ts_world_enable_sleep(world, false));
     assert_true(awake(other[0]));
+    assert_ok(ts_body_set_awake(other[0], false)); /* no effect with sleeping off */
+    assert_true(awake(other[0]));
     for (int n = 0; n < 60; ++n) {
         assert_ok(ts_world_step(world, DT));
     }

@@ -108,7 +108,8 @@ TS_API ts_result ts_body_set_type(ts_body_id body, ts_body_type type);
  * island. */
 TS_API ts_result ts_body_is_awake(ts_body_id body, bool *awake);
 /* Wakes the body's island (and islands touching it), or puts its island to
- * sleep now (awake = false; no effect on static and kinematic bodies). */
+ * sleep now (awake = false; no effect on static and kinematic bodies, nor
+ * while the world's sleeping is off). */
 TS_API ts_result ts_body_set_awake(ts_body_id body, bool awake);
 /* Whether the body may sleep (ts_body_def.enable_sleep); false wakes it. */
 TS_API ts_result ts_body_enable_sleep(ts_body_id body, bool enable);
