@@ -238,6 +238,7 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
         .island = -1,
         .island_prev = -1,
         .island_next = -1,
+        .joint_head = -1,
     };
     ts_body_range range = def->type == TS_BODY_STATIC ? TS_RANGE_STATIC : TS_RANGE_AWAKE;
     int32_t i = ts_body_store_add(&world->store, index, range);
@@ -264,6 +265,7 @@ ts_result ts_destroy_body(ts_body_id id)
     /* What it held up or touched may move now. */
     TS_TRY(ts_wake_body(world, index, __func__));
     ts_body_destroy_contacts(world, index, -1);
+    ts_body_destroy_joints(world, index);
     ts_island_remove_body(world, index);
     while (b->first_shape != -1) {
         ts_shape_release(world, b->first_shape);
@@ -405,6 +407,7 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
     if (type == TS_BODY_DYNAMIC) {
         ts_island_add_body(world, index);
     }
+    TS_TRY(ts_body_relink_joints(world, index, __func__));
     for (int32_t sh = b->first_shape; sh != -1; sh = world->shapes[sh].next) {
         ts_shape_destroy_proxy(world, sh);
         TS_TRY(ts_shape_create_proxy(world, sh, __func__));

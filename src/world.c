@@ -33,6 +33,8 @@ ts_world_def ts_default_world_def(void)
         .restitution_threshold = 1.0f,
         .enable_warm_starting = true,
         .enable_sleep = true,
+        .joint_hertz = 60.0f,
+        .joint_damping_ratio = 2.0f,
         .internal_value = TS_DEF_COOKIE,
     };
 }
@@ -131,6 +133,8 @@ static ts_result check_world_def(const ts_world_def *def, const char *fn)
     TS_TRY(ts_check_non_negative(def->contact_damping_ratio, fn, "def->contact_damping_ratio"));
     TS_TRY(ts_check_positive(def->contact_push_speed, fn, "def->contact_push_speed"));
     TS_TRY(ts_check_non_negative(def->restitution_threshold, fn, "def->restitution_threshold"));
+    TS_TRY(ts_check_positive(def->joint_hertz, fn, "def->joint_hertz"));
+    TS_TRY(ts_check_non_negative(def->joint_damping_ratio, fn, "def->joint_damping_ratio"));
     if (def->threads < 0 || def->threads > TS_MAX_THREADS) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->threads is %d (must be 0..%d; 0 = every core)", def->threads,
                        TS_MAX_THREADS);
@@ -195,6 +199,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_broadphase_destroy(&world->broadphase, a);
     ts_contacts_free(world);
     ts_island_set_destroy(&world->islands, a);
+    ts_joints_free(world);
     ts_solver_scratch_free(&world->solver_scratch, a);
     world->bodies = NULL;
     world->shapes = NULL;
@@ -252,6 +257,8 @@ ts_world_id ts_create_world(const ts_world_def *def)
     world->restitution_threshold = def->restitution_threshold;
     world->enable_warm_starting = def->enable_warm_starting;
     world->enable_sleep = def->enable_sleep;
+    world->joint_hertz = def->joint_hertz;
+    world->joint_damping_ratio = def->joint_damping_ratio;
     if (!ts_broadphase_init(&world->broadphase, &world->allocator, def->shape_capacity) ||
         !reserve_capacity(world, def->body_capacity, def->shape_capacity)) {
         ts_world_free_bodies_and_shapes(world);

@@ -11,6 +11,8 @@
 #include "soa/body_store.h"
 #include "soa/contact_store.h"
 #include "soa/id_pool.h"
+#include "joint.h"
+#include "solver/joint_scratch.h"
 #include "solver/solver.h"
 
 /* Per-body data that the step does not read: the id table entry. */
@@ -32,6 +34,8 @@ typedef struct ts_body {
     int32_t contact_count;
     int32_t island;                   /* island id, -1 unless dynamic (islands/island.h) */
     int32_t island_prev, island_next; /* neighbours in the island's body list */
+    int32_t joint_head; /* edge key (joint << 1 | side) of the first joint, -1 when none */
+    int32_t joint_count;
 } ts_body;
 
 /* One side of a contact in a body's contact list. Keys are contact << 1 | side. */
@@ -100,6 +104,8 @@ typedef struct ts_world {
     float contact_push_speed;
     float restitution_threshold;
     bool enable_warm_starting;
+    float joint_hertz;
+    float joint_damping_ratio;
 
     ts_body *bodies; /* indexed by body id index */
     int32_t body_capacity;
@@ -126,6 +132,11 @@ typedef struct ts_world {
      * published sorted at the end of the next step. */
     ts_contact_events_buffer events;
 
+    ts_joint *joints; /* indexed by joint id index (joint.h) */
+    int32_t joint_capacity;
+    ts_id_pool joint_ids;
+    ts_joint_scratch joint_scratch; /* joint bundles of a step (solver/joint_scratch.h) */
+
     ts_solver_scratch solver_scratch; /* body states and constraint bundles of a step */
 
     float step_dt; /* dt of the step in progress */
@@ -146,7 +157,7 @@ static inline ts_world_id ts_world_id_of(const ts_world *world)
     return (ts_world_id){(uint16_t)(world->index + 1), world->generation};
 }
 
-/* Releases every body, shape and contact array (the world struct itself stays). */
+/* Releases every body, shape, contact and joint array (the world struct itself stays). */
 void ts_world_free_bodies_and_shapes(ts_world *world);
 
 #endif

@@ -16,6 +16,7 @@
 #define TESSERA_H
 
 #include "tessera/types.h"
+#include "tessera/joint.h"
 
 #ifdef __cplusplus
 extern "C" {

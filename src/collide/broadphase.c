@@ -158,7 +158,8 @@ typedef struct pair_query {
 } pair_query;
 
 /* Whether two shapes may touch at all: different bodies, at least one of
- * them dynamic, and each one's category in the other's mask. */
+ * them dynamic, no joint between them that forbids it, and each one's
+ * category in the other's mask. */
 static bool should_collide(const ts_world *world, const ts_shape *a, const ts_shape *b)
 {
     if (a->body == b->body) {
@@ -167,7 +168,10 @@ static bool should_collide(const ts_world *world, const ts_shape *a, const ts_sh
     if (world->bodies[a->body].type != TS_BODY_DYNAMIC && world->bodies[b->body].type != TS_BODY_DYNAMIC) {
         return false;
     }
-    return (a->filter.category_bits & b->filter.mask_bits) != 0 && (b->filter.category_bits & a->filter.mask_bits) != 0;
+    if ((a->filter.category_bits & b->filter.mask_bits) == 0 || (b->filter.category_bits & a->filter.mask_bits) == 0) {
+        return false;
+    }
+    return ts_joint_allows_collision(world, a->body, b->body); /* walks the shorter joint list */
 }
 
 static bool collect_pair(int proxy, int32_t other, void *context)

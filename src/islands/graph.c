@@ -1,4 +1,4 @@
-/* Persistent graph colouring of contacts (see graph.h). */
+/* Persistent graph colouring of contacts and joints (see graph.h). */
 #include "graph.h"
 
 #include "../alloc.h"
@@ -12,7 +12,9 @@ void ts_graph_destroy(ts_constraint_graph *graph, const ts_allocator *allocator)
         ts_graph_color *color = graph->colors + c;
         ts_array_free(allocator, (void **)&color->body_bits, &color->word_capacity, sizeof(uint64_t));
         ts_array_free(allocator, (void **)&color->contacts, &color->capacity, sizeof(int32_t));
+        ts_array_free(allocator, (void **)&color->joints, &color->joint_capacity, sizeof(int32_t));
         color->count = 0;
+        color->joint_count = 0;
     }
 }
 
@@ -62,12 +64,30 @@ static int choose_color(const ts_constraint_graph *graph, int32_t body_a, int32_
     return TS_OVERFLOW_COLOR;
 }
 
-bool ts_graph_add(ts_constraint_graph *graph, const ts_allocator *allocator, int32_t contact, int32_t body_a,
-                  int32_t body_b, int *color_out, int32_t *index_out)
+/* The contact list or the joint list of a colour. */
+typedef struct member_list {
+    int32_t **items;
+    int32_t *count;
+    int32_t *capacity;
+} member_list;
+
+static member_list contact_list(ts_graph_color *color)
+{
+    return (member_list){&color->contacts, &color->count, &color->capacity};
+}
+
+static member_list joint_list(ts_graph_color *color)
+{
+    return (member_list){&color->joints, &color->joint_count, &color->joint_capacity};
+}
+
+static bool add_member(ts_constraint_graph *graph, const ts_allocator *allocator, bool joint, int32_t id,
+                       int32_t body_a, int32_t body_b, int *color_out, int32_t *index_out)
 {
     int c = choose_color(graph, body_a, body_b);
     ts_graph_color *color = graph->colors + c;
-    if (!ts_array_reserve(allocator, (void **)&color->contacts, &color->capacity, color->count + 1, sizeof(int32_t))) {
+    member_list list = joint ? joint_list(color) : contact_list(color);
+    if (!ts_array_reserve(allocator, (void **)list.items, list.capacity, *list.count + 1, sizeof(int32_t))) {
         return false;
     }
     if (c != TS_OVERFLOW_COLOR) {
@@ -82,16 +102,30 @@ bool ts_graph_add(ts_constraint_graph *graph, const ts_allocator *allocator, int
             set_bit(color, body_b, true);
         }
     }
-    color->contacts[color->count] = contact;
+    (*list.items)[*list.count] = id;
     *color_out = c;
-    *index_out = color->count;
-    color->count += 1;
+    *index_out = *list.count;
+    *list.count += 1;
     return true;
 }
 
-int32_t ts_graph_remove(ts_constraint_graph *graph, int c, int32_t index, int32_t body_a, int32_t body_b)
+bool ts_graph_add(ts_constraint_graph *graph, const ts_allocator *allocator, int32_t contact, int32_t body_a,
+                  int32_t body_b, int *color_out, int32_t *index_out)
+{
+    return add_member(graph, allocator, false, contact, body_a, body_b, color_out, index_out);
+}
+
+bool ts_graph_add_joint(ts_constraint_graph *graph, const ts_allocator *allocator, int32_t joint, int32_t body_a,
+                        int32_t body_b, int *color_out, int32_t *index_out)
+{
+    return add_member(graph, allocator, true, joint, body_a, body_b, color_out, index_out);
+}
+
+static int32_t remove_member(ts_constraint_graph *graph, bool joint, int c, int32_t index, int32_t body_a,
+                             int32_t body_b)
 {
     ts_graph_color *color = graph->colors + c;
+    member_list list = joint ? joint_list(color) : contact_list(color);
     if (c != TS_OVERFLOW_COLOR) {
         if (body_a >= 0) {
             set_bit(color, body_a, false);
@@ -100,17 +134,49 @@ int32_t ts_graph_remove(ts_constraint_graph *graph, int c, int32_t index, int32_
             set_bit(color, body_b, false);
         }
     }
-    int32_t last = color->count - 1;
+    int32_t last = *list.count - 1;
     int32_t moved = -1;
     if (index != last) {
-        moved = color->contacts[last];
-        color->contacts[index] = moved;
+        moved = (*list.items)[last];
+        (*list.items)[index] = moved;
     }
-    color->count = last;
+    *list.count = last;
     return moved;
 }
 
-bool ts_graph_validate(const ts_constraint_graph *graph, ts_graph_bodies_fn *bodies_of, const void *context)
+int32_t ts_graph_remove(ts_constraint_graph *graph, int c, int32_t index, int32_t body_a, int32_t body_b)
+{
+    return remove_member(graph, false, c, index, body_a, body_b);
+}
+
+int32_t ts_graph_remove_joint(ts_constraint_graph *graph, int c, int32_t index, int32_t body_a, int32_t body_b)
+{
+    return remove_member(graph, true, c, index, body_a, body_b);
+}
+
+/* Checks each body of a colour's members has its bit; returns how many bits they claim. */
+static int32_t claim_bits(const ts_graph_color *color, const int32_t *ids, int32_t count, ts_graph_bodies_fn *bodies_of,
+                          const void *context, bool *ok)
+{
+    int32_t claimed = 0;
+    for (int32_t i = 0; i < count; ++i) {
+        int32_t bodies[2];
+        bodies_of(context, ids[i], bodies);
+        for (int k = 0; k < 2; ++k) {
+            if (bodies[k] < 0) {
+                continue;
+            }
+            if (!bit_is_set(color, bodies[k])) {
+                *ok = false;
+            }
+            claimed += 1;
+        }
+    }
+    return claimed;
+}
+
+bool ts_graph_validate_with_joints(const ts_constraint_graph *graph, ts_graph_bodies_fn *bodies_of,
+                                   ts_graph_bodies_fn *joint_bodies_of, const void *context)
 {
     for (int c = 0; c < TS_GRAPH_COLOR_COUNT; ++c) {
         const ts_graph_color *color = graph->colors + c;
@@ -118,24 +184,22 @@ bool ts_graph_validate(const ts_constraint_graph *graph, ts_graph_bodies_fn *bod
         for (int32_t w = 0; w < color->word_capacity; ++w) {
             bits += ts_popcount64(color->body_bits[w]);
         }
-        /* Every body bit belongs to exactly one contact of the colour. */
-        int32_t claimed = 0;
-        for (int32_t i = 0; i < color->count; ++i) {
-            int32_t bodies[2];
-            bodies_of(context, color->contacts[i], bodies);
-            for (int k = 0; k < 2; ++k) {
-                if (bodies[k] < 0) {
-                    continue;
-                }
-                if (!bit_is_set(color, bodies[k])) {
-                    return false;
-                }
-                claimed += 1;
-            }
+        /* Every body bit belongs to exactly one contact or joint of the colour. */
+        bool ok = true;
+        int32_t claimed = claim_bits(color, color->contacts, color->count, bodies_of, context, &ok);
+        if (joint_bodies_of != NULL) {
+            claimed += claim_bits(color, color->joints, color->joint_count, joint_bodies_of, context, &ok);
+        } else if (color->joint_count > 0) {
+            return false;
         }
-        if (claimed != bits) {
-            return false; /* a body is in two contacts of this colour, or a stale bit */
+        if (!ok || claimed != bits) {
+            return false; /* a body is in two members of this colour, or a stale bit */
         }
     }
     return true;
+}
+
+bool ts_graph_validate(const ts_constraint_graph *graph, ts_graph_bodies_fn *bodies_of, const void *context)
+{
+    return ts_graph_validate_with_joints(graph, bodies_of, NULL, context);
 }

@@ -27,6 +27,9 @@ typedef struct ts_graph_color {
     int32_t *contacts; /* contact ids in this colour */
     int32_t count;
     int32_t capacity;
+    int32_t *joints; /* joint ids in this colour (they share the body bits with the contacts) */
+    int32_t joint_count;
+    int32_t joint_capacity;
 } ts_graph_color;
 
 typedef struct ts_constraint_graph {
@@ -44,11 +47,22 @@ bool ts_graph_add(ts_constraint_graph *graph, const ts_allocator *allocator, int
  * into its place (its index is now `index`), or -1. */
 int32_t ts_graph_remove(ts_constraint_graph *graph, int color, int32_t index, int32_t body_a, int32_t body_b);
 
+/* The same for joints: a joint takes the first colour where neither of its
+ * dynamic bodies has a bit, like a contact, so that a colour's contacts and
+ * joints all touch different bodies and run in any order. */
+bool ts_graph_add_joint(ts_constraint_graph *graph, const ts_allocator *allocator, int32_t joint, int32_t body_a,
+                        int32_t body_b, int *color, int32_t *index);
+int32_t ts_graph_remove_joint(ts_constraint_graph *graph, int color, int32_t index, int32_t body_a, int32_t body_b);
+
 /* The two coloured bodies of a contact (-1 for none), as given to ts_graph_add. */
 typedef void ts_graph_bodies_fn(const void *context, int32_t contact, int32_t bodies[2]);
 
 /* True when no dynamic body is in two contacts of one colour and the bitsets
  * hold exactly the contacts' bodies (for tests). */
 bool ts_graph_validate(const ts_constraint_graph *graph, ts_graph_bodies_fn *bodies_of, const void *context);
+
+/* The same, counting the joints' bodies too (joint_bodies_of gives them). */
+bool ts_graph_validate_with_joints(const ts_constraint_graph *graph, ts_graph_bodies_fn *bodies_of,
+                                   ts_graph_bodies_fn *joint_bodies_of, const void *context);
 
 #endif

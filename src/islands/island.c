@@ -177,6 +177,16 @@ static int32_t push_neighbours(ts_world *world, int32_t body, int32_t island, in
         }
         key = c->edges[key & 1].next_key;
     }
+    /* Every joint links its two bodies. */
+    for (int32_t key = world->bodies[body].joint_head; key != -1;) {
+        const ts_joint *j = world->joints + (key >> 1);
+        int32_t other = j->edges[(key & 1) ^ 1].body;
+        if (world->bodies[other].island == UNASSIGNED) {
+            world->bodies[other].island = island;
+            stack[top++] = other;
+        }
+        key = j->edges[key & 1].next_key;
+    }
     return top;
 }
 

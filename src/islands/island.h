@@ -1,5 +1,5 @@
 /* Persistent islands: groups of dynamic bodies linked by touching contacts
- * (and, later, joints), the unit that sleeps and wakes.
+ * and joints, the unit that sleeps and wakes.
  *
  * Linking is a union done at once: when a contact starts touching, the
  * smaller island's bodies are relabelled and its body list is appended to the

@@ -22,6 +22,7 @@
 #include "contact_prepare.h"
 #include "contact_solver.h"
 #include "integrate.h"
+#include "joint_prepare.h"
 
 #include <string.h>
 
@@ -41,6 +42,8 @@ typedef struct solve_context {
     ts_solver_scratch *scratch;
     ts_contact_prepare_context prepare;
     ts_contact_solver_context kernels;
+    ts_joint_prepare_context joint_prepare;
+    ts_joint_solver_context joint_kernels;
     ts_vec3 gravity;
     float h;
     int substeps;
@@ -95,24 +98,48 @@ static void run_bundle(solve_context *c, ts_contact_bundle *b, pass kind)
     }
 }
 
-/* Colours in order, the bundles of each split across the team; then the
- * overflow bundles on one thread, in order. */
+/* A colour's joints touch other bodies than its contacts: they run after
+ * them in the same colour (restitution and the store are not joint passes). */
+static void run_joint_bundle(solve_context *c, int32_t k, pass kind)
+{
+    ts_joint_bundle *b = (ts_joint_bundle *)c->world->joint_scratch.bundles + k;
+    switch (kind) {
+    case PASS_WARM_START: TS_WIDE(ts_joint_warm_start)(&c->joint_kernels, b); break;
+    case PASS_SOLVE: TS_WIDE(ts_joint_solve)(&c->joint_kernels, b, true); break;
+    case PASS_RELAX: TS_WIDE(ts_joint_solve)(&c->joint_kernels, b, false); break;
+    default: break;
+    }
+}
+
+/* Colours in order, the bundles of each (contacts, then joints) split across
+ * the team; then the overflow bundles on one thread, in order. */
 static void run_colors(solve_context *c, pass kind)
 {
     const int32_t *begin = c->scratch->color_begin;
+    const int32_t *joint_begin = c->world->joint_scratch.color_begin;
     for (int color = 0; color < TS_GRAPH_COLOR_COUNT; ++color) {
-        if (begin[color + 1] == begin[color]) {
+        if (begin[color + 1] == begin[color] && joint_begin[color + 1] == joint_begin[color]) {
             continue;
         }
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
         for (int32_t k = begin[color]; k < begin[color + 1]; ++k) {
             run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, kind);
         }
+#pragma omp for schedule(static)
+        for (int32_t k = joint_begin[color]; k < joint_begin[color + 1]; ++k) {
+            run_joint_bundle(c, k, kind);
+        }
     }
-    if (begin[TS_OVERFLOW_COLOR + 1] > begin[TS_OVERFLOW_COLOR]) {
+    if (begin[TS_OVERFLOW_COLOR + 1] > begin[TS_OVERFLOW_COLOR] ||
+        joint_begin[TS_OVERFLOW_COLOR + 1] > joint_begin[TS_OVERFLOW_COLOR]) {
 #pragma omp single
-        for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-            run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, kind);
+        {
+            for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+                run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, kind);
+            }
+            for (int32_t k = joint_begin[TS_OVERFLOW_COLOR]; k < joint_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+                run_joint_bundle(c, k, kind);
+            }
         }
     }
 }
@@ -150,6 +177,10 @@ static void run_solver(solve_context *c, bool timed)
             TS_WIDE(ts_contact_prepare_bundle)(&c->prepare, bundles + k, gc, (k - first) * lanes, lanes);
         }
     }
+#pragma omp for schedule(static) nowait
+    for (int32_t k = 0; k < c->world->joint_scratch.color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+        TS_WIDE(ts_joint_prepare_bundle)(&c->joint_prepare, k);
+    }
 #pragma omp barrier
     lap(timed, &mark, &p->prepare);
 
@@ -180,6 +211,10 @@ static void run_solver(solve_context *c, bool timed)
 #pragma omp for schedule(static)
     for (int32_t k = 0; k < scratch->color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
         TS_WIDE(ts_contact_store_impulses)(c->world, bundles + k);
+    }
+#pragma omp for schedule(static)
+    for (int32_t k = 0; k < c->world->joint_scratch.color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+        TS_WIDE(ts_joint_store_impulses)(c->world, k, c->joint_kernels.inv_h);
     }
     lap(timed, &mark, &p->store_impulses);
 #pragma omp for schedule(static)
@@ -217,7 +252,7 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
 {
     *held = -1;
     int32_t awake = world->store.table.end[TS_RANGE_AWAKE];
-    if (!reserve_scratch(world, awake)) {
+    if (!reserve_scratch(world, awake) || !TS_WIDE(ts_joint_solver_begin)(world)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (solver scratch)");
     }
     ts_solver_scratch *scratch = &world->solver_scratch;
@@ -226,6 +261,8 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
     float h = dt / (float)world->substeps;
     /* The contact spring stays well below the substep rate. */
     float hertz = world->contact_hertz < 0.25f / h ? world->contact_hertz : 0.25f / h;
+    float joint_hertz = world->joint_hertz < 0.25f / h ? world->joint_hertz : 0.25f / h;
+    ts_softness joint_soft = ts_make_softness(joint_hertz, world->joint_damping_ratio, h);
     int32_t first_bad[TS_MAX_THREADS];
     solve_context c = {
         .world = world,
@@ -233,6 +270,9 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
         .prepare = {world, awake, ts_make_softness(hertz, world->contact_damping_ratio, h),
                     ts_make_softness(2.0f * hertz, world->contact_damping_ratio, h), world->enable_warm_starting},
         .kernels = {scratch->states, 1.0f / h, world->contact_push_speed, world->restitution_threshold},
+        .joint_prepare = {world, awake, h, world->enable_warm_starting},
+        .joint_kernels = {scratch->states, 1.0f / h, joint_soft.bias_rate, joint_soft.mass_scale,
+                          joint_soft.impulse_scale},
         .gravity = world->gravity,
         .h = h,
         .substeps = world->substeps,

@@ -1,0 +1,432 @@
+/* Preparing the joint bundles of a step (see joint_prepare.h). */
+#include "joint_prepare.h"
+
+#include "../body.h"
+#include "../soa/array.h"
+#include "../world.h"
+#include "contact_prepare.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* A limit that is off sits this far away: never reached, and its
+ * speculative bias (distance / h) stays finite. */
+#define TS_JOINT_NO_LIMIT 1.0e6f
+
+static ts_joint_bundle *bundle_at(const ts_world *world, int32_t k)
+{
+    return (ts_joint_bundle *)world->joint_scratch.bundles + k;
+}
+
+/* ---- layout ---- */
+
+/* A joint is solved while one of its bodies is awake; a sleeping island's
+ * joints keep their impulses (and reaction readouts) until it wakes. */
+static bool joint_is_awake(const ts_world *world, const ts_joint *j)
+{
+    const ts_body_store *s = &world->store;
+    int32_t awake = s->table.end[TS_RANGE_AWAKE];
+    return s->table.slot_of_id[j->edges[0].body] < awake || s->table.slot_of_id[j->edges[1].body] < awake;
+}
+
+bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
+{
+    ts_joint_scratch *s = &world->joint_scratch;
+    const ts_allocator *allocator = &world->allocator;
+    int32_t joints = 0, bundles = 0;
+    for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
+        const ts_graph_color *gc = world->graph.colors + color;
+        int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
+        int32_t per_type[TS_JOINT_TYPE_COUNT] = {0};
+        for (int32_t i = 0; i < gc->joint_count; ++i) {
+            const ts_joint *j = world->joints + gc->joints[i];
+            per_type[j->type] += joint_is_awake(world, j) ? 1 : 0;
+        }
+        for (int t = 0; t < TS_JOINT_TYPE_COUNT; ++t) {
+            bundles += (per_type[t] + lanes - 1) / lanes;
+        }
+        joints += gc->joint_count;
+    }
+    if (!ts_array_reserve(allocator, (void **)&s->sorted, &s->sorted_capacity, joints, sizeof(int32_t)) ||
+        !ts_array_reserve(allocator, (void **)&s->refs, &s->ref_capacity, bundles, sizeof(ts_joint_bundle_ref)) ||
+        !ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes, bundles * (int32_t)sizeof(ts_joint_bundle), 1)) {
+        return false;
+    }
+    /* Colour by colour, a counting sort by type, then one bundle per `lanes` joints of a type. */
+    int32_t placed = 0, bundle = 0;
+    for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
+        const ts_graph_color *gc = world->graph.colors + color;
+        int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
+        s->color_begin[color] = bundle;
+        int32_t start[TS_JOINT_TYPE_COUNT + 1] = {0};
+        int32_t active = 0;
+        for (int32_t i = 0; i < gc->joint_count; ++i) {
+            const ts_joint *j = world->joints + gc->joints[i];
+            if (joint_is_awake(world, j)) {
+                start[j->type + 1] += 1;
+                active += 1;
+            }
+        }
+        for (int t = 0; t < TS_JOINT_TYPE_COUNT; ++t) {
+            start[t + 1] += start[t];
+        }
+        int32_t next[TS_JOINT_TYPE_COUNT];
+        for (int t = 0; t < TS_JOINT_TYPE_COUNT; ++t) {
+            next[t] = start[t];
+        }
+        for (int32_t i = 0; i < gc->joint_count; ++i) {
+            int32_t joint = gc->joints[i];
+            if (joint_is_awake(world, world->joints + joint)) {
+                s->sorted[placed + next[world->joints[joint].type]++] = joint;
+            }
+        }
+        for (int t = 0; t < TS_JOINT_TYPE_COUNT; ++t) {
+            for (int32_t first = start[t]; first < start[t + 1]; first += lanes) {
+                int32_t left = start[t + 1] - first;
+                s->refs[bundle++] =
+                    (ts_joint_bundle_ref){placed + first, (int16_t)t, (int16_t)(left < lanes ? left : lanes)};
+            }
+        }
+        placed += active;
+    }
+    s->color_begin[TS_OVERFLOW_COLOR + 1] = bundle;
+    return true;
+}
+
+/* ---- small 3x3 algebra (symmetric: xx yy zz xy xz yz) ---- */
+
+static ts_vec3 sym_mul(const float m[6], ts_vec3 v)
+{
+    return ts_v3(m[0] * v.x + m[3] * v.y + m[4] * v.z, m[3] * v.x + m[1] * v.y + m[5] * v.z,
+                 m[4] * v.x + m[5] * v.y + m[2] * v.z);
+}
+
+/* The inverse by cofactors, or zero when singular (empty lanes, two
+ * bodies without rotational freedom). */
+static void sym_inverse(const float m[6], float out[6])
+{
+    float xx = m[0], yy = m[1], zz = m[2], xy = m[3], xz = m[4], yz = m[5];
+    float cxx = yy * zz - yz * yz, cyy = xx * zz - xz * xz, czz = xx * yy - xy * xy;
+    float cxy = xz * yz - xy * zz, cxz = xy * yz - yy * xz, cyz = xy * xz - xx * yz;
+    float det = xx * cxx + xy * cxy + xz * cxz;
+    float inv = det > 0.0f ? 1.0f / det : 0.0f;
+    float r[6] = {cxx * inv, cyy * inv, czz * inv, cxy * inv, cxz * inv, cyz * inv};
+    memcpy(out, r, sizeof r);
+}
+
+/* The inverse of [[xx, xy], [xy, yy]] into rows 0 (xx), 1 (yy), 3 (xy). */
+static void inverse_2x2(float xx, float xy, float yy, float rows[6][TS_W], int l)
+{
+    float det = xx * yy - xy * xy;
+    float inv = det > 0.0f ? 1.0f / det : 0.0f;
+    rows[0][l] = yy * inv;
+    rows[1][l] = xx * inv;
+    rows[3][l] = -xy * inv;
+}
+
+/* Angular part of K for a row with angular Jacobians ja on A and jb on B. */
+static float angular_k(const float ia[6], const float ib[6], ts_vec3 ja1, ts_vec3 ja2, ts_vec3 jb1, ts_vec3 jb2)
+{
+    return ts_dot(ja1, sym_mul(ia, ja2)) + ts_dot(jb1, sym_mul(ib, jb2));
+}
+
+static ts_vec3 perpendicular(ts_vec3 n)
+{
+    ts_vec3 t = fabsf(n.x) >= 0.57735f ? ts_v3(n.y, -n.x, 0.0f) : ts_v3(0.0f, n.z, -n.y);
+    return ts_scale(1.0f / ts_length(t), t);
+}
+
+/* ---- one lane ---- */
+
+typedef struct body_view {
+    int32_t state;
+    float inv_mass;
+    float inv_inertia[6];
+    ts_vec3 center;   /* the simulation frame: centre of mass */
+    ts_quat rotation; /* and principal axes */
+} body_view;
+
+static body_view view_body(const ts_joint_prepare_context *c, int32_t body)
+{
+    const ts_body_store *s = &c->world->store;
+    int32_t i = s->table.slot_of_id[body];
+    body_view b = {c->awake, 0.0f, {0}, ts_v3(s->px[i], s->py[i], s->pz[i]), {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
+    if (i < c->awake) {
+        /* the world inverse inertia of this step, from ts_states_begin */
+        b.state = i;
+        b.inv_mass = s->inv_mass[i];
+        b.inv_inertia[0] = s->inv_iw_xx[i];
+        b.inv_inertia[1] = s->inv_iw_yy[i];
+        b.inv_inertia[2] = s->inv_iw_zz[i];
+        b.inv_inertia[3] = s->inv_iw_xy[i];
+        b.inv_inertia[4] = s->inv_iw_xz[i];
+        b.inv_inertia[5] = s->inv_iw_yz[i];
+    }
+    return b;
+}
+
+/* A joint frame given in the body's origin frame, in the world: the
+ * simulation frame is origin * (centre, principal rotation), so the frame is
+ * sim * (conj(principal) (p - centre), conj(principal) q). */
+static ts_transform world_frame(const ts_world *world, int32_t body, const body_view *view, ts_transform local)
+{
+    const ts_mass_data *md = &world->bodies[body].mass_data;
+    ts_quat to_sim = ts_quat_conj(md->principal_rotation);
+    ts_transform in_sim = {ts_rotate(to_sim, ts_sub(local.p, md->center)), ts_quat_mul(to_sim, local.q)};
+    return ts_transform_mul((ts_transform){view->center, view->rotation}, in_sim);
+}
+
+/* Only the origin of that frame, relative to the centre of mass (all a
+ * ball joint needs). */
+static ts_vec3 world_anchor(const ts_world *world, int32_t body, const body_view *view, ts_vec3 local)
+{
+    const ts_mass_data *md = &world->bodies[body].mass_data;
+    ts_vec3 p = ts_sub(local, md->center);
+    if (md->principal_rotation.w != 1.0f) { /* spheres and unrotated boxes skip a rotation */
+        p = ts_inv_rotate(md->principal_rotation, p);
+    }
+    return ts_rotate(view->rotation, p);
+}
+
+/* The lanes of a ball bundle: bodies, masses, anchors and the warm start.
+ * Only the fields the ball kernels read are written (empty lanes: zeros). */
+static void prepare_ball_lane(const ts_joint_prepare_context *c, ts_joint_bundle *b, int l, int32_t id)
+{
+    const ts_world *world = c->world;
+    const ts_joint *j = world->joints + id;
+    body_view a = view_body(c, j->edges[0].body);
+    body_view bb = view_body(c, j->edges[1].body);
+    b->body_a[l] = a.state;
+    b->body_b[l] = bb.state;
+    b->joint[l] = id;
+    b->inv_mass_a[l] = a.inv_mass;
+    b->inv_mass_b[l] = bb.inv_mass;
+    for (int k = 0; k < 6; ++k) {
+        b->inv_inertia_a[k][l] = a.inv_inertia[k];
+        b->inv_inertia_b[k][l] = bb.inv_inertia[k];
+    }
+    ts_vec3 ra = world_anchor(world, j->edges[0].body, &a, j->local_frame[0].p);
+    ts_vec3 rb = world_anchor(world, j->edges[1].body, &bb, j->local_frame[1].p);
+    ts_vec3 dc = ts_sub(bb.center, a.center);
+    ts_vec3 impulse = c->warm_start ? j->impulses.linear : ts_v3(0, 0, 0);
+    float rows[12] = {ra.x, ra.y, ra.z, rb.x, rb.y, rb.z, dc.x, dc.y, dc.z, impulse.x, impulse.y, impulse.z};
+    for (int k = 0; k < 3; ++k) {
+        b->anchor_a[k][l] = rows[k];
+        b->anchor_b[k][l] = rows[3 + k];
+        b->delta_center[k][l] = rows[6 + k];
+        b->linear_impulse[k][l] = rows[9 + k];
+    }
+}
+
+static void put3(float rows[3][TS_W], int l, ts_vec3 v)
+{
+    rows[0][l] = v.x;
+    rows[1][l] = v.y;
+    rows[2][l] = v.z;
+}
+
+static void put4(float rows[4][TS_W], int l, ts_quat q)
+{
+    rows[0][l] = q.x;
+    rows[1][l] = q.y;
+    rows[2][l] = q.z;
+    rows[3][l] = q.w;
+}
+
+static void put_sym(float rows[6][TS_W], int l, const float m[6])
+{
+    for (int k = 0; k < 6; ++k) {
+        rows[k][l] = m[k];
+    }
+}
+
+/* 1 / K of a sliding row along n with arms ua, rb. */
+static float sliding_mass(const body_view *a, const body_view *b, ts_vec3 n, ts_vec3 ua, ts_vec3 rb)
+{
+    ts_vec3 ja = ts_cross(ua, n), jb = ts_cross(rb, n);
+    float k = a->inv_mass + b->inv_mass + angular_k(a->inv_inertia, b->inv_inertia, ja, ja, jb, jb);
+    return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+static void prepare_rotation_lock(ts_joint_bundle *b, int l, const body_view *a, const body_view *bb, ts_quat qa,
+                                  ts_quat qb)
+{
+    float sum[6];
+    for (int k = 0; k < 6; ++k) {
+        sum[k] = a->inv_inertia[k] + bb->inv_inertia[k];
+    }
+    float inv[6];
+    sym_inverse(sum, inv);
+    put_sym(b->angular_mass, l, inv);
+    put4(b->rotation_left, l, ts_quat_mul(qb, ts_quat_conj(qa)));
+}
+
+/* Limits, motor and spring of the free coordinate; stored impulses of parts
+ * that are off are dropped. */
+static void prepare_axial(const ts_joint_prepare_context *c, ts_joint_bundle *b, int l, const ts_joint *j,
+                          float axial_mass)
+{
+    const ts_joint_axis_settings *s = &j->axis;
+    const ts_joint_impulses *old = &j->impulses;
+    bool warm = c->warm_start;
+    b->axial_mass[l] = axial_mass;
+    bool rigid_rod = j->type == TS_JOINT_DISTANCE && !s->enable_spring;
+    bool limit = s->enable_limit || rigid_rod;
+    b->lower[l] = rigid_rod ? j->length : (s->enable_limit ? s->lower : -TS_JOINT_NO_LIMIT);
+    b->upper[l] = rigid_rod ? j->length : (s->enable_limit ? s->upper : TS_JOINT_NO_LIMIT);
+    b->lower_impulse[l] = warm && limit ? old->lower : 0.0f;
+    b->upper_impulse[l] = warm && limit ? old->upper : 0.0f;
+    b->motor_speed[l] = s->enable_motor ? s->motor_speed : 0.0f;
+    b->max_motor_impulse[l] = s->enable_motor ? s->max_motor_force * c->h : 0.0f;
+    b->motor_impulse[l] = warm && s->enable_motor ? old->motor : 0.0f;
+    bool spring = s->enable_spring && s->spring_hertz > 0.0f;
+    ts_softness soft = spring ? ts_make_softness(s->spring_hertz, s->spring_damping_ratio, c->h) : (ts_softness){0};
+    b->spring_target[l] = j->type == TS_JOINT_DISTANCE ? j->length : s->target;
+    b->spring_bias_rate[l] = soft.bias_rate;
+    b->spring_mass_scale[l] = soft.mass_scale;
+    b->spring_impulse_scale[l] = soft.impulse_scale;
+    b->spring_impulse[l] = warm && spring ? old->spring : 0.0f;
+}
+
+static void prepare_lane(const ts_joint_prepare_context *c, ts_joint_bundle *b, int l, int32_t id)
+{
+    const ts_world *world = c->world;
+    const ts_joint *j = world->joints + id;
+    body_view a = view_body(c, j->edges[0].body);
+    body_view bb = view_body(c, j->edges[1].body);
+    ts_transform fa = world_frame(world, j->edges[0].body, &a, j->local_frame[0]);
+    ts_transform fb = world_frame(world, j->edges[1].body, &bb, j->local_frame[1]);
+    ts_vec3 ra = ts_sub(fa.p, a.center), rb = ts_sub(fb.p, bb.center);
+    b->body_a[l] = a.state;
+    b->body_b[l] = bb.state;
+    b->joint[l] = id;
+    b->inv_mass_a[l] = a.inv_mass;
+    b->inv_mass_b[l] = bb.inv_mass;
+    put_sym(b->inv_inertia_a, l, a.inv_inertia);
+    put_sym(b->inv_inertia_b, l, bb.inv_inertia);
+    put3(b->anchor_a, l, ra);
+    put3(b->anchor_b, l, rb);
+    put3(b->delta_center, l, ts_sub(bb.center, a.center));
+    const ts_joint_impulses *old = &j->impulses;
+    bool warm = c->warm_start;
+    put3(b->linear_impulse, l, warm ? old->linear : ts_v3(0, 0, 0));
+    put3(b->angular_impulse, l, warm ? old->angular : ts_v3(0, 0, 0));
+    switch (j->type) {
+    case TS_JOINT_BALL: break; /* the point mass is computed per substep (joint_solver.c) */
+    case TS_JOINT_FIXED: prepare_rotation_lock(b, l, &a, &bb, fa.q, fb.q); break;
+    case TS_JOINT_HINGE: {
+        ts_vec3 axis = ts_rotate(fa.q, ts_v3(0, 0, 1));
+        ts_vec3 t1 = perpendicular(axis), t2 = ts_cross(axis, t1);
+        put3(b->axis, l, axis);
+        put3(b->axis_b, l, ts_rotate(fb.q, ts_v3(0, 0, 1)));
+        put3(b->perp1, l, t1);
+        put3(b->perp2, l, t2);
+        inverse_2x2(angular_k(a.inv_inertia, bb.inv_inertia, t1, t1, t1, t1),
+                    angular_k(a.inv_inertia, bb.inv_inertia, t1, t2, t1, t2),
+                    angular_k(a.inv_inertia, bb.inv_inertia, t2, t2, t2, t2), b->angular_mass, l);
+        put4(b->rotation_left, l, ts_quat_conj(fa.q));
+        put4(b->rotation_right, l, fb.q);
+        float k = angular_k(a.inv_inertia, bb.inv_inertia, axis, axis, axis, axis);
+        prepare_axial(c, b, l, j, k > 0.0f ? 1.0f / k : 0.0f);
+        break;
+    }
+    case TS_JOINT_PRISMATIC: {
+        ts_vec3 axis = ts_rotate(fa.q, ts_v3(1, 0, 0));
+        ts_vec3 t1 = ts_rotate(fa.q, ts_v3(0, 1, 0)), t2 = ts_rotate(fa.q, ts_v3(0, 0, 1));
+        ts_vec3 ua = ts_sub(fb.p, a.center); /* rA + d: A's arm to frame B's origin */
+        put3(b->axis, l, axis);
+        put3(b->perp1, l, t1);
+        put3(b->perp2, l, t2);
+        float mass = a.inv_mass + bb.inv_mass;
+        ts_vec3 a1 = ts_cross(ua, t1), a2 = ts_cross(ua, t2), b1 = ts_cross(rb, t1), b2 = ts_cross(rb, t2);
+        inverse_2x2(mass + angular_k(a.inv_inertia, bb.inv_inertia, a1, a1, b1, b1),
+                    angular_k(a.inv_inertia, bb.inv_inertia, a1, a2, b1, b2),
+                    mass + angular_k(a.inv_inertia, bb.inv_inertia, a2, a2, b2, b2), b->point_mass, l);
+        prepare_rotation_lock(b, l, &a, &bb, fa.q, fb.q);
+        prepare_axial(c, b, l, j, sliding_mass(&a, &bb, axis, ua, rb));
+        break;
+    }
+    case TS_JOINT_DISTANCE: {
+        ts_vec3 d = ts_sub(fb.p, fa.p);
+        float length = ts_length(d);
+        ts_vec3 n = length > 1.0e-6f ? ts_scale(1.0f / length, d) : ts_v3(1, 0, 0);
+        put3(b->axis, l, n);
+        prepare_axial(c, b, l, j, sliding_mass(&a, &bb, n, ra, rb));
+        break;
+    }
+    default: break;
+    }
+}
+
+void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t k)
+{
+    const ts_joint_scratch *s = &c->world->joint_scratch;
+    ts_joint_bundle *b = bundle_at(c->world, k);
+    ts_joint_bundle_ref ref = s->refs[k];
+    /* a ball bundle is read up to its linear impulse (joint_solver.h) */
+    memset(b, 0, ref.type == TS_JOINT_BALL ? offsetof(ts_joint_bundle, rotation_left) : sizeof *b);
+    b->type = ref.type;
+    for (int l = 0; l < TS_W; ++l) {
+        b->body_a[l] = c->awake;
+        b->body_b[l] = c->awake;
+        b->joint[l] = -1;
+    }
+    for (int l = 0; l < ref.lanes; ++l) {
+        if (ref.type == TS_JOINT_BALL) {
+            prepare_ball_lane(c, b, l, s->sorted[ref.first + l]);
+        } else {
+            prepare_lane(c, b, l, s->sorted[ref.first + l]);
+        }
+    }
+}
+
+/* ---- after the substeps ---- */
+
+static ts_vec3 get3(const float rows[3][TS_W], int l) { return ts_v3(rows[0][l], rows[1][l], rows[2][l]); }
+
+void TS_WIDE(ts_joint_store_impulses)(ts_world *world, int32_t k, float inv_h)
+{
+    const ts_joint_bundle *b = bundle_at(world, k);
+    for (int l = 0; l < TS_W; ++l) {
+        if (b->joint[l] < 0) {
+            continue;
+        }
+        ts_joint *j = world->joints + b->joint[l];
+        ts_joint_impulses *out = &j->impulses;
+        if (b->type == TS_JOINT_BALL) {
+            out->linear = get3(b->linear_impulse, l);
+            j->reaction_force = ts_scale(inv_h, out->linear);
+            continue;
+        }
+        out->linear = get3(b->linear_impulse, l);
+        out->angular = get3(b->angular_impulse, l);
+        out->lower = b->lower_impulse[l];
+        out->upper = b->upper_impulse[l];
+        out->motor = b->motor_impulse[l];
+        out->spring = b->spring_impulse[l];
+        float axial = out->spring + out->motor + out->lower - out->upper;
+        ts_vec3 axis = get3(b->axis, l), t1 = get3(b->perp1, l), t2 = get3(b->perp2, l);
+        ts_vec3 across_linear = ts_add(ts_scale(out->linear.x, t1), ts_scale(out->linear.y, t2));
+        ts_vec3 across_angular = ts_add(ts_scale(out->angular.x, t1), ts_scale(out->angular.y, t2));
+        ts_vec3 force = {0, 0, 0}, torque = {0, 0, 0};
+        switch (j->type) {
+        case TS_JOINT_BALL: force = out->linear; break;
+        case TS_JOINT_FIXED:
+            force = out->linear;
+            torque = out->angular;
+            break;
+        case TS_JOINT_HINGE:
+            force = out->linear;
+            torque = ts_mul_add(across_angular, axial, axis);
+            break;
+        case TS_JOINT_PRISMATIC:
+            force = ts_mul_add(across_linear, axial, axis);
+            torque = out->angular;
+            break;
+        case TS_JOINT_DISTANCE: force = ts_scale(axial, axis); break;
+        default: break;
+        }
+        j->reaction_force = ts_scale(inv_h, force);
+        j->reaction_torque = ts_scale(inv_h, torque);
+    }
+}

@@ -1,0 +1,32 @@
+/* Preparing the joint bundles of a step: sorting each colour's joints by
+ * type into bundles of TS_W lanes, filling each lane (bodies, masses, world
+ * inverse inertias, anchors and frames at the step's start, effective masses,
+ * limit / motor / spring coefficients, warm-start impulses), and storing the
+ * impulses and reaction forces back after the substeps. Compiled once per
+ * width TS_W, like the kernels that read the bundles. */
+#ifndef TS_JOINT_PREPARE_H
+#define TS_JOINT_PREPARE_H
+
+#include "joint_solver.h"
+
+struct ts_world;
+
+typedef struct ts_joint_prepare_context {
+    const struct ts_world *world;
+    int32_t awake; /* awake bodies; the dummy state is at this index */
+    float h;       /* substep */
+    bool warm_start;
+} ts_joint_prepare_context;
+
+/* Serial, before the solver's parallel region: lays out the bundles of every
+ * colour (world->joint_scratch). False when the allocator fails. */
+bool TS_WIDE(ts_joint_solver_begin)(struct ts_world *world);
+
+/* Fills bundle k (any order, any thread). */
+void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t k);
+
+/* Writes bundle k's impulses back to its joints, with the reaction force
+ * and torque (impulse per substep / h). */
+void TS_WIDE(ts_joint_store_impulses)(struct ts_world *world, int32_t k, float inv_h);
+
+#endif

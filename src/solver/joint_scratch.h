@@ -1,0 +1,29 @@
+/* The joint part of a step's solver scratch (width independent): the
+ * joints of each graph colour sorted by type, and where each bundle of TS_W
+ * joints of one type starts. The bundles themselves have the width's layout
+ * (joint_solver.h); the world keeps this scratch so that a world that stopped
+ * growing allocates nothing. */
+#ifndef TS_JOINT_SCRATCH_H
+#define TS_JOINT_SCRATCH_H
+
+#include "../core.h"
+
+typedef struct ts_joint_bundle_ref {
+    int32_t first; /* index into sorted of the bundle's first joint */
+    int16_t type;  /* ts_joint_type of every lane */
+    int16_t lanes; /* joints in the bundle (<= TS_W; 1 in the overflow) */
+} ts_joint_bundle_ref;
+
+typedef struct ts_joint_scratch {
+    int32_t *sorted; /* joint ids, colour by colour, type by type within a colour */
+    int32_t sorted_capacity;
+    ts_joint_bundle_ref *refs; /* one per bundle */
+    int32_t ref_capacity;
+    void *bundles; /* the width's bundles, in the order of refs */
+    int32_t bundle_bytes;
+    int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
+} ts_joint_scratch;
+
+void ts_joint_scratch_free(ts_joint_scratch *scratch, const ts_allocator *allocator);
+
+#endif

@@ -1,0 +1,499 @@
+/* Width-generic soft-step joint kernels (see joint_solver.h), written against
+ * the lane vocabulary of wide.h.
+ *
+ * Every joint is built from three kinds of rows, each a soft constraint
+ * like a contact (contact_solver.c): for a position error C and its rate
+ * Cdot = J v, one update is
+ *     dλ = -M (mass_scale (Cdot + bias_rate C)) - impulse_scale λ
+ * with the world's joint softness in the solve pass and none in the relax
+ * pass (mass_scale 1, impulse_scale 0, no bias).
+ *
+ * - Point (ball, hinge, fixed): C = (cB + rB) - (cA + rA), the gap between
+ *   the frame origins, Cdot = vB + wB x rB - vA - wA x rA, 3x3 M = K^-1 with
+ *   K = (mA + mB) 1 - [rA]x IA^-1 [rA]x - [rB]x IB^-1 [rB]x (at the step's
+ *   start; the anchors r rotate with the bodies).
+ * - Rotation. Fixed and prismatic lock all three: with q = dq Q the frames'
+ *   world rotations, the relative rotation dqB (QB QA^-1) dqA^-1 is
+ *   (sin(θ/2) u, cos(θ/2)) for a turn θ about u, so C = 2 sin(θ/2) u ≈ θ u
+ *   and Cdot = wB - wA, M = (IA^-1 + IB^-1)^-1. The hinge locks the two
+ *   directions across its axis: C = a_A x a_B (a = the frames' z axes, ≈ the
+ *   small turn that lines them up) seen along two fixed perpendiculars t1,
+ *   t2, Cdot_i = t_i . (wB - wA), 2x2 M.
+ * - The free coordinate x (hinge angle, prismatic translation a . d with the
+ *   axis a turning with A, distance |d|): one row with Jacobian
+ *   Cdot = n . (vB - vA) + jB . wB - jA . wA, carrying
+ *     spring: C = x - target with the spring's own softness, in both passes;
+ *     motor: Cdot = speed, the impulse clamped to max force * h;
+ *     limits: C = x - lower >= 0 and upper - x >= 0, impulses >= 0; a limit
+ *     not yet reached is speculative (bias C / h, rigid), so the coordinate
+ *     can reach the bound in this substep but not pass it (Box2D v3's rule).
+ *   The hinge's row is pure rotation (n = 0, jA = jB = a); a sliding row
+ *   whose axis turns with A has the arm uA = rA + d on A: d/dt (a . d) =
+ *   a . (vB + wB x rB - vA - wA x (rA + d)).
+ *
+ * The hinge angle is 2 atan2(z, w) of the frames' relative rotation (w >= 0,
+ * so it lies in (-pi, pi]); atan2 is a polynomial (no libm inside a step). */
+#include "joint_solver.h"
+
+#include "../core.h"
+#include "joint_lanes.h"
+
+#include "tessera/joint.h"
+
+/* ---- lane math beyond wide.h ---- */
+
+TS_FORCE_INLINE ts_wquat wquat_load(const float rows[4][TS_W])
+{
+    return (ts_wquat){ts_w_load(rows[0]), ts_w_load(rows[1]), ts_w_load(rows[2]), ts_w_load(rows[3])};
+}
+
+TS_FORCE_INLINE ts_wquat wquat_conj(ts_wquat q) { return (ts_wquat){ts_w_neg(q.x), ts_w_neg(q.y), ts_w_neg(q.z), q.w}; }
+
+/* a b, the same operations as ts_quat_mul in math3.h. */
+TS_FORCE_INLINE ts_wquat wquat_mul(ts_wquat a, ts_wquat b)
+{
+    return (ts_wquat){
+        ts_w_sub(ts_w_add(ts_w_add(ts_w_mul(a.w, b.x), ts_w_mul(a.x, b.w)), ts_w_mul(a.y, b.z)), ts_w_mul(a.z, b.y)),
+        ts_w_add(ts_w_add(ts_w_sub(ts_w_mul(a.w, b.y), ts_w_mul(a.x, b.z)), ts_w_mul(a.y, b.w)), ts_w_mul(a.z, b.x)),
+        ts_w_add(ts_w_sub(ts_w_add(ts_w_mul(a.w, b.z), ts_w_mul(a.x, b.y)), ts_w_mul(a.y, b.x)), ts_w_mul(a.z, b.w)),
+        ts_w_sub(ts_w_sub(ts_w_sub(ts_w_mul(a.w, b.w), ts_w_mul(a.x, b.x)), ts_w_mul(a.y, b.y)), ts_w_mul(a.z, b.z)),
+    };
+}
+
+TS_FORCE_INLINE ts_wf w_abs(ts_wf a) { return ts_w_max(a, ts_w_neg(a)); }
+
+/* atan2(y, x) to ~1e-5 rad: on [0, 1] atan(t) is an odd polynomial of degree
+ * 11 (a minimax fit), extended by atan(t) = pi/2 - atan(1/t) and the
+ * quadrant's signs. (0, 0) gives 0. */
+TS_FORCE_INLINE ts_wf w_atan2(ts_wf y, ts_wf x)
+{
+    ts_wf ax = w_abs(x), ay = w_abs(y);
+    ts_wf big = ts_w_max(ax, ay), small = ts_w_min(ax, ay);
+    ts_wf t = ts_w_div(small, ts_w_add(big, ts_w_splat(1.0e-30f)));
+    ts_wf s = ts_w_mul(t, t);
+    ts_wf poly = ts_w_splat(-0.01172120f);
+    poly = ts_w_add(ts_w_mul(poly, s), ts_w_splat(0.05265332f));
+    poly = ts_w_add(ts_w_mul(poly, s), ts_w_splat(-0.11643287f));
+    poly = ts_w_add(ts_w_mul(poly, s), ts_w_splat(0.19354346f));
+    poly = ts_w_add(ts_w_mul(poly, s), ts_w_splat(-0.33262347f));
+    poly = ts_w_add(ts_w_mul(poly, s), ts_w_splat(0.99997726f));
+    ts_wf r = ts_w_mul(poly, t);
+    ts_wf zero = ts_w_zero();
+    r = ts_w_select(ts_w_gt(ay, ax), ts_w_sub(ts_w_splat(1.57079637f), r), r);
+    r = ts_w_select(ts_w_gt(zero, x), ts_w_sub(ts_w_splat(3.14159274f), r), r);
+    return ts_w_select(ts_w_gt(zero, y), ts_w_neg(r), r);
+}
+
+/* ---- the two bodies of a bundle ---- */
+
+TS_FORCE_INLINE pair_lanes load_pair(const ts_joint_solver_context *c, const ts_joint_bundle *b)
+{
+    return (pair_lanes){
+        gather(c->states, b->body_a),
+        gather(c->states, b->body_b),
+        ts_w_load(b->inv_mass_a),
+        ts_w_load(b->inv_mass_b),
+        ts_wsym3_load(b->inv_inertia_a),
+        ts_wsym3_load(b->inv_inertia_b),
+    };
+}
+
+TS_FORCE_INLINE void store_pair(const ts_joint_solver_context *c, const ts_joint_bundle *b, const pair_lanes *p)
+{
+    scatter(c->states, b->body_a, b->inv_mass_a, p->a);
+    scatter(c->states, b->body_b, b->inv_mass_b, p->b);
+}
+
+/* Where the frames are now: anchors turned with the bodies, and the gap d
+ * from frame A's origin to frame B's. */
+typedef struct joint_pose {
+    ts_wv3 ra, rb, d;
+} joint_pose;
+
+TS_FORCE_INLINE joint_pose pose_of(const ts_joint_bundle *b, const pair_lanes *p)
+{
+    joint_pose q;
+    q.ra = ts_wquat_rotate(p->a.dq, ts_wv3_load(b->anchor_a));
+    q.rb = ts_wquat_rotate(p->b.dq, ts_wv3_load(b->anchor_b));
+    q.d = ts_wv3_add(ts_wv3_add(ts_wv3_sub(p->b.dp, p->a.dp), ts_wv3_sub(q.rb, q.ra)), ts_wv3_load(b->delta_center));
+    return q;
+}
+
+/* The soft coefficients of a pass. */
+typedef struct soft_lanes {
+    ts_wf bias_rate, mass_scale, impulse_scale;
+} soft_lanes;
+
+TS_FORCE_INLINE soft_lanes soft_of(const ts_joint_solver_context *c, bool use_bias)
+{
+    if (use_bias) {
+        return (soft_lanes){ts_w_splat(c->bias_rate), ts_w_splat(c->mass_scale), ts_w_splat(c->impulse_scale)};
+    }
+    return (soft_lanes){ts_w_zero(), ts_w_splat(1.0f), ts_w_zero()};
+}
+
+/* ---- point ---- */
+
+/* [r]x^T S [r]x, the angular part of K for an anchor r: column j is
+ * (S (r x e_j)) x r. */
+TS_FORCE_INLINE void add_arm_term(ts_wsym3 *k, ts_wsym3 s, ts_wv3 r)
+{
+    ts_wf zero = ts_w_zero();
+    ts_wv3 cx = ts_wv3_cross(ts_wsym3_mul(s, (ts_wv3){zero, r.z, ts_w_neg(r.y)}), r);
+    ts_wv3 cy = ts_wv3_cross(ts_wsym3_mul(s, (ts_wv3){ts_w_neg(r.z), zero, r.x}), r);
+    ts_wv3 cz = ts_wv3_cross(ts_wsym3_mul(s, (ts_wv3){r.y, ts_w_neg(r.x), zero}), r);
+    k->xx = ts_w_add(k->xx, cx.x);
+    k->yy = ts_w_add(k->yy, cy.y);
+    k->zz = ts_w_add(k->zz, cz.z);
+    k->xy = ts_w_add(k->xy, cy.x);
+    k->xz = ts_w_add(k->xz, cz.x);
+    k->yz = ts_w_add(k->yz, cz.y);
+}
+
+/* The inverse by cofactors; zero where singular (empty lanes). */
+TS_FORCE_INLINE ts_wsym3 wsym3_inverse(ts_wsym3 m)
+{
+    ts_wf cxx = ts_w_sub(ts_w_mul(m.yy, m.zz), ts_w_mul(m.yz, m.yz));
+    ts_wf cyy = ts_w_sub(ts_w_mul(m.xx, m.zz), ts_w_mul(m.xz, m.xz));
+    ts_wf czz = ts_w_sub(ts_w_mul(m.xx, m.yy), ts_w_mul(m.xy, m.xy));
+    ts_wf cxy = ts_w_sub(ts_w_mul(m.xz, m.yz), ts_w_mul(m.xy, m.zz));
+    ts_wf cxz = ts_w_sub(ts_w_mul(m.xy, m.yz), ts_w_mul(m.yy, m.xz));
+    ts_wf cyz = ts_w_sub(ts_w_mul(m.xy, m.xz), ts_w_mul(m.xx, m.yz));
+    ts_wf det = ts_w_add(ts_w_add(ts_w_mul(m.xx, cxx), ts_w_mul(m.xy, cxy)), ts_w_mul(m.xz, cxz));
+    ts_wm ok = ts_w_gt(det, ts_w_zero());
+    ts_wf inv = ts_w_select(ok, ts_w_div(ts_w_splat(1.0f), ts_w_select(ok, det, ts_w_splat(1.0f))), ts_w_zero());
+    return (ts_wsym3){ts_w_mul(cxx, inv), ts_w_mul(cyy, inv), ts_w_mul(czz, inv),
+                      ts_w_mul(cxy, inv), ts_w_mul(cxz, inv), ts_w_mul(cyz, inv)};
+}
+
+/* K^-1 of the point constraint at the anchors of this substep, computed in
+ * the warm start and kept for its solve and relax passes: light bodies on a
+ * heavy one turn far within a step, and a mass from the step's start would
+ * then overshoot (a 1000:1 ball and chain blew up with it). */
+TS_FORCE_INLINE ts_wsym3 point_mass_now(const pair_lanes *p, const joint_pose *q)
+{
+    ts_wf m = ts_w_add(p->inv_mass_a, p->inv_mass_b);
+    ts_wf zero = ts_w_zero();
+    ts_wsym3 k = {m, m, m, zero, zero, zero};
+    add_arm_term(&k, p->inv_inertia_a, q->ra);
+    add_arm_term(&k, p->inv_inertia_b, q->rb);
+    return wsym3_inverse(k);
+}
+
+TS_FORCE_INLINE void solve_point(ts_joint_bundle *b, pair_lanes *p, soft_lanes s, const joint_pose *q)
+{
+    ts_wv3 cdot = ts_pair_relative_velocity(p, q->ra, q->rb);
+    ts_wv3 rhs = ts_wv3_scale(s.mass_scale, ts_wv3_mul_add(cdot, s.bias_rate, q->d));
+    ts_wv3 old = ts_wv3_load(b->linear_impulse);
+    ts_wsym3 mass = ts_wsym3_load(b->point_mass);
+    ts_wv3 delta = ts_wv3_mul_sub(ts_wv3_scale(ts_w_splat(-1.0f), ts_wsym3_mul(mass, rhs)), s.impulse_scale, old);
+    ts_wv3_store(b->linear_impulse, ts_wv3_add(old, delta));
+    ts_pair_apply_impulse(p, delta, q->ra, q->rb);
+}
+
+/* ---- rotation locks ---- */
+
+/* Fixed and prismatic: all three relative rotations. */
+TS_FORCE_INLINE void solve_rotation_lock(ts_joint_bundle *b, pair_lanes *p, soft_lanes s)
+{
+    ts_wquat rel = wquat_mul(wquat_mul(p->b.dq, wquat_load(b->rotation_left)), wquat_conj(p->a.dq));
+    ts_wf two = ts_w_select(ts_w_gt(ts_w_zero(), rel.w), ts_w_splat(-2.0f), ts_w_splat(2.0f));
+    ts_wv3 error = {ts_w_mul(two, rel.x), ts_w_mul(two, rel.y), ts_w_mul(two, rel.z)};
+    ts_wv3 cdot = ts_wv3_sub(p->b.w, p->a.w);
+    ts_wv3 rhs = ts_wv3_scale(s.mass_scale, ts_wv3_mul_add(cdot, s.bias_rate, error));
+    ts_wv3 old = ts_wv3_load(b->angular_impulse);
+    ts_wv3 delta = ts_wv3_mul_sub(ts_wv3_scale(ts_w_splat(-1.0f), ts_wsym3_mul(ts_wsym3_load(b->angular_mass), rhs)),
+                                  s.impulse_scale, old);
+    ts_wv3_store(b->angular_impulse, ts_wv3_add(old, delta));
+    ts_pair_apply_angular(p, delta);
+}
+
+/* Hinge: the two turns across the axis. */
+TS_FORCE_INLINE void solve_swing(ts_joint_bundle *b, pair_lanes *p, soft_lanes s, ts_wv3 axis_a, ts_wv3 axis_b)
+{
+    ts_wv3 t1 = ts_wv3_load(b->perp1), t2 = ts_wv3_load(b->perp2);
+    ts_wv3 error = ts_wv3_cross(axis_a, axis_b);
+    ts_wv3 dw = ts_wv3_sub(p->b.w, p->a.w);
+    ts_wf r1 = ts_w_mul(s.mass_scale, ts_w_add(ts_wv3_dot(t1, dw), ts_w_mul(s.bias_rate, ts_wv3_dot(t1, error))));
+    ts_wf r2 = ts_w_mul(s.mass_scale, ts_w_add(ts_wv3_dot(t2, dw), ts_w_mul(s.bias_rate, ts_wv3_dot(t2, error))));
+    ts_wf mxx = ts_w_load(b->angular_mass[0]), myy = ts_w_load(b->angular_mass[1]), mxy = ts_w_load(b->angular_mass[3]);
+    ts_wf old1 = ts_w_load(b->angular_impulse[0]), old2 = ts_w_load(b->angular_impulse[1]);
+    ts_wf d1 = ts_w_sub(ts_w_neg(ts_w_add(ts_w_mul(mxx, r1), ts_w_mul(mxy, r2))), ts_w_mul(s.impulse_scale, old1));
+    ts_wf d2 = ts_w_sub(ts_w_neg(ts_w_add(ts_w_mul(mxy, r1), ts_w_mul(myy, r2))), ts_w_mul(s.impulse_scale, old2));
+    ts_w_store(b->angular_impulse[0], ts_w_add(old1, d1));
+    ts_w_store(b->angular_impulse[1], ts_w_add(old2, d2));
+    ts_pair_apply_angular(p, ts_wv3_add(ts_wv3_scale(d1, t1), ts_wv3_scale(d2, t2)));
+}
+
+/* Prismatic: the two slides across the axis (t1, t2 turn with A). */
+TS_FORCE_INLINE void solve_across(ts_joint_bundle *b, pair_lanes *p, soft_lanes s, const joint_pose *q, ts_wv3 t1,
+                                  ts_wv3 t2)
+{
+    ts_wv3 ua = ts_wv3_add(q->ra, q->d);
+    ts_wv3 cdot = ts_pair_relative_velocity(p, ua, q->rb);
+    ts_wf r1 = ts_w_mul(s.mass_scale, ts_w_add(ts_wv3_dot(t1, cdot), ts_w_mul(s.bias_rate, ts_wv3_dot(t1, q->d))));
+    ts_wf r2 = ts_w_mul(s.mass_scale, ts_w_add(ts_wv3_dot(t2, cdot), ts_w_mul(s.bias_rate, ts_wv3_dot(t2, q->d))));
+    ts_wf mxx = ts_w_load(b->point_mass[0]), myy = ts_w_load(b->point_mass[1]), mxy = ts_w_load(b->point_mass[3]);
+    ts_wf old1 = ts_w_load(b->linear_impulse[0]), old2 = ts_w_load(b->linear_impulse[1]);
+    ts_wf d1 = ts_w_sub(ts_w_neg(ts_w_add(ts_w_mul(mxx, r1), ts_w_mul(mxy, r2))), ts_w_mul(s.impulse_scale, old1));
+    ts_wf d2 = ts_w_sub(ts_w_neg(ts_w_add(ts_w_mul(mxy, r1), ts_w_mul(myy, r2))), ts_w_mul(s.impulse_scale, old2));
+    ts_w_store(b->linear_impulse[0], ts_w_add(old1, d1));
+    ts_w_store(b->linear_impulse[1], ts_w_add(old2, d2));
+    ts_pair_apply_impulse(p, ts_wv3_add(ts_wv3_scale(d1, t1), ts_wv3_scale(d2, t2)), ua, q->rb);
+}
+
+/* ---- the free coordinate ---- */
+
+/* Cdot = n . (vB - vA) + jb . wB - ja . wA. */
+typedef struct axial_row {
+    ts_wv3 n, ja, jb;
+} axial_row;
+
+TS_FORCE_INLINE ts_wf row_velocity(const pair_lanes *p, const axial_row *r)
+{
+    return ts_w_sub(ts_w_add(ts_wv3_dot(r->n, ts_wv3_sub(p->b.v, p->a.v)), ts_wv3_dot(r->jb, p->b.w)),
+                    ts_wv3_dot(r->ja, p->a.w));
+}
+
+TS_FORCE_INLINE void row_apply(pair_lanes *p, const axial_row *r, ts_wf impulse)
+{
+    p->a.v = ts_wv3_mul_sub(p->a.v, ts_w_mul(p->inv_mass_a, impulse), r->n);
+    p->a.w = ts_wv3_sub(p->a.w, ts_wsym3_mul(p->inv_inertia_a, ts_wv3_scale(impulse, r->ja)));
+    p->b.v = ts_wv3_mul_add(p->b.v, ts_w_mul(p->inv_mass_b, impulse), r->n);
+    p->b.w = ts_wv3_add(p->b.w, ts_wsym3_mul(p->inv_inertia_b, ts_wv3_scale(impulse, r->jb)));
+}
+
+/* A sliding row along n with arms ua on A and rb on B. */
+TS_FORCE_INLINE axial_row sliding_row(ts_wv3 n, ts_wv3 ua, ts_wv3 rb)
+{
+    return (axial_row){n, ts_wv3_cross(ua, n), ts_wv3_cross(rb, n)};
+}
+
+TS_FORCE_INLINE ts_wf axial_total(const ts_joint_bundle *b)
+{
+    return ts_w_sub(ts_w_add(ts_w_add(ts_w_load(b->spring_impulse), ts_w_load(b->motor_impulse)),
+                             ts_w_load(b->lower_impulse)),
+                    ts_w_load(b->upper_impulse));
+}
+
+/* One limit: C >= 0 with Cdot = sign * row velocity. */
+TS_FORCE_INLINE void solve_limit(const ts_joint_solver_context *c, pair_lanes *p, soft_lanes s, const axial_row *r,
+                                 ts_wf mass, ts_wf C, float sign, float *impulse)
+{
+    ts_wm ahead = ts_w_gt(C, ts_w_zero());
+    ts_wf bias = ts_w_select(ahead, ts_w_mul(C, ts_w_splat(c->inv_h)), ts_w_mul(s.bias_rate, C));
+    ts_wf mass_scale = ts_w_select(ahead, ts_w_splat(1.0f), s.mass_scale);
+    ts_wf impulse_scale = ts_w_select(ahead, ts_w_zero(), s.impulse_scale);
+    ts_wf cdot = ts_w_mul(ts_w_splat(sign), row_velocity(p, r));
+    ts_wf old = ts_w_load(impulse);
+    ts_wf delta = ts_w_sub(ts_w_neg(ts_w_mul(ts_w_mul(mass, mass_scale), ts_w_add(cdot, bias))),
+                           ts_w_mul(impulse_scale, old));
+    ts_wf total = ts_w_max(ts_w_add(old, delta), ts_w_zero());
+    ts_w_store(impulse, total);
+    row_apply(p, r, ts_w_mul(ts_w_splat(sign), ts_w_sub(total, old)));
+}
+
+/* Spring, motor, lower and upper limit of coordinate x (Box2D v3's order:
+ * the limits last, so they win). Off parts have zero coefficients. */
+TS_FORCE_INLINE void solve_axial(const ts_joint_solver_context *c, ts_joint_bundle *b, pair_lanes *p, soft_lanes s,
+                                 const axial_row *r, ts_wf x)
+{
+    ts_wf mass = ts_w_load(b->axial_mass);
+    {
+        ts_wf C = ts_w_sub(x, ts_w_load(b->spring_target));
+        ts_wf rhs = ts_w_add(row_velocity(p, r), ts_w_mul(ts_w_load(b->spring_bias_rate), C));
+        ts_wf old = ts_w_load(b->spring_impulse);
+        ts_wf delta = ts_w_sub(ts_w_neg(ts_w_mul(ts_w_mul(mass, ts_w_load(b->spring_mass_scale)), rhs)),
+                               ts_w_mul(ts_w_load(b->spring_impulse_scale), old));
+        ts_w_store(b->spring_impulse, ts_w_add(old, delta));
+        row_apply(p, r, delta);
+    }
+    {
+        ts_wf cdot = ts_w_sub(row_velocity(p, r), ts_w_load(b->motor_speed));
+        ts_wf old = ts_w_load(b->motor_impulse);
+        ts_wf limit = ts_w_load(b->max_motor_impulse);
+        ts_wf total = ts_w_sub(old, ts_w_mul(mass, cdot));
+        total = ts_w_max(ts_w_min(total, limit), ts_w_neg(limit));
+        ts_w_store(b->motor_impulse, total);
+        row_apply(p, r, ts_w_sub(total, old));
+    }
+    solve_limit(c, p, s, r, mass, ts_w_sub(x, ts_w_load(b->lower)), 1.0f, b->lower_impulse);
+    solve_limit(c, p, s, r, mass, ts_w_sub(ts_w_load(b->upper), x), -1.0f, b->upper_impulse);
+}
+
+/* ---- per type ---- */
+
+/* Hinge: the axes now, and the angle of frame B about frame A's z. */
+typedef struct hinge_pose {
+    ts_wv3 axis_a, axis_b;
+    ts_wf angle;
+} hinge_pose;
+
+TS_FORCE_INLINE hinge_pose hinge_pose_of(const ts_joint_bundle *b, const pair_lanes *p)
+{
+    hinge_pose h;
+    h.axis_a = ts_wquat_rotate(p->a.dq, ts_wv3_load(b->axis));
+    h.axis_b = ts_wquat_rotate(p->b.dq, ts_wv3_load(b->axis_b));
+    ts_wquat rel = wquat_mul(wquat_mul(wquat_load(b->rotation_left), wquat_mul(wquat_conj(p->a.dq), p->b.dq)),
+                             wquat_load(b->rotation_right));
+    ts_wm flip = ts_w_gt(ts_w_zero(), rel.w);
+    ts_wf z = ts_w_select(flip, ts_w_neg(rel.z), rel.z);
+    ts_wf w = ts_w_select(flip, ts_w_neg(rel.w), rel.w);
+    h.angle = ts_w_mul(ts_w_splat(2.0f), w_atan2(z, w));
+    return h;
+}
+
+/* Prismatic: the axis and its perpendiculars turned with A. */
+typedef struct slider_axes {
+    ts_wv3 a, t1, t2;
+} slider_axes;
+
+TS_FORCE_INLINE slider_axes slider_axes_of(const ts_joint_bundle *b, const pair_lanes *p)
+{
+    return (slider_axes){ts_wquat_rotate(p->a.dq, ts_wv3_load(b->axis)), ts_wquat_rotate(p->a.dq, ts_wv3_load(b->perp1)),
+                         ts_wquat_rotate(p->a.dq, ts_wv3_load(b->perp2))};
+}
+
+/* Distance: the unit direction from A's frame origin to B's (the step's
+ * first direction when they coincide) and the length. */
+TS_FORCE_INLINE axial_row distance_row(const ts_joint_bundle *b, const joint_pose *q, ts_wf *length)
+{
+    *length = ts_w_sqrt(ts_wv3_dot(q->d, q->d));
+    ts_wm apart = ts_w_gt(*length, ts_w_splat(1.0e-6f));
+    ts_wf inv = ts_w_div(ts_w_splat(1.0f), ts_w_max(*length, ts_w_splat(1.0e-6f)));
+    ts_wv3 start = ts_wv3_load(b->axis);
+    ts_wv3 n = {ts_w_select(apart, ts_w_mul(q->d.x, inv), start.x), ts_w_select(apart, ts_w_mul(q->d.y, inv), start.y),
+                ts_w_select(apart, ts_w_mul(q->d.z, inv), start.z)};
+    return sliding_row(n, q->ra, q->rb);
+}
+
+TS_FORCE_INLINE void store_point_mass(ts_joint_bundle *b, ts_wsym3 m)
+{
+    ts_w_store(b->point_mass[0], m.xx);
+    ts_w_store(b->point_mass[1], m.yy);
+    ts_w_store(b->point_mass[2], m.zz);
+    ts_w_store(b->point_mass[3], m.xy);
+    ts_w_store(b->point_mass[4], m.xz);
+    ts_w_store(b->point_mass[5], m.yz);
+}
+
+/* Ball joints are most of a large jointed scene: they get kernels of their
+ * own, small enough for the compiler to keep the lanes in registers; the
+ * other types share the *_any kernels (separate functions, so that their
+ * code does not crowd the ball's). */
+TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_joint_bundle *b)
+{
+    pair_lanes p = load_pair(c, b);
+    joint_pose q = pose_of(b, &p);
+    store_point_mass(b, point_mass_now(&p, &q));
+    ts_pair_apply_impulse(&p, ts_wv3_load(b->linear_impulse), q.ra, q.rb);
+    store_pair(c, b, &p);
+}
+
+TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias)
+{
+    pair_lanes p = load_pair(c, b);
+    joint_pose q = pose_of(b, &p);
+    solve_point(b, &p, soft_of(c, use_bias), &q);
+    store_pair(c, b, &p);
+}
+
+void TS_WIDE(ts_joint_warm_start_any)(const ts_joint_solver_context *c, ts_joint_bundle *b)
+{
+    pair_lanes p = load_pair(c, b);
+    joint_pose q = pose_of(b, &p);
+    if (b->type == TS_JOINT_HINGE || b->type == TS_JOINT_FIXED) {
+        store_point_mass(b, point_mass_now(&p, &q));
+    }
+    switch (b->type) {
+    case TS_JOINT_BALL: ts_pair_apply_impulse(&p, ts_wv3_load(b->linear_impulse), q.ra, q.rb); break;
+    case TS_JOINT_HINGE: {
+        hinge_pose h = hinge_pose_of(b, &p);
+        axial_row r = {{ts_w_zero(), ts_w_zero(), ts_w_zero()}, h.axis_a, h.axis_a};
+        row_apply(&p, &r, axial_total(b));
+        ts_pair_apply_angular(&p, ts_wv3_add(ts_wv3_scale(ts_w_load(b->angular_impulse[0]), ts_wv3_load(b->perp1)),
+                                             ts_wv3_scale(ts_w_load(b->angular_impulse[1]), ts_wv3_load(b->perp2))));
+        ts_pair_apply_impulse(&p, ts_wv3_load(b->linear_impulse), q.ra, q.rb);
+        break;
+    }
+    case TS_JOINT_FIXED:
+        ts_pair_apply_angular(&p, ts_wv3_load(b->angular_impulse));
+        ts_pair_apply_impulse(&p, ts_wv3_load(b->linear_impulse), q.ra, q.rb);
+        break;
+    case TS_JOINT_PRISMATIC: {
+        slider_axes s = slider_axes_of(b, &p);
+        ts_wv3 ua = ts_wv3_add(q.ra, q.d);
+        axial_row r = sliding_row(s.a, ua, q.rb);
+        row_apply(&p, &r, axial_total(b));
+        ts_pair_apply_angular(&p, ts_wv3_load(b->angular_impulse));
+        ts_pair_apply_impulse(&p, ts_wv3_add(ts_wv3_scale(ts_w_load(b->linear_impulse[0]), s.t1),
+                                             ts_wv3_scale(ts_w_load(b->linear_impulse[1]), s.t2)),
+                              ua, q.rb);
+        break;
+    }
+    case TS_JOINT_DISTANCE: {
+        ts_wf length;
+        axial_row r = distance_row(b, &q, &length);
+        row_apply(&p, &r, axial_total(b));
+        break;
+    }
+    default: break;
+    }
+    store_pair(c, b, &p);
+}
+
+void TS_WIDE(ts_joint_solve_any)(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias)
+{
+    pair_lanes p = load_pair(c, b);
+    joint_pose q = pose_of(b, &p);
+    soft_lanes s = soft_of(c, use_bias);
+    switch (b->type) {
+    case TS_JOINT_BALL: solve_point(b, &p, s, &q); break;
+    case TS_JOINT_HINGE: {
+        hinge_pose h = hinge_pose_of(b, &p);
+        axial_row r = {{ts_w_zero(), ts_w_zero(), ts_w_zero()}, h.axis_a, h.axis_a};
+        solve_axial(c, b, &p, s, &r, h.angle);
+        solve_swing(b, &p, s, h.axis_a, h.axis_b);
+        solve_point(b, &p, s, &q);
+        break;
+    }
+    case TS_JOINT_FIXED:
+        solve_rotation_lock(b, &p, s);
+        solve_point(b, &p, s, &q);
+        break;
+    case TS_JOINT_PRISMATIC: {
+        slider_axes a = slider_axes_of(b, &p);
+        axial_row r = sliding_row(a.a, ts_wv3_add(q.ra, q.d), q.rb);
+        solve_axial(c, b, &p, s, &r, ts_wv3_dot(a.a, q.d));
+        solve_rotation_lock(b, &p, s);
+        solve_across(b, &p, s, &q, a.t1, a.t2);
+        break;
+    }
+    case TS_JOINT_DISTANCE: {
+        ts_wf length;
+        axial_row r = distance_row(b, &q, &length);
+        solve_axial(c, b, &p, s, &r, length);
+        break;
+    }
+    default: break;
+    }
+    store_pair(c, b, &p);
+}
+
+void TS_WIDE(ts_joint_warm_start)(const ts_joint_solver_context *c, ts_joint_bundle *b)
+{
+    if (b->type == TS_JOINT_BALL) {
+        ball_warm_start(c, b);
+    } else {
+        TS_WIDE(ts_joint_warm_start_any)(c, b);
+    }
+}
+
+void TS_WIDE(ts_joint_solve)(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias)
+{
+    if (b->type == TS_JOINT_BALL) {
+        ball_solve(c, b, use_bias);
+    } else {
+        TS_WIDE(ts_joint_solve_any)(c, b, use_bias);
+    }
+}
