@@ -63,15 +63,25 @@ static ts_body_id create_body(ts_world_id world, const scene_body *b, bool sleep
 
 bool tessera_build_scene(ts_world_id world, const scene_desc *desc, ts_body_id *bodies, char *error, size_t size)
 {
-    if (desc->joint_count > 0) {
-        snprintf(error, size, "the scene has %d joints and tessera has no joints yet (joints issue)",
-                 desc->joint_count);
-        return false;
-    }
     for (int i = 0; i < desc->body_count; ++i) {
         bodies[i] = create_body(world, &desc->bodies[i], desc->sleep);
         if (ts_body_id_is_null(bodies[i])) {
             snprintf(error, size, "body %d: %s", i, ts_last_error());
+            return false;
+        }
+    }
+    for (int j = 0; j < desc->joint_count; ++j) {
+        const scene_joint *sj = &desc->joints[j];
+        if (desc->bodies[sj->body_a].type == SCENE_STATIC && desc->bodies[sj->body_b].type == SCENE_STATIC) {
+            continue; /* constrains nothing (scene_defs.c); tessera refuses it */
+        }
+        ts_ball_joint_def def = ts_default_ball_joint_def();
+        def.base.body_a = bodies[sj->body_a];
+        def.base.body_b = bodies[sj->body_b];
+        def.base.local_frame_a.p = vec(sj->local_anchor_a);
+        def.base.local_frame_b.p = vec(sj->local_anchor_b);
+        if (ts_joint_id_is_null(ts_create_ball_joint(world, &def))) {
+            snprintf(error, size, "joint %d: %s", j, ts_last_error());
             return false;
         }
     }
