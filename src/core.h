@@ -16,6 +16,18 @@
 /* The most worker threads a world may use (ts_world_def.threads). */
 #define TS_MAX_THREADS 256
 
+/* A hint inside a spin-wait loop: lets the other hyper-thread run and saves
+ * power (parallel.c). */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define ts_cpu_pause() __builtin_ia32_pause()
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
+#define ts_cpu_pause() __asm__ __volatile__("yield")
+#elif defined(_MSC_VER)
+#define ts_cpu_pause() _mm_pause()
+#else
+#define ts_cpu_pause() ((void)0)
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define ts_popcount64(x) __builtin_popcountll(x)
 #define TS_FORCE_INLINE static inline __attribute__((always_inline))

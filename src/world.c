@@ -158,6 +158,9 @@ static ts_result check_world_def(const ts_world_def *def, const char *fn)
     if ((def->allocator.alloc == NULL) != (def->allocator.free == NULL)) {
         return ts_fail(TS_ERROR_NULL_POINTER, fn, "def->allocator needs both alloc and free, or neither");
     }
+    if ((def->enqueue_task == NULL) != (def->finish_task == NULL)) {
+        return ts_fail(TS_ERROR_NULL_POINTER, fn, "def->enqueue_task and def->finish_task must both be set, or neither");
+    }
     return TS_OK;
 }
 
@@ -201,6 +204,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_island_set_destroy(&world->islands, a);
     ts_joints_free(world);
     ts_solver_scratch_free(&world->solver_scratch, a);
+    ts_parallel_destroy(&world->parallel, a);
     world->bodies = NULL;
     world->shapes = NULL;
     world->body_capacity = 0;
@@ -248,6 +252,9 @@ ts_world_id ts_create_world(const ts_world_def *def)
     world->gravity = def->gravity;
     world->substeps = def->substeps;
     world->thread_count = def->threads == 0 ? available_threads() : def->threads;
+    world->enqueue_task = def->enqueue_task;
+    world->finish_task = def->finish_task;
+    world->user_task_context = def->user_task_context;
     world->simd_width = simd_width;
     world->solver = def->solver;
     world->user_data = def->user_data;
@@ -259,7 +266,8 @@ ts_world_id ts_create_world(const ts_world_def *def)
     world->enable_sleep = def->enable_sleep;
     world->joint_hertz = def->joint_hertz;
     world->joint_damping_ratio = def->joint_damping_ratio;
-    if (!ts_broadphase_init(&world->broadphase, &world->allocator, def->shape_capacity) ||
+    if (!ts_parallel_init(&world->parallel, &world->allocator) ||
+        !ts_broadphase_init(&world->broadphase, &world->allocator, def->shape_capacity) ||
         !reserve_capacity(world, def->body_capacity, def->shape_capacity)) {
         ts_world_free_bodies_and_shapes(world);
         ts_free(&allocator, world, sizeof(ts_world));
@@ -344,6 +352,20 @@ ts_result ts_world_get_gravity(ts_world_id id, ts_vec3 *gravity)
         return TS_ERROR_STALE_ID;
     }
     *gravity = world->gravity;
+    return TS_OK;
+}
+
+ts_result ts_world_set_threads(ts_world_id id, int threads)
+{
+    if (threads < 0 || threads > TS_MAX_THREADS) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "threads is %d (must be 0..%d; 0 = every core)", threads,
+                       TS_MAX_THREADS);
+    }
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    world->thread_count = threads == 0 ? available_threads() : threads;
     return TS_OK;
 }
 

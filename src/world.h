@@ -13,6 +13,7 @@
 #include "soa/id_pool.h"
 #include "joint.h"
 #include "solver/joint_scratch.h"
+#include "solver/parallel.h"
 #include "solver/solver.h"
 
 /* Per-body data that the step does not read: the id table entry. */
@@ -95,7 +96,10 @@ typedef struct ts_world {
     ts_allocator allocator;
     ts_vec3 gravity;
     int substeps;
-    int thread_count;
+    int thread_count; /* workers of a step (parallel.h) */
+    ts_enqueue_task_fn *enqueue_task; /* NULL: OpenMP */
+    ts_finish_task_fn *finish_task;
+    void *user_task_context;
     int simd_width;
     ts_solver_type solver;
     void *user_data;
@@ -138,6 +142,7 @@ typedef struct ts_world {
     ts_joint_scratch joint_scratch; /* joint bundles of a step (solver/joint_scratch.h) */
 
     ts_solver_scratch solver_scratch; /* body states and constraint bundles of a step */
+    ts_parallel parallel;             /* the step's workers and stages */
 
     float step_dt; /* dt of the step in progress */
     int step_count;

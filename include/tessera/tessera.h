@@ -9,8 +9,13 @@
  * - Definitions are plain structs; start from ts_default_*_def().
  * - Threading: different worlds may be used from different threads at once.
  *   Calls on one world must not overlap each other (one thread at a time per
- *   world); ts_world_step uses the world's own worker threads inside.
+ *   world; that includes read-only calls while ts_world_step runs), and a
+ *   body or shape id counts as a call on its world. ts_world_step runs on the
+ *   calling thread plus def.threads - 1 helpers (OpenMP threads, or the
+ *   program's own through the task callbacks of ts_world_def); the helpers
+ *   touch only that world and are done when ts_world_step returns.
  *   ts_create_world and ts_destroy_world may be called from any thread.
+ *   Every result is bitwise the same for any number of threads.
  */
 #ifndef TESSERA_H
 #define TESSERA_H
@@ -64,6 +69,8 @@ TS_API ts_result ts_world_step(ts_world_id world, float dt);
 TS_API ts_result ts_world_set_gravity(ts_world_id world, ts_vec3 gravity);
 TS_API ts_result ts_world_get_gravity(ts_world_id world, ts_vec3 *gravity);
 TS_API ts_result ts_world_set_substeps(ts_world_id world, int substeps);
+/* Workers of later steps: 0 = every core, 1..256 (see ts_world_def.threads). */
+TS_API ts_result ts_world_set_threads(ts_world_id world, int threads);
 TS_API ts_result ts_world_get_counters(ts_world_id world, ts_world_counters *counters);
 /* Sleeping on or off for the whole world (ts_world_def.enable_sleep); off
  * wakes every island at once. */

@@ -120,10 +120,36 @@ typedef enum ts_solver_type {
     TS_SOLVER_XPBD = 1,      /* extended position based dynamics: reserved, not built yet */
 } ts_solver_type;
 
+/* ---- task callbacks: running a step on the program's own threads ----
+ * A program with its own thread pool can give tessera two callbacks instead
+ * of letting it use OpenMP. For a step on N workers (ts_world_def.threads),
+ * tessera calls enqueue_task N - 1 times, each with item_count 1, then works
+ * as worker 0 on the calling thread, then calls finish_task on each handle
+ * that enqueue_task returned (NULL handles are skipped).
+ * - enqueue_task must run task(0, item_count, worker, task_context) on
+ *   another thread, soon, and return a handle for finish_task; `worker` is the
+ *   pool's own thread index (tessera does not use it). It must not run the
+ *   task on the calling thread before returning: the task waits for work
+ *   that worker 0 publishes after enqueue_task has returned.
+ * - finish_task must return once that task has returned.
+ * - The pool may have fewer threads than tasks: the step stays correct (the
+ *   calling thread does the work of tasks that have not started) but gains
+ *   less. Results are bitwise the same for any number of workers. */
+typedef void ts_task_fn(int32_t start, int32_t end, uint32_t worker, void *task_context);
+typedef void *ts_enqueue_task_fn(ts_task_fn *task, int32_t item_count, int32_t min_range, void *task_context,
+                                 void *user_context);
+typedef void ts_finish_task_fn(void *user_task, void *user_context);
+
 typedef struct ts_world_def {
     ts_vec3 gravity;       /* m/s^2; default (0, -10, 0) */
     int substeps;          /* substeps per ts_world_step, 1..64; default 4 */
-    int threads;           /* worker threads; 0 = every core; 1..256 otherwise */
+    /* Workers of a step, counting the calling thread: 0 = every core; 1..256
+     * otherwise. Without task callbacks they are OpenMP threads (a build
+     * without OpenMP uses one). */
+    int threads;
+    ts_enqueue_task_fn *enqueue_task; /* both NULL (default: OpenMP) or both set */
+    ts_finish_task_fn *finish_task;
+    void *user_task_context; /* passed to enqueue_task and finish_task */
     /* Lanes of the solver's SIMD kernels: 1 (scalar), 4, 8 or 16; 0 picks the
      * widest the CPU runs, unless the environment variable TESSERA_SIMD
      * (scalar, 1, 4, 8 or 16) names one. Every width gives the same bits. */

@@ -5,6 +5,7 @@
 #include "../error.h"
 #include "../math3.h"
 #include "../soa/array.h"
+#include "../solver/parallel.h"
 #include "../world.h"
 #include "contact.h"
 
@@ -29,6 +30,11 @@ void ts_broadphase_destroy(ts_broadphase *bp, const ts_allocator *allocator)
     ts_tree_destroy(&bp->trees[TS_TREE_MOVABLE]);
     ts_array_free(allocator, (void **)&bp->move_buffer, &bp->move_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, sizeof(uint64_t));
+    for (int w = 0; w < TS_MAX_THREADS; ++w) {
+        ts_pair_buffer *buffer = bp->worker_pairs + w;
+        ts_array_free(allocator, (void **)&buffer->keys, &buffer->capacity, sizeof(uint64_t));
+        buffer->count = 0;
+    }
     bp->move_count = 0;
     bp->new_pair_count = 0;
 }
@@ -153,8 +159,10 @@ ts_result ts_body_refresh_proxies(ts_world *world, int32_t body, const char *fun
 
 typedef struct pair_query {
     ts_world *world;
-    int32_t shape; /* the moved shape that queries */
-    bool failed;   /* out of memory */
+    int32_t shape;          /* the moved shape that queries */
+    ts_pair_buffer *buffer; /* the worker's */
+    bool grow;              /* worker 0 (the calling thread) may allocate; helpers only count past capacity */
+    bool failed;            /* out of memory */
 } pair_query;
 
 /* Whether two shapes may touch at all: different bodies, at least one of
@@ -178,7 +186,7 @@ static bool collect_pair(int proxy, int32_t other, void *context)
 {
     (void)proxy;
     pair_query *q = context;
-    ts_world *world = q->world;
+    const ts_world *world = q->world;
     if (other == q->shape) {
         return true;
     }
@@ -195,28 +203,37 @@ static bool collect_pair(int proxy, int32_t other, void *context)
     if (ts_pair_set_find(&world->pairs, key) >= 0) {
         return true;
     }
-    ts_broadphase *bp = &world->broadphase;
-    if (!ts_array_reserve(&world->allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity,
-                          bp->new_pair_count + 1, sizeof(uint64_t))) {
+    ts_pair_buffer *buffer = q->buffer;
+    if (q->grow && !ts_array_reserve(&world->allocator, (void **)&buffer->keys, &buffer->capacity, buffer->count + 1,
+                                     sizeof(uint64_t))) {
         q->failed = true;
         return false;
     }
-    bp->new_pairs[bp->new_pair_count++] = key;
+    if (buffer->count < buffer->capacity) {
+        buffer->keys[buffer->count] = key;
+    }
+    buffer->count += 1;
     return true;
 }
 
-static int compare_keys(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
+/* Moved shapes per block of the parallel query. */
+#define TS_MOVE_BLOCK 16
 
-ts_result ts_broadphase_update_pairs(ts_world *world)
+typedef struct pair_stage {
+    ts_world *world;
+    int32_t block_size;
+    bool failed; /* worker 0 ran out of memory */
+} pair_stage;
+
+static void query_block(void *context, int32_t block, int worker)
 {
+    pair_stage *stage = context;
+    ts_world *world = stage->world;
     ts_broadphase *bp = &world->broadphase;
-    bp->new_pair_count = 0;
-    pair_query q = {world, -1, false};
-    for (int32_t m = 0; m < bp->move_count && !q.failed; ++m) {
+    pair_query q = {world, -1, bp->worker_pairs + worker, worker == 0, false};
+    int32_t begin = block * stage->block_size;
+    int32_t end = begin + stage->block_size < bp->move_count ? begin + stage->block_size : bp->move_count;
+    for (int32_t m = begin; m < end && !q.failed; ++m) {
         int32_t shape = bp->move_buffer[m];
         if (shape < 0) {
             continue;
@@ -228,14 +245,72 @@ ts_result ts_broadphase_update_pairs(ts_world *world)
             ts_tree_query(&bp->trees[TS_TREE_STATIC], s->fat_aabb, s->filter.mask_bits, collect_pair, &q);
         }
     }
+    if (q.failed) {
+        stage->failed = true; /* worker 0 only */
+    }
+}
+
+/* The query stage, run again with larger buffers when a helper's filled up
+ * (the keys are sorted afterwards, so which worker found a pair, and in
+ * which run, does not matter). Returns the keys found, or -1 when out of memory. */
+static int32_t find_pairs(ts_world *world)
+{
+    ts_broadphase *bp = &world->broadphase;
+    int workers = world->parallel.worker_count;
+    pair_stage stage = {world, ts_block_size(bp->move_count, TS_MOVE_BLOCK), false};
+    for (;;) {
+        for (int w = 0; w < workers; ++w) {
+            bp->worker_pairs[w].count = 0;
+        }
+        ts_parallel_for(&world->parallel, query_block, &stage, ts_block_count(bp->move_count, stage.block_size));
+        if (stage.failed) {
+            return -1;
+        }
+        int32_t total = 0;
+        bool overflowed = false;
+        for (int w = 0; w < workers; ++w) {
+            total += bp->worker_pairs[w].count;
+            overflowed |= bp->worker_pairs[w].count > bp->worker_pairs[w].capacity;
+        }
+        if (!overflowed) {
+            return total;
+        }
+        for (int w = 1; w < workers; ++w) {
+            ts_pair_buffer *buffer = bp->worker_pairs + w;
+            if (!ts_array_reserve(&world->allocator, (void **)&buffer->keys, &buffer->capacity, total,
+                                  sizeof(uint64_t))) {
+                return -1;
+            }
+        }
+    }
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+ts_result ts_broadphase_update_pairs(ts_world *world)
+{
+    ts_broadphase *bp = &world->broadphase;
+    int32_t found = find_pairs(world);
     for (int32_t m = 0; m < bp->move_count; ++m) {
         if (bp->move_buffer[m] >= 0) {
             world->shapes[bp->move_buffer[m]].in_move_buffer = false;
         }
     }
     bp->move_count = 0;
-    if (q.failed) {
+    bp->new_pair_count = 0;
+    if (found < 0 || !ts_array_reserve(&world->allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, found,
+                                       sizeof(uint64_t))) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL while finding pairs");
+    }
+    for (int w = 0; w < world->parallel.worker_count; ++w) {
+        const ts_pair_buffer *buffer = bp->worker_pairs + w;
+        for (int32_t i = 0; i < buffer->count; ++i) {
+            bp->new_pairs[bp->new_pair_count++] = buffer->keys[i];
+        }
     }
     /* A pair can be found twice (two queries of one moved shape, static and
      * movable); sort, drop repeats, create in key order. */

@@ -19,14 +19,22 @@ enum {
     TS_TREE_COUNT = 2,
 };
 
+/* New pair keys found by one worker of the pair update. */
+typedef struct ts_pair_buffer {
+    uint64_t *keys;
+    int32_t count; /* found; may exceed capacity (then only capacity are kept) */
+    int32_t capacity;
+} ts_pair_buffer;
+
 typedef struct ts_broadphase {
     ts_dynamic_tree trees[TS_TREE_COUNT];
     int32_t *move_buffer; /* shape indices; -1 where a shape left */
     int32_t move_count;
     int32_t move_capacity;
-    uint64_t *new_pairs; /* scratch of the pair update */
+    uint64_t *new_pairs; /* scratch of the pair update: every worker's keys, sorted */
     int32_t new_pair_count;
     int32_t new_pair_capacity;
+    ts_pair_buffer worker_pairs[TS_MAX_THREADS];
 } ts_broadphase;
 
 struct ts_world;
@@ -51,8 +59,10 @@ ts_result ts_shape_buffer_move(struct ts_world *world, int32_t shape, const char
  * their proxies (all of them: a teleport may skip the fat margin). */
 ts_result ts_body_refresh_proxies(struct ts_world *world, int32_t body, const char *function);
 
-/* Step stage 1 (serial): finds the new pairs of the moved shapes and makes
- * their contacts in sorted order; empties the move buffer. */
+/* Step stage 1 (worker 0, with a parallel stage inside): the moved shapes
+ * query the trees in parallel, each worker into its own buffer; then the
+ * keys of all buffers are sorted and their contacts made in key order;
+ * empties the move buffer. */
 ts_result ts_broadphase_update_pairs(struct ts_world *world);
 
 /* Step stage "finalize" (parallel over awake slots [begin, end)): computes

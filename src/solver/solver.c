@@ -7,9 +7,10 @@
  *   relax (no bias)
  *
  * and after the substeps restitution and the impulse store; finally writes
- * the bodies back and updates their shape bounds. Colours run in order; the
- * bundles of a colour are split across threads (a barrier between colours);
- * the overflow bundles run on one thread after the colours. */
+ * the bodies back and updates their shape bounds. Runs on worker 0 inside
+ * the step's parallel region: every pass over bodies and every colour of a
+ * pass over bundles is one stage of the step's workers (parallel.h), colours
+ * in order; the overflow bundles run on worker 0 after the colours. */
 #include "solver.h"
 
 #include "../collide/broadphase.h"
@@ -23,22 +24,21 @@
 #include "contact_solver.h"
 #include "integrate.h"
 #include "joint_prepare.h"
+#include "parallel.h"
 
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+/* Items per block of a parallel stage (parallel.h): enough work that
+ * claiming a block (one compare-and-swap, ~50-100 ns between cores) costs a
+ * few percent, few enough blocks per colour that every worker gets some. */
+#define TS_BODY_BLOCK 128
+#define TS_BUNDLE_BLOCK (32 / TS_W > 1 ? 32 / TS_W : 1)
 
-/* Below this many awake bodies the solve runs on the calling thread. */
-#define TS_PARALLEL_MIN_BODIES 1024
-#define TS_BODY_BLOCK 256
-
-
-/* ---- the parallel region ---- */
+/* ---- the stages ---- */
 
 typedef struct solve_context {
     ts_world *world;
+    ts_parallel *parallel;
     ts_solver_scratch *scratch;
     ts_contact_prepare_context prepare;
     ts_contact_solver_context kernels;
@@ -48,29 +48,43 @@ typedef struct solve_context {
     float h;
     int substeps;
     int32_t awake;
-    int32_t body_blocks;
-    int32_t *first_bad; /* per thread */
-    ts_step_profile *profile;
+    int32_t first_bad[TS_MAX_THREADS]; /* per worker: the first body held at its last finite state */
 } solve_context;
 
 static inline int32_t min_slot(int32_t a, int32_t b) { return a < b ? a : b; }
 
-static int thread_index(void)
+static void block_range(int32_t block, int32_t size, int32_t count, int32_t *begin, int32_t *end)
 {
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
+    *begin = block * size;
+    *end = *begin + size < count ? *begin + size : count;
 }
 
-static void block_range(int32_t block, int32_t count, int32_t *begin, int32_t *end)
-{
-    *begin = block * TS_BODY_BLOCK;
-    *end = *begin + TS_BODY_BLOCK < count ? *begin + TS_BODY_BLOCK : count;
-}
+typedef enum pass {
+    PASS_STATES_BEGIN,
+    PASS_INTEGRATE_VELOCITIES,
+    PASS_INTEGRATE_POSITIONS,
+    PASS_FINISH,
+    PASS_PREPARE,
+    PASS_WARM_START,
+    PASS_SOLVE,
+    PASS_RELAX,
+    PASS_RESTITUTION,
+    PASS_STORE
+} pass;
 
-typedef enum pass { PASS_WARM_START, PASS_SOLVE, PASS_RELAX, PASS_RESTITUTION, PASS_STORE } pass;
+/* One parallel stage: a pass over a range of items: bodies, or contact
+ * bundles [first, first + count) followed by joint bundles
+ * [joint_first, joint_first + joint_count) (a colour's joints touch other
+ * bodies than its contacts, so both run in the same stage). */
+typedef struct solve_stage {
+    solve_context *c;
+    pass kind;
+    int32_t first; /* first item */
+    int32_t count;
+    int32_t joint_first;
+    int32_t joint_count;
+    int32_t block_size;
+} solve_stage;
 
 /* Most contacts do not bounce; their bundles skip the restitution pass. */
 static bool any_restitution(const ts_contact_bundle *b)
@@ -95,138 +109,159 @@ static void run_bundle(solve_context *c, ts_contact_bundle *b, pass kind)
         }
         break;
     case PASS_STORE: TS_WIDE(ts_contact_store_impulses)(c->world, b); break;
-    }
-}
-
-/* A colour's joints touch other bodies than its contacts: they run after
- * them in the same colour (restitution and the store are not joint passes). */
-static void run_joint_bundle(solve_context *c, int32_t k, pass kind)
-{
-    ts_joint_bundle *b = (ts_joint_bundle *)c->world->joint_scratch.bundles + k;
-    switch (kind) {
-    case PASS_WARM_START: TS_WIDE(ts_joint_warm_start)(&c->joint_kernels, b); break;
-    case PASS_SOLVE: TS_WIDE(ts_joint_solve)(&c->joint_kernels, b, true); break;
-    case PASS_RELAX: TS_WIDE(ts_joint_solve)(&c->joint_kernels, b, false); break;
     default: break;
     }
 }
 
-/* Colours in order, the bundles of each (contacts, then joints) split across
- * the team; then the overflow bundles on one thread, in order. */
+/* Joint bundle k of the world's joint scratch (restitution is no joint pass). */
+static void run_joint_bundle(solve_context *c, int32_t k, pass kind)
+{
+    ts_joint_bundle *b = (ts_joint_bundle *)c->world->joint_scratch.bundles + k;
+    switch (kind) {
+    case PASS_PREPARE: TS_WIDE(ts_joint_prepare_bundle)(&c->joint_prepare, k); break;
+    case PASS_WARM_START: TS_WIDE(ts_joint_warm_start)(&c->joint_kernels, b); break;
+    case PASS_SOLVE: TS_WIDE(ts_joint_solve)(&c->joint_kernels, b, true); break;
+    case PASS_RELAX: TS_WIDE(ts_joint_solve)(&c->joint_kernels, b, false); break;
+    case PASS_STORE: TS_WIDE(ts_joint_store_impulses)(c->world, k, c->joint_kernels.inv_h); break;
+    default: break;
+    }
+}
+
+/* Prepares bundles [begin, end), which may span colours. */
+static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
+{
+    const int32_t *color_begin = c->scratch->color_begin;
+    ts_contact_bundle *bundles = c->scratch->bundles;
+    int color = 0;
+    for (int32_t k = begin; k < end; ++k) {
+        while (k >= color_begin[color + 1]) {
+            ++color;
+        }
+        int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
+        TS_WIDE(ts_contact_prepare_bundle)(&c->prepare, bundles + k, c->world->graph.colors + color,
+                                           (k - color_begin[color]) * lanes, lanes);
+    }
+}
+
+static void run_block(void *context, int32_t block, int worker)
+{
+    const solve_stage *stage = context;
+    solve_context *c = stage->c;
+    ts_body_state *states = c->scratch->states;
+    ts_body_store *store = &c->world->store;
+    int32_t begin, end;
+    block_range(block, stage->block_size, stage->count + stage->joint_count, &begin, &end);
+    if (end > stage->count) { /* the block's joint bundles */
+        for (int32_t k = (begin > stage->count ? begin : stage->count); k < end; ++k) {
+            run_joint_bundle(c, stage->joint_first + k - stage->count, stage->kind);
+        }
+        end = stage->count;
+    }
+    begin += stage->first;
+    end += stage->first;
+    int32_t bad = INT32_MAX;
+    switch (stage->kind) {
+    case PASS_STATES_BEGIN: TS_WIDE(ts_states_begin)(states, store, begin, end); break;
+    case PASS_INTEGRATE_VELOCITIES:
+        bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, c->gravity, c->h);
+        break;
+    case PASS_INTEGRATE_POSITIONS: bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, c->h); break;
+    case PASS_FINISH:
+        ts_states_finish(states, store, begin, end);
+        ts_sleep_update_timers(c->world, begin, end);
+        ts_broadphase_compute_bounds(c->world, begin, end);
+        break;
+    case PASS_PREPARE:
+        if (begin < end) {
+            prepare_bundles(c, begin, end);
+        }
+        break;
+    default:
+        for (int32_t k = begin; k < end; ++k) {
+            run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, stage->kind);
+        }
+        break;
+    }
+    if (bad < c->first_bad[worker]) { /* written only then: the workers' entries share a cache line */
+        c->first_bad[worker] = bad;
+    }
+}
+
+static void run_stage(solve_context *c, pass kind, int32_t first, int32_t count, int32_t joint_first,
+                      int32_t joint_count, int32_t min_block)
+{
+    int32_t items = count + joint_count;
+    if (items <= 0) {
+        return;
+    }
+    solve_stage stage = {c, kind, first, count, joint_first, joint_count, ts_block_size(items, min_block)};
+    ts_parallel_for(c->parallel, run_block, &stage, ts_block_count(items, stage.block_size));
+}
+
+static void run_bodies(solve_context *c, pass kind) { run_stage(c, kind, 0, c->awake, 0, 0, TS_BODY_BLOCK); }
+
+/* Every contact bundle and every joint bundle, overflow included (prepare,
+ * impulse store: each bundle writes only its own data). */
+static void run_all_bundles(solve_context *c, pass kind)
+{
+    int32_t bundles = c->scratch->color_begin[TS_OVERFLOW_COLOR + 1];
+    int32_t joints = c->world->joint_scratch.color_begin[TS_OVERFLOW_COLOR + 1];
+    run_stage(c, kind, 0, bundles, 0, joints, TS_BUNDLE_BLOCK);
+}
+
+/* Colours in order, each a stage over its contact and joint bundles; then
+ * the overflow bundles on worker 0, in order (they may share bodies). */
 static void run_colors(solve_context *c, pass kind)
 {
     const int32_t *begin = c->scratch->color_begin;
     const int32_t *joint_begin = c->world->joint_scratch.color_begin;
     for (int color = 0; color < TS_GRAPH_COLOR_COUNT; ++color) {
-        if (begin[color + 1] == begin[color] && joint_begin[color + 1] == joint_begin[color]) {
-            continue;
-        }
-#pragma omp for schedule(static) nowait
-        for (int32_t k = begin[color]; k < begin[color + 1]; ++k) {
-            run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, kind);
-        }
-#pragma omp for schedule(static)
-        for (int32_t k = joint_begin[color]; k < joint_begin[color + 1]; ++k) {
-            run_joint_bundle(c, k, kind);
-        }
+        run_stage(c, kind, begin[color], begin[color + 1] - begin[color], joint_begin[color],
+                  joint_begin[color + 1] - joint_begin[color], TS_BUNDLE_BLOCK);
     }
-    if (begin[TS_OVERFLOW_COLOR + 1] > begin[TS_OVERFLOW_COLOR] ||
-        joint_begin[TS_OVERFLOW_COLOR + 1] > joint_begin[TS_OVERFLOW_COLOR]) {
-#pragma omp single
-        {
-            for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-                run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, kind);
-            }
-            for (int32_t k = joint_begin[TS_OVERFLOW_COLOR]; k < joint_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-                run_joint_bundle(c, k, kind);
-            }
-        }
+    for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+        run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, kind);
+    }
+    for (int32_t k = joint_begin[TS_OVERFLOW_COLOR]; k < joint_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+        run_joint_bundle(c, k, kind);
     }
 }
 
-/* Thread 0 charges the time since the last mark to a stage. */
-static void lap(bool timed, double *mark, double *stage)
+/* Charges the time since the last mark to a stage. */
+static void lap(double *mark, double *stage)
 {
-    if (timed) {
-        double now = ts_now_ms();
-        *stage += now - *mark;
-        *mark = now;
-    }
+    double now = ts_now_ms();
+    *stage += now - *mark;
+    *mark = now;
 }
 
-static void run_solver(solve_context *c, bool timed)
+static void run_solver(solve_context *c)
 {
-    ts_step_profile *p = c->profile;
-    double mark = timed ? ts_now_ms() : 0.0;
-    int32_t bad = INT32_MAX;
-    ts_solver_scratch *scratch = c->scratch;
-    ts_contact_bundle *bundles = scratch->bundles;
+    ts_step_profile *p = &c->world->profile;
+    double mark = ts_now_ms();
 
-#pragma omp for schedule(static)
-    for (int32_t block = 0; block < c->body_blocks; ++block) {
-        int32_t begin, end;
-        block_range(block, c->awake, &begin, &end);
-        TS_WIDE(ts_states_begin)(scratch->states, &c->world->store, begin, end);
-    }
-    for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
-        const ts_graph_color *gc = c->world->graph.colors + color;
-        int32_t first = scratch->color_begin[color];
-        int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
-#pragma omp for schedule(static) nowait
-        for (int32_t k = first; k < scratch->color_begin[color + 1]; ++k) {
-            TS_WIDE(ts_contact_prepare_bundle)(&c->prepare, bundles + k, gc, (k - first) * lanes, lanes);
-        }
-    }
-#pragma omp for schedule(static) nowait
-    for (int32_t k = 0; k < c->world->joint_scratch.color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-        TS_WIDE(ts_joint_prepare_bundle)(&c->joint_prepare, k);
-    }
-#pragma omp barrier
-    lap(timed, &mark, &p->prepare);
+    run_bodies(c, PASS_STATES_BEGIN);
+    run_all_bundles(c, PASS_PREPARE);
+    lap(&mark, &p->prepare);
 
     for (int sub = 0; sub < c->substeps; ++sub) {
-#pragma omp for schedule(static)
-        for (int32_t block = 0; block < c->body_blocks; ++block) {
-            int32_t begin, end;
-            block_range(block, c->awake, &begin, &end);
-            bad = min_slot(bad, TS_WIDE(ts_integrate_velocities)(scratch->states, &c->world->store, begin, end, c->gravity, c->h));
-        }
-        lap(timed, &mark, &p->integrate_velocities);
+        run_bodies(c, PASS_INTEGRATE_VELOCITIES);
+        lap(&mark, &p->integrate_velocities);
         run_colors(c, PASS_WARM_START);
-        lap(timed, &mark, &p->warm_start);
+        lap(&mark, &p->warm_start);
         run_colors(c, PASS_SOLVE);
-        lap(timed, &mark, &p->solve);
-#pragma omp for schedule(static)
-        for (int32_t block = 0; block < c->body_blocks; ++block) {
-            int32_t begin, end;
-            block_range(block, c->awake, &begin, &end);
-            bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, &c->world->store, begin, end, c->h));
-        }
-        lap(timed, &mark, &p->integrate_positions);
+        lap(&mark, &p->solve);
+        run_bodies(c, PASS_INTEGRATE_POSITIONS);
+        lap(&mark, &p->integrate_positions);
         run_colors(c, PASS_RELAX);
-        lap(timed, &mark, &p->relax);
+        lap(&mark, &p->relax);
     }
     run_colors(c, PASS_RESTITUTION);
-    lap(timed, &mark, &p->restitution);
-#pragma omp for schedule(static)
-    for (int32_t k = 0; k < scratch->color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-        TS_WIDE(ts_contact_store_impulses)(c->world, bundles + k);
-    }
-#pragma omp for schedule(static)
-    for (int32_t k = 0; k < c->world->joint_scratch.color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-        TS_WIDE(ts_joint_store_impulses)(c->world, k, c->joint_kernels.inv_h);
-    }
-    lap(timed, &mark, &p->store_impulses);
-#pragma omp for schedule(static)
-    for (int32_t block = 0; block < c->body_blocks; ++block) {
-        int32_t begin, end;
-        block_range(block, c->awake, &begin, &end);
-        ts_states_finish(scratch->states, &c->world->store, begin, end);
-        ts_sleep_update_timers(c->world, begin, end);
-        ts_broadphase_compute_bounds(c->world, begin, end);
-    }
-    lap(timed, &mark, &p->finalize);
-    c->first_bad[thread_index()] = bad;
+    lap(&mark, &p->restitution);
+    run_all_bundles(c, PASS_STORE);
+    lap(&mark, &p->store_impulses);
+    run_bodies(c, PASS_FINISH);
+    lap(&mark, &p->finalize);
 }
 
 /* ---- the entry ---- */
@@ -263,9 +298,9 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
     float hertz = world->contact_hertz < 0.25f / h ? world->contact_hertz : 0.25f / h;
     float joint_hertz = world->joint_hertz < 0.25f / h ? world->joint_hertz : 0.25f / h;
     ts_softness joint_soft = ts_make_softness(joint_hertz, world->joint_damping_ratio, h);
-    int32_t first_bad[TS_MAX_THREADS];
     solve_context c = {
         .world = world,
+        .parallel = &world->parallel,
         .scratch = scratch,
         .prepare = {world, awake, ts_make_softness(hertz, world->contact_damping_ratio, h),
                     ts_make_softness(2.0f * hertz, world->contact_damping_ratio, h), world->enable_warm_starting},
@@ -277,28 +312,15 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
         .h = h,
         .substeps = world->substeps,
         .awake = awake,
-        .body_blocks = (awake + TS_BODY_BLOCK - 1) / TS_BODY_BLOCK,
-        .first_bad = first_bad,
-        .profile = &world->profile,
     };
-    int threads = awake >= TS_PARALLEL_MIN_BODIES ? world->thread_count : 1;
-    for (int t = 0; t < threads; ++t) {
-        first_bad[t] = INT32_MAX;
+    int workers = world->parallel.worker_count;
+    for (int w = 0; w < workers; ++w) {
+        c.first_bad[w] = INT32_MAX;
     }
-#ifdef _OPENMP
-    if (threads > 1) {
-        /* The team may come out smaller than asked; unused entries stay INT32_MAX. */
-#pragma omp parallel num_threads(threads)
-        run_solver(&c, omp_get_thread_num() == 0);
-    } else {
-        run_solver(&c, true);
-    }
-#else
-    run_solver(&c, true);
-#endif
+    run_solver(&c);
     int32_t bad = INT32_MAX;
-    for (int t = 0; t < threads; ++t) {
-        bad = min_slot(bad, first_bad[t]);
+    for (int w = 0; w < workers; ++w) {
+        bad = min_slot(bad, c.first_bad[w]);
     }
     if (bad != INT32_MAX) {
         *held = world->store.table.id_of_slot[bad];

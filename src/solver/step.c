@@ -1,6 +1,7 @@
 /* The stepping pipeline: the stages of one ts_world_step, in order.
  *
- *   1. update pairs   (serial)   moved shapes find new pairs; contacts made in key order
+ *   1. update pairs   (parallel) moved shapes query the trees for new pairs
+ *                     (serial)   contacts made in key order
  *   2. narrowphase    (parallel) every contact's manifold, points matched by feature id
  *                     (serial)   touch events in slot order, graph colours; parted
  *                                contacts destroyed
@@ -10,10 +11,11 @@
  *   5. sleep          (serial)   islands at rest sleep, one island split (islands/sleep.h)
  *   6. publish the step's events, sorted
  *
- * Parallel stages are work-shared loops over fixed blocks of slots inside an
- * OpenMP region; each block writes only its own slots, so the result does not
- * depend on the thread count. Thread 0 reads the clock at the barriers to
- * fill the step profile. (One region per step is the threads issue.) */
+ * The whole step is one parallel region (parallel.h): the calling thread
+ * runs this pipeline as worker 0, and each parallel stage is split into
+ * blocks that every worker claims; each block writes only its own slots, so
+ * the result does not depend on the worker count. Worker 0 reads the clock
+ * between stages to fill the step profile. */
 #include "step.h"
 
 #include "../collide/broadphase.h"
@@ -21,56 +23,63 @@
 #include "../error.h"
 #include "../islands/sleep.h"
 #include "../timer.h"
+#include "parallel.h"
 #include "solver.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+/* Below this many awake bodies a step runs on the calling thread alone:
+ * waking the helpers costs more than they save. */
+#define TS_PARALLEL_MIN_BODIES 128
 
-/* Below this many contacts the narrowphase runs on the calling thread:
- * waking the team costs more than the work. */
-#define TS_PARALLEL_MIN_CONTACTS 1024
-
-/* Contacts per work block. */
-#define TS_CONTACT_BLOCK 64
-
-static void block_range(int32_t block, int32_t size, int32_t count, int32_t *begin, int32_t *end)
-{
-    *begin = block * size;
-    *end = *begin + size < count ? *begin + size : count;
-}
+/* Contacts per narrowphase block (at least). */
+#define TS_CONTACT_BLOCK 16
 
 /* ---- narrowphase ---- */
 
-static void run_narrowphase(ts_world *world, int32_t count)
+typedef struct narrowphase_stage {
+    ts_world *world;
+    int32_t count;
+    int32_t block_size;
+} narrowphase_stage;
+
+static void narrowphase_block(void *context, int32_t block, int worker)
 {
-    int32_t blocks = (count + TS_CONTACT_BLOCK - 1) / TS_CONTACT_BLOCK;
-#pragma omp for schedule(static)
-    for (int32_t block = 0; block < blocks; ++block) {
-        int32_t begin, end;
-        block_range(block, TS_CONTACT_BLOCK, count, &begin, &end);
-        ts_contacts_update(world, begin, end);
-    }
+    (void)worker;
+    const narrowphase_stage *stage = context;
+    int32_t begin = block * stage->block_size;
+    int32_t end = begin + stage->block_size < stage->count ? begin + stage->block_size : stage->count;
+    ts_contacts_update(stage->world, begin, end);
 }
 
 static void narrowphase(ts_world *world)
 {
     int32_t count = world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
-#ifdef _OPENMP
-    int threads = count >= TS_PARALLEL_MIN_CONTACTS ? world->thread_count : 1;
-    if (threads > 1) {
-#pragma omp parallel num_threads(threads)
-        run_narrowphase(world, count);
-        return;
-    }
-#endif
-    run_narrowphase(world, count);
+    narrowphase_stage stage = {world, count, ts_block_size(count, TS_CONTACT_BLOCK)};
+    ts_parallel_for(&world->parallel, narrowphase_block, &stage, ts_block_count(count, stage.block_size));
 }
 
-ts_result ts_step_world(ts_world *world, float dt)
+/* ---- the step ---- */
+
+typedef struct step_context {
+    ts_world *world;
+    float dt;
+    int32_t held; /* id index of a body held at its last finite state, or -1 */
+} step_context;
+
+/* The most stages a step publishes: pairs, narrowphase, body passes, and a
+ * stage per colour per pass over bundles (parallel.h: past this they run on
+ * worker 0 alone, still correct). */
+static int32_t stage_capacity(const ts_world *world)
 {
+    const int32_t colors = TS_COLOR_COUNT + 1;
+    const int32_t per_substep = 2 + 3 * colors;
+    return 16 + 2 * colors + world->substeps * per_substep;
+}
+
+static ts_result step_body(void *context)
+{
+    step_context *s = context;
+    ts_world *world = s->world;
     ts_step_profile *profile = &world->profile;
-    *profile = (ts_step_profile){0};
     double start = ts_now_ms();
     TS_TRY(ts_broadphase_update_pairs(world));
     double mark = ts_now_ms();
@@ -81,8 +90,7 @@ ts_result ts_step_world(ts_world *world, float dt)
     TS_TRY(ts_contacts_finish_update(world));
     profile->narrowphase = ts_now_ms() - mark;
 
-    int32_t held = -1;
-    ts_result solved = ts_solve(world, dt, &held);
+    ts_result solved = ts_solve(world, s->dt, &s->held);
     if (solved == TS_ERROR_OUT_OF_MEMORY) {
         return solved;
     }
@@ -90,17 +98,28 @@ ts_result ts_step_world(ts_world *world, float dt)
     TS_TRY(ts_broadphase_move_enlarged(world));
     profile->finalize += ts_now_ms() - mark;
     mark = ts_now_ms();
-    if (held < 0) { /* a held body stopped for overflowing, not for resting */
+    if (s->held < 0) { /* a held body stopped for overflowing, not for resting */
         ts_sleep_islands(world);
     }
     profile->sleep = ts_now_ms() - mark;
     TS_TRY(ts_contact_events_publish(world));
+    return TS_OK;
+}
+
+ts_result ts_step_world(ts_world *world, float dt)
+{
+    ts_step_profile *profile = &world->profile;
+    *profile = (ts_step_profile){0};
+    double start = ts_now_ms();
+    step_context context = {world, dt, -1};
+    int workers = world->store.table.end[TS_RANGE_AWAKE] >= TS_PARALLEL_MIN_BODIES ? world->thread_count : 1;
+    TS_TRY(ts_parallel_run(world, workers, stage_capacity(world), step_body, &context));
     profile->step = ts_now_ms() - start;
-    if (held >= 0) {
+    if (context.held >= 0) {
         return ts_fail(TS_ERROR_NOT_FINITE, "ts_world_step",
                        "body (index %d) would have reached a non-finite velocity or pose (huge force, torque, dt or "
                        "gravity); it was held at its last finite state and its force cleared",
-                       (int)held + 1);
+                       (int)context.held + 1);
     }
     return TS_OK;
 }

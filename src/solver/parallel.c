@@ -1,0 +1,223 @@
+/* The step's workers and stages (see parallel.h). */
+#include "parallel.h"
+
+#include "../alloc.h"
+#include "../error.h"
+#include "../soa/array.h"
+#include "../world.h"
+
+#include <string.h>
+#include <threads.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* published = TS_STAGE_QUIT: the step is over, helpers return. */
+#define TS_STAGE_QUIT UINT64_MAX
+
+/* Spins of a waiting worker before it starts yielding its core. One spin
+ * (a pause instruction and a load) takes ~10-40 ns, so this is ~20-80 us:
+ * longer than any gap between two stages of a step on a quiet machine, far
+ * shorter than a scheduler time slice on a busy one. */
+#define TS_SPINS_BEFORE_YIELD 2000
+
+bool ts_parallel_init(ts_parallel *p, const ts_allocator *allocator)
+{
+    memset(p, 0, sizeof *p);
+    p->block_flags = ts_alloc(allocator, TS_MAX_STAGE_BLOCKS * sizeof(_Atomic uint64_t));
+    if (p->block_flags == NULL) {
+        return false;
+    }
+    for (int32_t b = 0; b < TS_MAX_STAGE_BLOCKS; ++b) {
+        atomic_init(&p->block_flags[b], 0);
+    }
+    atomic_init(&p->published, 0);
+    p->worker_count = 1;
+    return true;
+}
+
+void ts_parallel_destroy(ts_parallel *p, const ts_allocator *allocator)
+{
+    ts_free(allocator, (void *)p->block_flags, TS_MAX_STAGE_BLOCKS * sizeof(_Atomic uint64_t));
+    ts_array_free(allocator, (void **)&p->stages, &p->stage_capacity, sizeof(ts_stage));
+    p->block_flags = NULL;
+}
+
+int32_t ts_block_size(int32_t count, int32_t min_size)
+{
+    int32_t size = (count + TS_MAX_STAGE_BLOCKS - 1) / TS_MAX_STAGE_BLOCKS;
+    return size <= min_size ? min_size : (size + min_size - 1) / min_size * min_size;
+}
+
+/* ---- waiting ---- */
+
+static void wait_until_changed(_Atomic uint64_t *value, uint64_t old, uint64_t *now)
+{
+    for (int spin = 0;; ++spin) {
+        uint64_t v = atomic_load_explicit(value, memory_order_acquire);
+        if (v != old) {
+            *now = v;
+            return;
+        }
+        if (spin < TS_SPINS_BEFORE_YIELD) {
+            ts_cpu_pause();
+        } else {
+            thrd_yield();
+        }
+    }
+}
+
+static void wait_until_complete(ts_stage *stage)
+{
+    for (int spin = 0; atomic_load_explicit(&stage->completed, memory_order_acquire) != stage->block_count; ++spin) {
+        if (spin < TS_SPINS_BEFORE_YIELD) {
+            ts_cpu_pause();
+        } else {
+            thrd_yield();
+        }
+    }
+}
+
+/* ---- claiming ---- */
+
+static bool claim(_Atomic uint64_t *flag, uint64_t sequence)
+{
+    uint64_t seen = atomic_load_explicit(flag, memory_order_relaxed);
+    return seen < sequence && atomic_compare_exchange_strong_explicit(flag, &seen, sequence, memory_order_acquire,
+                                                                      memory_order_relaxed);
+}
+
+/* Claims and runs blocks of a stage from this worker's start; see parallel.h. */
+static void execute_stage(ts_parallel *p, ts_stage *stage, uint64_t sequence, int worker, int workers)
+{
+    int32_t count = stage->block_count;
+    int32_t start = (int32_t)((int64_t)count * worker / workers);
+    int32_t done = 0;
+    for (int32_t b = start; b < count && claim(&p->block_flags[b], sequence); ++b) {
+        stage->run(stage->context, b, worker);
+        ++done;
+    }
+    for (int32_t b = start - 1; b >= 0 && claim(&p->block_flags[b], sequence); --b) {
+        stage->run(stage->context, b, worker);
+        ++done;
+    }
+    if (done > 0) {
+        atomic_fetch_add_explicit(&stage->completed, done, memory_order_release);
+    }
+}
+
+void ts_parallel_for(ts_parallel *p, ts_block_fn *run, void *context, int32_t block_count)
+{
+    if (p->worker_count <= 1 || block_count <= 1 || p->stage_count >= p->stage_capacity) {
+        for (int32_t b = 0; b < block_count; ++b) {
+            run(context, b, 0);
+        }
+        return;
+    }
+    TS_ASSERT(block_count <= TS_MAX_STAGE_BLOCKS);
+    ts_stage *stage = p->stages + p->stage_count;
+    uint64_t sequence = p->base + (uint64_t)p->stage_count;
+    p->stage_count += 1;
+    stage->run = run;
+    stage->context = context;
+    stage->block_count = block_count;
+    atomic_store_explicit(&stage->completed, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->published, sequence, memory_order_release);
+    execute_stage(p, stage, sequence, 0, p->worker_count);
+    wait_until_complete(stage);
+}
+
+/* ---- helpers ---- */
+
+/* What a helper does for the whole step: follow the published stages until
+ * the step is over. It may skip stages (it arrives late); then it simply
+ * helps with the newest. */
+static void help(ts_parallel *p, int worker, int workers)
+{
+    uint64_t last = p->base - 1;
+    for (;;) {
+        uint64_t sequence;
+        wait_until_changed(&p->published, last, &sequence);
+        if (sequence == TS_STAGE_QUIT) {
+            return;
+        }
+        execute_stage(p, p->stages + (sequence - p->base), sequence, worker, workers);
+        last = sequence;
+    }
+}
+
+typedef struct helper_task {
+    ts_parallel *parallel;
+    int worker;
+    int workers;
+} helper_task;
+
+static void helper_task_run(int32_t start, int32_t end, uint32_t thread, void *context)
+{
+    (void)start;
+    (void)end;
+    (void)thread;
+    helper_task *task = context;
+    help(task->parallel, task->worker, task->workers);
+}
+
+/* ---- the region ---- */
+
+static ts_result run_body(ts_parallel *p, int workers, ts_step_body_fn *body, void *context)
+{
+    p->worker_count = workers;
+    ts_result result = body(context);
+    atomic_store_explicit(&p->published, TS_STAGE_QUIT, memory_order_release);
+    return result;
+}
+
+ts_result ts_parallel_run(ts_world *world, int workers, int32_t stage_capacity, ts_step_body_fn *body, void *context)
+{
+    ts_parallel *p = &world->parallel;
+    /* Sequence numbers keep growing across steps, so no flag needs a reset. */
+    p->base += (uint64_t)p->stage_count + 1;
+    p->stage_count = 0;
+    atomic_store_explicit(&p->published, p->base - 1, memory_order_relaxed);
+    if (workers > 1 &&
+        !ts_array_reserve(&world->allocator, (void **)&p->stages, &p->stage_capacity, stage_capacity, sizeof(ts_stage))) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (stages)");
+    }
+    if (workers <= 1) {
+        p->worker_count = 1;
+        return body(context);
+    }
+    if (world->enqueue_task != NULL) {
+        static_assert(TS_MAX_THREADS <= 256, "helper tasks live on the stack");
+        helper_task tasks[TS_MAX_THREADS];
+        void *handles[TS_MAX_THREADS];
+        for (int w = 1; w < workers; ++w) {
+            tasks[w] = (helper_task){p, w, workers};
+            handles[w] = world->enqueue_task(helper_task_run, 1, 1, tasks + w, world->user_task_context);
+        }
+        ts_result result = run_body(p, workers, body, context);
+        for (int w = 1; w < workers; ++w) {
+            if (handles[w] != NULL) {
+                world->finish_task(handles[w], world->user_task_context);
+            }
+        }
+        return result;
+    }
+#ifdef _OPENMP
+    ts_result result = TS_OK;
+#pragma omp parallel num_threads(workers)
+    {
+        int team = omp_get_num_threads();
+        int worker = omp_get_thread_num();
+        if (worker == 0) {
+            result = run_body(p, team, body, context);
+        } else {
+            help(p, worker, team);
+        }
+    }
+    return result;
+#else
+    p->worker_count = 1;
+    return body(context);
+#endif
+}
