@@ -5,7 +5,9 @@
  * A parallel stage is a function over blocks [0, block_count). Worker 0
  * publishes the stage (one atomic store), every worker claims blocks, and
  * worker 0 waits until all blocks are done, then goes on. Nothing else
- * synchronises: between two stages the helpers spin, then yield the core.
+ * synchronises: between two stages the helpers spin, then sleep on a
+ * condition variable until worker 0 publishes the next stage (it signals
+ * only when someone sleeps, so a quiet machine makes no system call).
  *
  * Claiming (Box2D v3's scheme): worker w of n starts at block
  * block_count * w / n and claims forward until it meets a block someone else
@@ -24,12 +26,20 @@
  * counts only, never on the worker count.
  *
  * Runners: an OpenMP parallel region, or the user's task callbacks
- * (ts_world_def.enqueue_task / finish_task), or worker 0 alone. */
+ * (ts_world_def.enqueue_task / finish_task), or worker 0 alone.
+ *
+ * A busy machine: when a helper is descheduled while it holds a block,
+ * worker 0 has to wait for the scheduler to run it again (milliseconds).
+ * Should worker 0 spend more than a quarter of a step waiting like that,
+ * the next steps run on worker 0 alone (1, 2, 4, ... up to 64 steps, then
+ * the helpers are tried again), so an oversubscribed machine costs at most
+ * about the one-thread speed instead of a stall at every colour. */
 #ifndef TS_PARALLEL_H
 #define TS_PARALLEL_H
 
 #include "../core.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 struct ts_world;
@@ -56,6 +66,14 @@ typedef struct ts_parallel {
     uint64_t base;                 /* sequence number of stages[0] this step */
     _Atomic uint64_t published;    /* sequence number of the current stage, or TS_STAGE_QUIT */
     int worker_count;              /* workers of the step in progress */
+    double waited_ms;              /* this step: worker 0's waits for descheduled helpers */
+    int alone_steps;               /* steps left to run on worker 0 alone (busy machine) */
+    int alone_length;              /* length of the last such run of steps */
+    bool adapt;                    /* false: always use every worker (tests) */
+    _Atomic int sleepers;          /* helpers asleep on wake */
+    pthread_mutex_t lock;          /* guards the sleep on wake */
+    pthread_cond_t wake;           /* a stage was published, or the step ended */
+    bool sync_ready;               /* lock and wake were made */
 } ts_parallel;
 
 bool ts_parallel_init(ts_parallel *parallel, const ts_allocator *allocator);
