@@ -6,7 +6,7 @@
  *                     (serial)   touch events in slot order, graph colours; parted
  *                                contacts destroyed
  *   3. solve          (parallel) the soft-step substeps (solver.c), then bodies written
- *                                back and their shape bounds computed
+ *                                back, their sleep timers and shape bounds updated
  *   4. finalize       (serial)   move the proxies that left their fat bounds
  *   5. sleep          (serial)   islands at rest sleep, one island split (islands/sleep.h)
  *   6. publish the step's events, sorted
