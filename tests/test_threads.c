@@ -4,7 +4,8 @@
  * shared/scenes.md: large_pyramid (B = 20, 210 boxes), a pile of 500 boxes
  * and spheres, and many_pyramids (G = 5, B = 5: 375 boxes; the small variant
  * G = 2, B = 3 has 24 boxes, fewer than a step needs before it uses helper
- * threads at all). Tolerance: none (the hash of every body's position,
+ * threads at all), and a joint_grid of 15 x 15 spheres (ball joints, solved
+ * in the colours next to contacts). Tolerance: none (the hash of every body's position,
  * rotation and velocities, and of every contact impulse, must be equal),
  * since every parallel stage writes only its own slots.
  *
@@ -220,6 +221,48 @@ static int build_many_pyramids(ts_world_id world, ts_body_id *ids)
     return n;
 }
 
+/* joint_grid, S = 15: spheres joined by ball joints to the one above and the
+ * one to the left, the top row static (210 dynamic bodies, 420 joints). */
+static int build_joint_grid(ts_world_id world, ts_body_id *ids)
+{
+    const int side = 15;
+    ts_body_id grid[15][15];
+    int n = 0;
+    for (int k = 0; k < side; ++k) {
+        for (int i = 0; i < side; ++i) {
+            ts_body_def def = ts_default_body_def();
+            def.type = i == 0 ? TS_BODY_STATIC : TS_BODY_DYNAMIC;
+            def.position = (ts_vec3){(float)k, -(float)i, 0};
+            grid[k][i] = ts_create_body(world, &def);
+            ts_shape_def shape = ts_default_shape_def();
+            ts_sphere sphere = {0.4f};
+            assert_false(ts_shape_id_is_null(ts_create_sphere_shape(grid[k][i], &shape, &sphere)));
+            if (i > 0) {
+                ids[n++] = grid[k][i];
+            }
+        }
+    }
+    for (int k = 0; k < side; ++k) {
+        for (int i = 1; i < side; ++i) {
+            ts_ball_joint_def up = ts_default_ball_joint_def();
+            up.base.body_a = grid[k][i - 1];
+            up.base.body_b = grid[k][i];
+            up.base.local_frame_a.p = (ts_vec3){0, -0.5f, 0};
+            up.base.local_frame_b.p = (ts_vec3){0, 0.5f, 0};
+            assert_false(ts_joint_id_is_null(ts_create_ball_joint(world, &up)));
+            if (k > 0) {
+                ts_ball_joint_def left = ts_default_ball_joint_def();
+                left.base.body_a = grid[k - 1][i];
+                left.base.body_b = grid[k][i];
+                left.base.local_frame_a.p = (ts_vec3){0.5f, 0, 0};
+                left.base.local_frame_b.p = (ts_vec3){-0.5f, 0, 0};
+                assert_false(ts_joint_id_is_null(ts_create_ball_joint(world, &left)));
+            }
+        }
+    }
+    return n;
+}
+
 typedef struct scene {
     const char *name;
     int (*build)(ts_world_id, ts_body_id *);
@@ -229,8 +272,9 @@ static const scene scenes[] = {
     {"large_pyramid B=20", build_large_pyramid},
     {"pile N=500", build_pile},
     {"many_pyramids G=5 B=5", build_many_pyramids},
+    {"joint_grid S=15", build_joint_grid},
 };
-#define SCENES 3
+#define SCENES 4
 
 /* ---- running and hashing ---- */
 
