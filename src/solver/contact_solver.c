@@ -19,17 +19,11 @@
  * fixed anchors keep rolling shapes well behaved). */
 #include "contact_solver.h"
 
-#include "body_lanes.h"
+#include "pair_lanes.h"
 
 #include "../core.h"
 
 #include <string.h>
-
-typedef struct pair_lanes {
-    body_lanes a, b;
-    ts_wf inv_mass_a, inv_mass_b;
-    ts_wsym3 inv_inertia_a, inv_inertia_b;
-} pair_lanes;
 
 TS_FORCE_INLINE pair_lanes load_pair(const ts_contact_solver_context *c, const ts_contact_bundle *b)
 {
@@ -49,29 +43,6 @@ TS_FORCE_INLINE void store_pair(const ts_contact_solver_context *c, const ts_con
     scatter(c->states, b->body_b, b->inv_mass_b, p->b);
 }
 
-/* Impulse P at anchors rA, rB: A gets -P, B gets +P. */
-TS_FORCE_INLINE void apply_impulse(pair_lanes *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
-{
-    p->a.v = ts_wv3_mul_sub(p->a.v, p->inv_mass_a, impulse);
-    p->a.w = ts_wv3_sub(p->a.w, ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse)));
-    p->b.v = ts_wv3_mul_add(p->b.v, p->inv_mass_b, impulse);
-    p->b.w = ts_wv3_add(p->b.w, ts_wsym3_mul(p->inv_inertia_b, ts_wv3_cross(rb, impulse)));
-}
-
-/* An angular impulse L: A gets -L, B gets +L. */
-TS_FORCE_INLINE void apply_twist(pair_lanes *p, ts_wv3 angular)
-{
-    p->a.w = ts_wv3_sub(p->a.w, ts_wsym3_mul(p->inv_inertia_a, angular));
-    p->b.w = ts_wv3_add(p->b.w, ts_wsym3_mul(p->inv_inertia_b, angular));
-}
-
-/* Velocity of B's anchor relative to A's: vB + wB x rB - vA - wA x rA. */
-TS_FORCE_INLINE ts_wv3 relative_velocity(const pair_lanes *p, ts_wv3 ra, ts_wv3 rb)
-{
-    ts_wv3 vb = ts_wv3_add(p->b.v, ts_wv3_cross(p->b.w, rb));
-    ts_wv3 va = ts_wv3_add(p->a.v, ts_wv3_cross(p->a.w, ra));
-    return ts_wv3_sub(vb, va);
-}
 
 void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_contact_bundle *b)
 {
@@ -79,13 +50,13 @@ void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_conta
     ts_wv3 n = ts_wv3_load(b->normal);
     for (int k = 0; k < 4; ++k) {
         const ts_contact_point_lanes *cp = b->points + k;
-        apply_impulse(&p, ts_wv3_scale(ts_w_load(cp->normal_impulse), n), ts_wv3_load(cp->anchor_a),
+        ts_pair_apply_impulse(&p, ts_wv3_scale(ts_w_load(cp->normal_impulse), n), ts_wv3_load(cp->anchor_a),
                       ts_wv3_load(cp->anchor_b));
     }
     ts_wv3 friction = ts_wv3_scale(ts_w_load(b->friction_impulse[0]), ts_wv3_load(b->tangent1));
     friction = ts_wv3_mul_add(friction, ts_w_load(b->friction_impulse[1]), ts_wv3_load(b->tangent2));
-    apply_impulse(&p, friction, ts_wv3_load(b->center_a), ts_wv3_load(b->center_b));
-    apply_twist(&p, ts_wv3_scale(ts_w_load(b->twist_impulse), n));
+    ts_pair_apply_impulse(&p, friction, ts_wv3_load(b->center_a), ts_wv3_load(b->center_b));
+    ts_pair_apply_angular(&p, ts_wv3_scale(ts_w_load(b->twist_impulse), n));
     store_pair(c, b, &p);
 }
 
@@ -132,7 +103,7 @@ TS_FORCE_INLINE void solve_normal(const ts_contact_solver_context *c, const ts_c
     ts_wf mass_scale = ts_w_select(separated, one, soft_mass);
     ts_wf impulse_scale = ts_w_select(separated, zero, soft_impulse);
 
-    ts_wf vn = ts_wv3_dot(relative_velocity(p, ra, rb), n);
+    ts_wf vn = ts_wv3_dot(ts_pair_relative_velocity(p, ra, rb), n);
     /* The fastest approach seen before any impulse of a substep: a body that
      * hits the ground partway through a step arrives faster than it started
      * the step (by up to g dt), and restitution should return that speed. */
@@ -146,7 +117,7 @@ TS_FORCE_INLINE void solve_normal(const ts_contact_solver_context *c, const ts_c
     delta = ts_w_sub(total, old);
     ts_w_store(cp->normal_impulse, total);
     ts_w_store(cp->max_normal_impulse, ts_w_max(ts_w_load(cp->max_normal_impulse), delta));
-    apply_impulse(p, ts_wv3_scale(delta, n), ra, rb);
+    ts_pair_apply_impulse(p, ts_wv3_scale(delta, n), ra, rb);
 }
 
 /* Coulomb friction at the manifold centre: the 2D tangent impulse is
@@ -160,7 +131,7 @@ TS_FORCE_INLINE void solve_friction(ts_contact_bundle *b, pair_lanes *p, ts_wv3 
     ts_wv3 t2 = ts_wv3_load(b->tangent2);
     ts_wv3 ca = ts_wv3_load(b->center_a);
     ts_wv3 cb = ts_wv3_load(b->center_b);
-    ts_wv3 dv = relative_velocity(p, ca, cb);
+    ts_wv3 dv = ts_pair_relative_velocity(p, ca, cb);
     ts_wf vt1 = ts_wv3_dot(dv, t1);
     ts_wf vt2 = ts_wv3_dot(dv, t2);
     ts_wf mxx = ts_w_load(b->tangent_mass[0]);
@@ -178,7 +149,7 @@ TS_FORCE_INLINE void solve_friction(ts_contact_bundle *b, pair_lanes *p, ts_wv3 
     new2 = ts_w_mul(new2, scale);
     ts_w_store(b->friction_impulse[0], new1);
     ts_w_store(b->friction_impulse[1], new2);
-    apply_impulse(p, ts_wv3_add(ts_wv3_scale(ts_w_sub(new1, old1), t1), ts_wv3_scale(ts_w_sub(new2, old2), t2)), ca, cb);
+    ts_pair_apply_impulse(p, ts_wv3_add(ts_wv3_scale(ts_w_sub(new1, old1), t1), ts_wv3_scale(ts_w_sub(new2, old2), t2)), ca, cb);
 
     ts_wf spin = ts_wv3_dot(ts_wv3_sub(p->b.w, p->a.w), n);
     ts_wf old_twist = ts_w_load(b->twist_impulse);
@@ -186,7 +157,7 @@ TS_FORCE_INLINE void solve_friction(ts_contact_bundle *b, pair_lanes *p, ts_wv3 
     ts_wf twist = ts_w_sub(old_twist, ts_w_mul(ts_w_load(b->twist_mass), spin));
     twist = ts_w_max(ts_w_min(twist, max_twist), ts_w_neg(max_twist));
     ts_w_store(b->twist_impulse, twist);
-    apply_twist(p, ts_wv3_scale(ts_w_sub(twist, old_twist), n));
+    ts_pair_apply_angular(p, ts_wv3_scale(ts_w_sub(twist, old_twist), n));
 }
 
 void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias)
@@ -226,14 +197,14 @@ void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_cont
         active = ts_w_and(active, ts_w_gt(e, zero));
         ts_wv3 ra = ts_wv3_load(cp->anchor_a);
         ts_wv3 rb = ts_wv3_load(cp->anchor_b);
-        ts_wf vn = ts_wv3_dot(relative_velocity(&p, ra, rb), n);
+        ts_wf vn = ts_wv3_dot(ts_pair_relative_velocity(&p, ra, rb), n);
         ts_wf old = ts_w_load(cp->normal_impulse);
         ts_wf delta = ts_w_neg(ts_w_mul(ts_w_load(cp->normal_mass), ts_w_add(vn, ts_w_mul(e, approach))));
         ts_wf total = ts_w_select(active, ts_w_max(ts_w_add(old, delta), zero), old);
         delta = ts_w_sub(total, old);
         ts_w_store(cp->normal_impulse, total);
         ts_w_store(cp->max_normal_impulse, ts_w_max(ts_w_load(cp->max_normal_impulse), delta));
-        apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
+        ts_pair_apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
     }
     store_pair(c, b, &p);
 }

@@ -56,19 +56,6 @@ TS_FORCE_INLINE ts_wquat select_quat(ts_wm m, ts_wquat a, ts_wquat b)
                       ts_w_select(m, a.w, b.w)};
 }
 
-TS_FORCE_INLINE ts_wquat quat_conj(ts_wquat q) { return (ts_wquat){ts_w_neg(q.x), ts_w_neg(q.y), ts_w_neg(q.z), q.w}; }
-
-/* a b (first b, then a), term order as ts_quat_mul */
-TS_FORCE_INLINE ts_wquat quat_mul(ts_wquat a, ts_wquat b)
-{
-    return (ts_wquat){
-        ts_w_sub(ts_w_add(ts_w_add(ts_w_mul(a.w, b.x), ts_w_mul(a.x, b.w)), ts_w_mul(a.y, b.z)), ts_w_mul(a.z, b.y)),
-        ts_w_add(ts_w_add(ts_w_sub(ts_w_mul(a.w, b.y), ts_w_mul(a.x, b.z)), ts_w_mul(a.y, b.w)), ts_w_mul(a.z, b.x)),
-        ts_w_add(ts_w_sub(ts_w_add(ts_w_mul(a.w, b.z), ts_w_mul(a.x, b.y)), ts_w_mul(a.y, b.x)), ts_w_mul(a.z, b.w)),
-        ts_w_sub(ts_w_sub(ts_w_sub(ts_w_mul(a.w, b.w), ts_w_mul(a.x, b.x)), ts_w_mul(a.y, b.y)), ts_w_mul(a.z, b.z)),
-    };
-}
-
 TS_FORCE_INLINE ts_wquat quat_normalize(ts_wquat q)
 {
     ts_wf length_sq = ts_w_add(ts_w_add(ts_w_add(ts_w_mul(q.x, q.x), ts_w_mul(q.y, q.y)), ts_w_mul(q.z, q.z)),
@@ -205,7 +192,7 @@ int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, cons
         if (any_lane(torqued)) {
             ts_wquat q = start_rotation(store, i, s.count);
             COLUMN_LANES(inv_ix); COLUMN_LANES(inv_iy); COLUMN_LANES(inv_iz);
-            ts_wv3 local = mul_cw((ts_wv3){inv_ix, inv_iy, inv_iz}, ts_wquat_rotate(quat_conj(q), torque));
+            ts_wv3 local = mul_cw((ts_wv3){inv_ix, inv_iy, inv_iz}, ts_wquat_rotate(ts_wquat_conj(q), torque));
             dw = select3(torqued, ts_wquat_rotate(q, local), dw);
         }
         ts_wv3 w = ts_wv3_scale(angular_keep, ts_wv3_add(b.w, ts_wv3_scale(hw, dw)));
@@ -226,7 +213,7 @@ int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, cons
 /* q + h/2 (w, 0) q, normalised */
 TS_FORCE_INLINE ts_wquat rotate_by(ts_wquat q, ts_wv3 w, ts_wf half_h)
 {
-    ts_wquat spin = quat_mul((ts_wquat){w.x, w.y, w.z, ts_w_zero()}, q);
+    ts_wquat spin = ts_wquat_mul((ts_wquat){w.x, w.y, w.z, ts_w_zero()}, q);
     return quat_normalize((ts_wquat){ts_w_add(q.x, ts_w_mul(half_h, spin.x)), ts_w_add(q.y, ts_w_mul(half_h, spin.y)),
                                      ts_w_add(q.z, ts_w_mul(half_h, spin.z)), ts_w_add(q.w, ts_w_mul(half_h, spin.w))});
 }
@@ -245,20 +232,20 @@ TS_FORCE_INLINE gyro_result gyroscopic(const ts_body_store *store, int32_t i, in
     ts_wv3 inv_inertia = {load_column(store->inv_ix, i, count), load_column(store->inv_iy, i, count),
                           load_column(store->inv_iz, i, count)};
     ts_wquat q0 = start_rotation(store, i, count);
-    ts_wquat q = quat_mul(b->dq, q0);
+    ts_wquat q = ts_wquat_mul(b->dq, q0);
 
     /* principal frame: L = I w and dw/dt = I^-1 (L x w) */
-    ts_wv3 local_w = ts_wquat_rotate(quat_conj(q), b->w);
+    ts_wv3 local_w = ts_wquat_rotate(ts_wquat_conj(q), b->w);
     ts_wv3 local_momentum = mul_cw((ts_wv3){ix, iy, iz}, local_w);
     ts_wv3 local_dw = mul_cw(inv_inertia, ts_wv3_cross(local_momentum, local_w));
     ts_wv3 mid_w = ts_wv3_mul_add(b->w, half_h, ts_wquat_rotate(q, local_dw));
 
     gyro_result r;
     r.dq = rotate_by(b->dq, mid_w, half_h);
-    ts_wquat next = quat_mul(r.dq, q0);
+    ts_wquat next = ts_wquat_mul(r.dq, q0);
     /* the same world momentum in the new frame */
     ts_wv3 momentum = ts_wquat_rotate(q, local_momentum);
-    r.w = ts_wquat_rotate(next, mul_cw(inv_inertia, ts_wquat_rotate(quat_conj(next), momentum)));
+    r.w = ts_wquat_rotate(next, mul_cw(inv_inertia, ts_wquat_rotate(ts_wquat_conj(next), momentum)));
     return r;
 }
 

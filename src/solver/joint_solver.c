@@ -36,29 +36,11 @@
 #include "joint_solver.h"
 
 #include "../core.h"
-#include "joint_lanes.h"
+#include "pair_lanes.h"
 
 #include "tessera/joint.h"
 
 /* ---- lane math beyond wide.h ---- */
-
-TS_FORCE_INLINE ts_wquat wquat_load(const float rows[4][TS_W])
-{
-    return (ts_wquat){ts_w_load(rows[0]), ts_w_load(rows[1]), ts_w_load(rows[2]), ts_w_load(rows[3])};
-}
-
-TS_FORCE_INLINE ts_wquat wquat_conj(ts_wquat q) { return (ts_wquat){ts_w_neg(q.x), ts_w_neg(q.y), ts_w_neg(q.z), q.w}; }
-
-/* a b, the same operations as ts_quat_mul in math3.h. */
-TS_FORCE_INLINE ts_wquat wquat_mul(ts_wquat a, ts_wquat b)
-{
-    return (ts_wquat){
-        ts_w_sub(ts_w_add(ts_w_add(ts_w_mul(a.w, b.x), ts_w_mul(a.x, b.w)), ts_w_mul(a.y, b.z)), ts_w_mul(a.z, b.y)),
-        ts_w_add(ts_w_add(ts_w_sub(ts_w_mul(a.w, b.y), ts_w_mul(a.x, b.z)), ts_w_mul(a.y, b.w)), ts_w_mul(a.z, b.x)),
-        ts_w_add(ts_w_sub(ts_w_add(ts_w_mul(a.w, b.z), ts_w_mul(a.x, b.y)), ts_w_mul(a.y, b.x)), ts_w_mul(a.z, b.w)),
-        ts_w_sub(ts_w_sub(ts_w_sub(ts_w_mul(a.w, b.w), ts_w_mul(a.x, b.x)), ts_w_mul(a.y, b.y)), ts_w_mul(a.z, b.z)),
-    };
-}
 
 TS_FORCE_INLINE ts_wf w_abs(ts_wf a) { return ts_w_max(a, ts_w_neg(a)); }
 
@@ -196,7 +178,7 @@ TS_FORCE_INLINE void solve_point(ts_joint_bundle *b, pair_lanes *p, soft_lanes s
 /* Fixed and prismatic: all three relative rotations. */
 TS_FORCE_INLINE void solve_rotation_lock(ts_joint_bundle *b, pair_lanes *p, soft_lanes s)
 {
-    ts_wquat rel = wquat_mul(wquat_mul(p->b.dq, wquat_load(b->rotation_left)), wquat_conj(p->a.dq));
+    ts_wquat rel = ts_wquat_mul(ts_wquat_mul(p->b.dq, ts_wquat_load(b->rotation_left)), ts_wquat_conj(p->a.dq));
     ts_wf two = ts_w_select(ts_w_gt(ts_w_zero(), rel.w), ts_w_splat(-2.0f), ts_w_splat(2.0f));
     ts_wv3 error = {ts_w_mul(two, rel.x), ts_w_mul(two, rel.y), ts_w_mul(two, rel.z)};
     ts_wv3 cdot = ts_wv3_sub(p->b.w, p->a.w);
@@ -334,8 +316,8 @@ TS_FORCE_INLINE hinge_pose hinge_pose_of(const ts_joint_bundle *b, const pair_la
     hinge_pose h;
     h.axis_a = ts_wquat_rotate(p->a.dq, ts_wv3_load(b->axis));
     h.axis_b = ts_wquat_rotate(p->b.dq, ts_wv3_load(b->axis_b));
-    ts_wquat rel = wquat_mul(wquat_mul(wquat_load(b->rotation_left), wquat_mul(wquat_conj(p->a.dq), p->b.dq)),
-                             wquat_load(b->rotation_right));
+    ts_wquat rel = ts_wquat_mul(ts_wquat_mul(ts_wquat_load(b->rotation_left), ts_wquat_mul(ts_wquat_conj(p->a.dq), p->b.dq)),
+                             ts_wquat_load(b->rotation_right));
     ts_wm flip = ts_w_gt(ts_w_zero(), rel.w);
     ts_wf z = ts_w_select(flip, ts_w_neg(rel.z), rel.z);
     ts_wf w = ts_w_select(flip, ts_w_neg(rel.w), rel.w);

@@ -213,6 +213,24 @@ typedef struct ts_wquat {
     ts_wf x, y, z, w;
 } ts_wquat;
 
+static inline ts_wquat ts_wquat_load(const float rows[4][TS_W])
+{
+    return (ts_wquat){ts_w_load(rows[0]), ts_w_load(rows[1]), ts_w_load(rows[2]), ts_w_load(rows[3])};
+}
+
+static inline ts_wquat ts_wquat_conj(ts_wquat q) { return (ts_wquat){ts_w_neg(q.x), ts_w_neg(q.y), ts_w_neg(q.z), q.w}; }
+
+/* a b (first b, then a), the same operations as ts_quat_mul in math3.h */
+static inline ts_wquat ts_wquat_mul(ts_wquat a, ts_wquat b)
+{
+    return (ts_wquat){
+        ts_w_sub(ts_w_add(ts_w_add(ts_w_mul(a.w, b.x), ts_w_mul(a.x, b.w)), ts_w_mul(a.y, b.z)), ts_w_mul(a.z, b.y)),
+        ts_w_add(ts_w_add(ts_w_sub(ts_w_mul(a.w, b.y), ts_w_mul(a.x, b.z)), ts_w_mul(a.y, b.w)), ts_w_mul(a.z, b.x)),
+        ts_w_add(ts_w_sub(ts_w_add(ts_w_mul(a.w, b.z), ts_w_mul(a.x, b.y)), ts_w_mul(a.y, b.x)), ts_w_mul(a.z, b.w)),
+        ts_w_sub(ts_w_sub(ts_w_sub(ts_w_mul(a.w, b.w), ts_w_mul(a.x, b.x)), ts_w_mul(a.y, b.y)), ts_w_mul(a.z, b.z)),
+    };
+}
+
 static inline ts_wv3 ts_wquat_rotate(ts_wquat q, ts_wv3 v)
 {
     ts_wv3 u = {q.x, q.y, q.z};

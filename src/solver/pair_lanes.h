@@ -1,8 +1,8 @@
-/* Two body states per lane for the joint kernels (compiled once per width):
- * the pair's gathered states with their inverse masses and world inverse
- * inertias, and the impulse helpers of a two-body constraint. */
-#ifndef TS_JOINT_LANES_H
-#define TS_JOINT_LANES_H
+/* Two body states per lane for the two-body constraint kernels, contacts and
+ * joints (compiled once per width): the pair's gathered states with their
+ * inverse masses and world inverse inertias, and the impulse helpers. */
+#ifndef TS_PAIR_LANES_H
+#define TS_PAIR_LANES_H
 
 #include "body_lanes.h"
 
