@@ -273,6 +273,17 @@ static int32_t find_pairs(ts_world *world)
             overflowed |= bp->worker_pairs[w].count > bp->worker_pairs[w].capacity;
         }
         if (!overflowed) {
+            /* Which worker finds how many pairs depends on who claimed which
+             * blocks, so every buffer gets room for all of them: a later
+             * step with no more pairs than this one then allocates nothing,
+             * whatever the claims. */
+            for (int w = 0; w < workers; ++w) {
+                ts_pair_buffer *buffer = bp->worker_pairs + w;
+                if (!ts_array_reserve(&world->allocator, (void **)&buffer->keys, &buffer->capacity, total,
+                                      sizeof(uint64_t))) {
+                    return -1;
+                }
+            }
             return total;
         }
         for (int w = 1; w < workers; ++w) {
