@@ -143,10 +143,7 @@ static ts_result check_world_def(const ts_world_def *def, const char *fn)
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->simd_width is %d (must be 0, 1, 4, 8 or 16, and built)",
                        def->simd_width);
     }
-    if (def->solver == TS_SOLVER_XPBD) {
-        return ts_fail(TS_ERROR_UNSUPPORTED, fn, "def->solver TS_SOLVER_XPBD is not built yet");
-    }
-    if (def->solver != TS_SOLVER_SOFT_STEP) {
+    if (def->solver != TS_SOLVER_SOFT_STEP && def->solver != TS_SOLVER_XPBD) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->solver is %d (not a ts_solver_type)", (int)def->solver);
     }
     if (def->body_capacity < 0 || def->shape_capacity < 0 || def->body_capacity > TS_MAX_OBJECTS ||
@@ -379,6 +376,42 @@ ts_result ts_world_set_substeps(ts_world_id id, int substeps)
         return TS_ERROR_STALE_ID;
     }
     world->substeps = substeps;
+    return TS_OK;
+}
+
+/* The two solvers' stored impulses mean different things to the next step
+ * (the soft step warm starts from its own; XPBD's are the last substep's,
+ * for reporting), so a switch clears them: the first step after it starts
+ * cold, as a new contact does. */
+ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
+{
+    if (solver != TS_SOLVER_SOFT_STEP && solver != TS_SOLVER_XPBD) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "solver is %d (not a ts_solver_type)", (int)solver);
+    }
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    if (world->solver != solver) {
+        ts_contact_store *s = &world->contact_store;
+        int32_t count = s->table.count;
+        memset(s->normal_impulse, 0, sizeof(float) * 4 * (size_t)count);
+        memset(s->friction_impulse1, 0, sizeof(float) * (size_t)count);
+        memset(s->friction_impulse2, 0, sizeof(float) * (size_t)count);
+        memset(s->twist_impulse, 0, sizeof(float) * (size_t)count);
+        world->solver = solver;
+    }
+    return TS_OK;
+}
+
+ts_result ts_world_get_solver(ts_world_id id, ts_solver_type *solver)
+{
+    TS_CHECK_NOT_NULL(solver, __func__);
+    ts_world *world = ts_world_lookup(id, __func__);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    *solver = world->solver;
     return TS_OK;
 }
 

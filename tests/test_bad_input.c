@@ -590,6 +590,11 @@ static void check_world_calls_fail_at(const char *file, int line, ts_world_id id
     expect_error_at(file, line, ts_world_get_gravity(id, &gravity), code, "ts_world_get_gravity", "world");
     check_untouched_at(file, line, "gravity", &gravity, sizeof gravity);
     expect_error_at(file, line, ts_world_set_substeps(id, 2), code, "ts_world_set_substeps", "world");
+    expect_error_at(file, line, ts_world_set_solver(id, TS_SOLVER_XPBD), code, "ts_world_set_solver", "world");
+    ts_solver_type solver;
+    fill_sentinel(&solver, sizeof solver);
+    expect_error_at(file, line, ts_world_get_solver(id, &solver), code, "ts_world_get_solver", "world");
+    check_untouched_at(file, line, "solver", &solver, sizeof solver);
     ts_world_counters counters;
     fill_sentinel(&counters, sizeof counters);
     expect_error_at(file, line, ts_world_get_counters(id, &counters), code, "ts_world_get_counters", "world");
@@ -690,13 +695,15 @@ static void test_world_def_threads_out_of_range(void **state)
     }
 }
 
-/* TS_SOLVER_XPBD gives TS_ERROR_UNSUPPORTED; a value that is no ts_solver_type gives TS_ERROR_OUT_OF_RANGE. */
+/* TS_SOLVER_XPBD makes a world; a value that is no ts_solver_type gives TS_ERROR_OUT_OF_RANGE. */
 static void test_world_def_solver(void **state)
 {
     (void)state;
     ts_world_def def = ts_default_world_def();
     def.solver = TS_SOLVER_XPBD;
-    expect_null_world(ts_create_world(&def), TS_ERROR_UNSUPPORTED, "ts_create_world", "solver");
+    ts_world_id xpbd = ts_create_world(&def);
+    assert_false(ts_world_id_is_null(xpbd));
+    assert_ok(ts_destroy_world(xpbd));
     const int bad[] = {2, -1, 1000};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         def = ts_default_world_def();
@@ -876,6 +883,30 @@ static void test_world_set_substeps_out_of_range(void **state)
     assert_ok(ts_world_set_substeps(s.world, 1));
     assert_substeps(s.world, 1);
     assert_ok(ts_world_set_substeps(s.world, 4));
+    assert_world_still_works(s.world, s.body);
+    free_scene(&s);
+}
+
+/* ts_world_set_solver with a value that is no ts_solver_type gives TS_ERROR_OUT_OF_RANGE naming "solver" and
+ * keeps the solver; ts_world_get_solver(NULL) gives TS_ERROR_NULL_POINTER. A valid switch works both ways. */
+static void test_world_set_solver_bad(void **state)
+{
+    (void)state;
+    scene s = make_scene();
+    const int bad[] = {2, -1, 1000, INT_MIN};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        expect_error(ts_world_set_solver(s.world, (ts_solver_type)bad[i]), TS_ERROR_OUT_OF_RANGE,
+                     "ts_world_set_solver", "solver");
+    }
+    ts_solver_type solver;
+    assert_ok(ts_world_get_solver(s.world, &solver));
+    assert_int_equal(solver, TS_SOLVER_SOFT_STEP);
+    expect_error(ts_world_get_solver(s.world, NULL), TS_ERROR_NULL_POINTER, "ts_world_get_solver", "solver");
+    assert_ok(ts_world_set_solver(s.world, TS_SOLVER_XPBD));
+    assert_world_still_works(s.world, s.body);
+    assert_ok(ts_world_get_solver(s.world, &solver));
+    assert_int_equal(solver, TS_SOLVER_XPBD);
+    assert_ok(ts_world_set_solver(s.world, TS_SOLVER_SOFT_STEP));
     assert_world_still_works(s.world, s.body);
     free_scene(&s);
 }
@@ -2229,6 +2260,7 @@ int main(void)
         cmocka_unit_test(test_world_step_bad_dt),
         cmocka_unit_test(test_world_set_gravity_not_finite),
         cmocka_unit_test(test_world_set_substeps_out_of_range),
+        cmocka_unit_test(test_world_set_solver_bad),
         cmocka_unit_test(test_world_outputs_null_or_bad_count),
         cmocka_unit_test(test_world_null_and_forged_ids),
         cmocka_unit_test(test_destroyed_world),

@@ -1,11 +1,30 @@
-/* The soft-step contact solver against worked answers (3D versions of the
- * Solver2D scenes), all at 60 Hz with 4 substeps unless a test says otherwise. */
+/* The contact solvers against worked answers (3D versions of the Solver2D
+ * scenes), at 60 Hz. The program runs every test with one solver and
+ * substep count, named on its command line (default: soft_step 4):
+ *
+ *     test_solver [soft_step|xpbd] [substeps]
+ *
+ * and ctest runs it for both solvers at 4 and 8 substeps (README, "Solvers
+ * side by side", has the table). */
 #include "test_common.h"
 
 #include "islands/graph.h"
 #include "world.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static const float dt = 1.0f / 60.0f;
+static ts_solver_type solver = TS_SOLVER_SOFT_STEP;
+static int substeps = 4;
+
+/* A world of the solver and substep count under test, one thread. */
+static ts_world_id solver_world(void)
+{
+    ts_world_id world = test_world(substeps, 1);
+    assert_ok(ts_world_set_solver(world, solver));
+    return world;
+}
 
 /* A box body with its friction and restitution set. */
 static ts_body_id make_box(ts_world_id world, ts_body_type type, ts_vec3 p, ts_quat q, ts_vec3 half, float density,
@@ -51,7 +70,7 @@ static float distance(ts_vec3 a, ts_vec3 b)
 static void test_box_rests(void **state)
 {
     (void)state;
-    ts_world_id world = test_world(4, 1);
+    ts_world_id world = solver_world();
     ground(world);
     ts_body_id box = make_box(world, TS_BODY_DYNAMIC, (ts_vec3){0, 0.5f, 0}, TS_QUAT_IDENTITY,
                               (ts_vec3){0.5f, 0.5f, 0.5f}, 1, 0.6f, 0);
@@ -73,7 +92,7 @@ static void test_box_rests(void **state)
 static void test_stack_of_15_stands(void **state)
 {
     (void)state;
-    ts_world_id world = test_world(4, 1);
+    ts_world_id world = solver_world();
     ground(world);
     ts_body_id top = TS_NULL_BODY_ID;
     for (int i = 0; i < 15; ++i) {
@@ -133,7 +152,7 @@ static void validate_graph_bodies(const void *context, int32_t contact, int32_t 
 static void test_pyramid_20_stands(void **state)
 {
     (void)state;
-    ts_world_id id = test_world(4, 1);
+    ts_world_id id = solver_world();
     ts_body_id boxes[210];
     ts_body_id top = build_pyramid(id, 20, 0.0f, boxes);
     ts_vec3 start = position(top);
@@ -159,7 +178,7 @@ static void test_pyramid_20_stands(void **state)
  * and the ramp's: both are set to mu. */
 static float ramp_run(float mu, float *moved)
 {
-    ts_world_id world = test_world(4, 1);
+    ts_world_id world = solver_world();
     const float angle = TS_PI / 6.0f;
     ts_quat tilt = {0, 0, sinf(angle / 2), cosf(angle / 2)}; /* about z: the ramp rises towards -x */
     make_box(world, TS_BODY_STATIC, (ts_vec3){0, 0, 0}, tilt, (ts_vec3){20, 0.5f, 5}, 1, mu, 0);
@@ -205,7 +224,7 @@ static void test_friction_ramp(void **state)
 static void test_restitution(void **state)
 {
     (void)state;
-    ts_world_id world = test_world(4, 1);
+    ts_world_id world = solver_world();
     make_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){10, 1, 10}, 1, 0.6f, 0.5f);
     ts_body_def def = ts_default_body_def();
     def.type = TS_BODY_DYNAMIC;
@@ -237,7 +256,7 @@ static void test_restitution(void **state)
 static void test_high_mass_ratio(void **state)
 {
     (void)state;
-    ts_world_id world = test_world(4, 1);
+    ts_world_id world = solver_world();
     ground(world);
     for (int i = 0; i < 3; ++i) {
         make_box(world, TS_BODY_DYNAMIC, (ts_vec3){-1.5f + 1.5f * (float)i, 0.25f, 0}, TS_QUAT_IDENTITY,
@@ -279,7 +298,7 @@ static float deepest_overlap(const ts_world *world)
 static void test_overlap_recovery(void **state)
 {
     (void)state;
-    ts_world_id id = test_world(4, 1);
+    ts_world_id id = solver_world();
     ts_body_id boxes[55];
     build_pyramid(id, 10, 0.25f, boxes);
     ts_world *world = ts_world_lookup(id, "test");
@@ -308,7 +327,7 @@ static void test_overlap_recovery(void **state)
 static void test_collision_conserves_momentum(void **state)
 {
     (void)state;
-    ts_world_id world = test_world(4, 1);
+    ts_world_id world = solver_world();
     assert_ok(ts_world_set_gravity(world, (ts_vec3){0, 0, 0}));
     ts_body_id a = make_box(world, TS_BODY_DYNAMIC, (ts_vec3){-2, 0, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 0.5f, 0.5f},
                             1, 0.6f, 0);
@@ -358,6 +377,7 @@ static float pyramid_drift(bool warm)
 {
     ts_world_def def = ts_default_world_def();
     def.threads = 1;
+    def.substeps = substeps;
     def.enable_warm_starting = warm;
     ts_world_id world = ts_create_world(&def);
     ts_body_id top = build_pyramid(world, 20, 0.0f, NULL);
@@ -373,6 +393,10 @@ static float pyramid_drift(bool warm)
 static void test_warm_starting_helps(void **state)
 {
     (void)state;
+    if (solver != TS_SOLVER_SOFT_STEP) {
+        print_message("XPBD does not warm start: nothing to compare\n");
+        skip();
+    }
     float with = pyramid_drift(true);
     float without = pyramid_drift(false);
     print_message("pyramid 20 top drift: warm start %.4f m, without %.4f m\n", (double)with, (double)without);
@@ -384,7 +408,7 @@ static void test_warm_starting_helps(void **state)
 static void test_pile_coloring(void **state)
 {
     (void)state;
-    ts_world_id id = test_world(4, 1);
+    ts_world_id id = solver_world();
     ground(id);
     make_box(id, TS_BODY_STATIC, (ts_vec3){3.5f, 5, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 5, 4}, 1, 0.6f, 0);
     make_box(id, TS_BODY_STATIC, (ts_vec3){-3.5f, 5, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 5, 4}, 1, 0.6f, 0);
@@ -414,8 +438,24 @@ static void test_pile_coloring(void **state)
     assert_ok(ts_destroy_world(id));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1) {
+        if (strcmp(argv[1], "xpbd") == 0) {
+            solver = TS_SOLVER_XPBD;
+        } else if (strcmp(argv[1], "soft_step") != 0) {
+            fprintf(stderr, "usage: test_solver [soft_step|xpbd] [substeps]\n");
+            return 2;
+        }
+    }
+    if (argc > 2) {
+        substeps = atoi(argv[2]);
+        if (substeps < 1 || substeps > 64) {
+            fprintf(stderr, "substeps must be 1..64\n");
+            return 2;
+        }
+    }
+    print_message("solver %s, %d substeps\n", solver == TS_SOLVER_XPBD ? "xpbd" : "soft_step", substeps);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_box_rests),
         cmocka_unit_test(test_stack_of_15_stands),

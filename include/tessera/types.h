@@ -117,7 +117,10 @@ typedef struct ts_allocator {
 
 typedef enum ts_solver_type {
     TS_SOLVER_SOFT_STEP = 0, /* soft-step sequential impulses (default) */
-    TS_SOLVER_XPBD = 1,      /* extended position based dynamics: reserved, not built yet */
+    /* extended position based dynamics (Müller et al. 2020): contacts as
+     * position constraints, friction and restitution in a velocity pass;
+     * joints: not yet */
+    TS_SOLVER_XPBD = 1,
 } ts_solver_type;
 
 /* ---- task callbacks: running a step on the program's own threads ----

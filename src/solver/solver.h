@@ -16,6 +16,10 @@ typedef struct ts_solver_scratch {
     void *bundles; /* the width's bundles: colour 0's, colour 1's, ..., then the overflow's (one lane each) */
     int32_t bundle_bytes;
     int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
+    ts_body_state *predicted; /* XPBD: the states after each substep's prediction */
+    int32_t predicted_capacity;
+    void *xpbd_lanes; /* XPBD: its lanes beside each bundle (xpbd_contact.h) */
+    int32_t xpbd_lane_bytes;
 } ts_solver_scratch;
 
 void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allocator);
@@ -31,6 +35,7 @@ bool ts_simd_width_is_built(int width);
  * bits. Returns TS_OK, or TS_ERROR_NOT_FINITE when a body was held at its
  * last finite state (*held is then its id index), or TS_ERROR_OUT_OF_MEMORY. */
 ts_result ts_solve(struct ts_world *world, float dt, int32_t *held);
+/* The soft step at each width (ts_solve picks it, or XPBD: xpbd_solver.h). */
 ts_result ts_solve_w1(struct ts_world *world, float dt, int32_t *held);
 ts_result ts_solve_w4(struct ts_world *world, float dt, int32_t *held);
 ts_result ts_solve_w8(struct ts_world *world, float dt, int32_t *held);

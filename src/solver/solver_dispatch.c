@@ -1,6 +1,8 @@
-/* Picks the solver of the world's SIMD width, finds the widest width the CPU
+/* Picks the solver (soft step or XPBD) of the world's SIMD width, finds the widest width the CPU
  * runs, and frees the solver's scratch. */
 #include "solver.h"
+
+#include "xpbd_solver.h"
 
 #include "../soa/array.h"
 #include "../world.h"
@@ -9,6 +11,8 @@ void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allo
 {
     ts_array_free(allocator, (void **)&scratch->states, &scratch->state_capacity, sizeof(ts_body_state));
     ts_array_free(allocator, &scratch->bundles, &scratch->bundle_bytes, 1);
+    ts_array_free(allocator, (void **)&scratch->predicted, &scratch->predicted_capacity, sizeof(ts_body_state));
+    ts_array_free(allocator, &scratch->xpbd_lanes, &scratch->xpbd_lane_bytes, 1);
 }
 
 bool ts_simd_width_is_built(int width)
@@ -59,8 +63,27 @@ int ts_detect_simd_width(void)
 #endif
 }
 
+static ts_result solve_xpbd(ts_world *world, float dt, int32_t *held)
+{
+    switch (world->simd_width) {
+#ifdef TS_BUILT_W4
+    case 4: return ts_solve_xpbd_w4(world, dt, held);
+#endif
+#ifdef TS_BUILT_W8
+    case 8: return ts_solve_xpbd_w8(world, dt, held);
+#endif
+#ifdef TS_BUILT_W16
+    case 16: return ts_solve_xpbd_w16(world, dt, held);
+#endif
+    default: return ts_solve_xpbd_w1(world, dt, held);
+    }
+}
+
 ts_result ts_solve(ts_world *world, float dt, int32_t *held)
 {
+    if (world->solver == TS_SOLVER_XPBD) {
+        return solve_xpbd(world, dt, held);
+    }
     switch (world->simd_width) {
 #ifdef TS_BUILT_W4
     case 4: return ts_solve_w4(world, dt, held);

@@ -1,0 +1,96 @@
+/* XPBD's per-body passes over a range of awake slots, TS_W bodies at a time
+ * (compiled once per width; every lane follows the same operations as the
+ * W = 1 build):
+ *
+ *   keep the prediction: after the integrators moved the bodies by their
+ *   velocities, a copy of each state (v, w, dp, dq) is kept;
+ *
+ *   derive velocities: after the position pass, the velocity follows from
+ *   the correction the constraints made to the predicted pose:
+ *       v = v* + (dp - dp*) / h
+ *       w = w* + 2 vec(dq dq*^-1) / h   (the sign of the scalar part picks the short way)
+ *   which is the paper's v = (x - x_prev) / h, w = 2 vec(q q_prev^-1) / h
+ *   since v* = (dp* - dp_prev) / h, but leaves an untouched body exactly as
+ *   the integrators left it (a free tumbling body keeps its momentum-keeping
+ *   angular velocity, bit for bit the soft step's). Working on dp, dq (deltas
+ *   since the step's start) keeps the difference precise far from the
+ *   origin. dq is normalised here, once per substep, for bodies the
+ *   constraints turned. */
+#include "xpbd_solver.h"
+
+#include "body_lanes.h"
+
+#include <string.h>
+
+void TS_WIDE(ts_xpbd_keep_prediction)(ts_body_state *TS_RESTRICT predicted, const ts_body_state *states,
+                                      int32_t begin, int32_t end)
+{
+    memcpy(predicted + begin, states + begin, sizeof(ts_body_state) * (size_t)(end - begin));
+}
+
+typedef struct bundle_slots {
+    int32_t index[TS_W];
+    int count;
+} bundle_slots;
+
+static bundle_slots slots_from(int32_t i, int32_t end)
+{
+    bundle_slots s;
+    s.count = end - i < TS_W ? (int)(end - i) : TS_W;
+    for (int l = 0; l < TS_W; ++l) {
+        s.index[l] = i + (l < s.count ? l : s.count - 1);
+    }
+    return s;
+}
+
+TS_FORCE_INLINE ts_wf abs_w(ts_wf a) { return ts_w_max(a, ts_w_neg(a)); }
+
+TS_FORCE_INLINE ts_wv3 select3(ts_wm m, ts_wv3 a, ts_wv3 b)
+{
+    return (ts_wv3){ts_w_select(m, a.x, b.x), ts_w_select(m, a.y, b.y), ts_w_select(m, a.z, b.z)};
+}
+
+void TS_WIDE(ts_xpbd_derive_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_state *predicted,
+                                        int32_t begin, int32_t end, float h)
+{
+    ts_wf inv_h = ts_w_splat(1.0f / h);
+    ts_wf two_inv_h = ts_w_splat(2.0f / h);
+    ts_wf zero = ts_w_zero();
+    for (int32_t i = begin; i < end; i += TS_W) {
+        bundle_slots s = slots_from(i, end);
+        body_lanes b = gather(states, s.index);
+        body_lanes p = gather(predicted, s.index);
+
+        ts_wv3 move = ts_wv3_sub(b.dp, p.dp);
+        ts_wm moved = ts_w_gt(ts_w_add(ts_w_add(abs_w(move.x), abs_w(move.y)), abs_w(move.z)), zero);
+        b.v = select3(moved, ts_wv3_mul_add(p.v, inv_h, move), p.v);
+
+        ts_wf turned_by = ts_w_add(ts_w_add(abs_w(ts_w_sub(b.dq.x, p.dq.x)), abs_w(ts_w_sub(b.dq.y, p.dq.y))),
+                                   ts_w_add(abs_w(ts_w_sub(b.dq.z, p.dq.z)), abs_w(ts_w_sub(b.dq.w, p.dq.w))));
+        ts_wm turned = ts_w_gt(turned_by, zero);
+        if (ts_w_mask_bits(turned) != 0) {
+            ts_wquat q = b.dq;
+            ts_wf length_sq = ts_w_add(ts_w_add(ts_w_add(ts_w_mul(q.x, q.x), ts_w_mul(q.y, q.y)), ts_w_mul(q.z, q.z)),
+                                       ts_w_mul(q.w, q.w));
+            ts_wf inv = ts_w_div(ts_w_splat(1.0f), ts_w_sqrt(length_sq));
+            q = (ts_wquat){ts_w_mul(inv, q.x), ts_w_mul(inv, q.y), ts_w_mul(inv, q.z), ts_w_mul(inv, q.w)};
+            /* r = q p^-1 (p^-1 = conjugate), term order as quat_mul */
+            ts_wquat c = {ts_w_neg(p.dq.x), ts_w_neg(p.dq.y), ts_w_neg(p.dq.z), p.dq.w};
+            ts_wv3 r = {
+                ts_w_sub(ts_w_add(ts_w_add(ts_w_mul(q.w, c.x), ts_w_mul(q.x, c.w)), ts_w_mul(q.y, c.z)),
+                         ts_w_mul(q.z, c.y)),
+                ts_w_add(ts_w_add(ts_w_sub(ts_w_mul(q.w, c.y), ts_w_mul(q.x, c.z)), ts_w_mul(q.y, c.w)),
+                         ts_w_mul(q.z, c.x)),
+                ts_w_add(ts_w_sub(ts_w_add(ts_w_mul(q.w, c.z), ts_w_mul(q.x, c.y)), ts_w_mul(q.y, c.x)),
+                         ts_w_mul(q.z, c.w)),
+            };
+            ts_wf rw = ts_w_sub(ts_w_sub(ts_w_sub(ts_w_mul(q.w, c.w), ts_w_mul(q.x, c.x)), ts_w_mul(q.y, c.y)),
+                                ts_w_mul(q.z, c.z));
+            ts_wf scale = ts_w_select(ts_w_gt(zero, rw), ts_w_neg(two_inv_h), two_inv_h);
+            b.w = select3(turned, ts_wv3_mul_add(p.w, scale, r), p.w);
+            b.dq = (ts_wquat){ts_w_select(turned, q.x, b.dq.x), ts_w_select(turned, q.y, b.dq.y),
+                              ts_w_select(turned, q.z, b.dq.z), ts_w_select(turned, q.w, b.dq.w)};
+        }
+        scatter_all(states, s.index, s.count, b);
+    }
+}

@@ -1,0 +1,338 @@
+/* Width-generic XPBD contact kernels (see xpbd_contact.h), written against
+ * the lane vocabulary of wide.h.
+ *
+ * Position constraint of a point (normal n, anchors rA, rB fixed at the
+ * step's start):
+ *     C = s + allowed,   s = s0 + n . ((dpB + dqB rB) - (dpA + dqA rA)) - n . (rB - rA)
+ * with the bodies' deltas dp, dq since the step's start (Catto's fix for
+ * far-from-origin precision: nothing here sees a world position), and
+ * allowed = max(0, -s_start - push_speed t) the overlap the step started
+ * with, less what may be pushed out by the end of this substep (time t since
+ * the step's start): old overlap leaves at push_speed at most, new overlap
+ * (from this substep's motion) is removed at once. For C < 0:
+ *     Δλ = -C / (w + α̃),   w = wA + wB,  wi = 1/mi + (ri x n) . Ii^-1 (ri x n)
+ * (λ starts at 0 each substep: one position pass per substep), and the
+ * correction P = Δλ n moves the bodies by
+ *     ΔpB = P / mB,  θB = IB^-1 (rB x P)   (A: the opposite)
+ * where θ is a small rotation, applied as dq += 1/2 (θ, 0) dq. The generalized
+ * inverse masses use the world inertia and anchors at the step's start
+ * (prepared once: normal_mass = 1 / w). Within one manifold the corrections
+ * of earlier points are tracked linearly (s changes by n . (Δp + θ x r)), so
+ * the manifold's four points are solved in sequence and its bodies are
+ * written once.
+ *
+ * Static friction (at the manifold centre, both tangents at once, like the
+ * soft step): D = tangential offset of B's centre point from A's; its drift
+ * from the slip origin is removed with the 2x2 tangent mass,
+ *     λt = -K^-1 (D - origin),
+ * only while |λt| <= μ Σ λn of this substep; else the lane slides (the
+ * origin follows it at the end of the substep) and dynamic friction acts in
+ * the velocity pass.
+ *
+ * Velocity pass (after v, w were derived from the pose change): a point that
+ * pushed (λn > 0) gets vn' = target, target = -e ṽn when it approached faster
+ * than the threshold (ṽn: its normal velocity before the position pass) and
+ * 0 otherwise, through an impulse whose sum with the position pass's λn / h
+ * stays >= 0 (so it may take back the separating speed the push-out made,
+ * no more). Dynamic friction: the impulse that stops the tangential slip,
+ * -K^-1 vt, clamped to μ times the substep's normal impulse (an impulse
+ * limited by an impulse: the paper's Δv = min(h μ fn, |vt|) compares a
+ * speed with an impulse; this is the version with consistent units). */
+#include "xpbd_contact.h"
+
+#include "body_lanes.h"
+
+#include "../core.h"
+
+typedef struct pose_pair {
+    body_lanes a, b;
+    ts_wf inv_mass_a, inv_mass_b;
+    ts_wsym3 inv_inertia_a, inv_inertia_b;
+} pose_pair;
+
+TS_FORCE_INLINE pose_pair load_pair(ts_body_state *states, const ts_contact_bundle *b)
+{
+    return (pose_pair){
+        gather(states, b->body_a),
+        gather(states, b->body_b),
+        ts_w_load(b->inv_mass_a),
+        ts_w_load(b->inv_mass_b),
+        ts_wsym3_load(b->inv_inertia_a),
+        ts_wsym3_load(b->inv_inertia_b),
+    };
+}
+
+/* Writes dp and dq of the lanes whose body is dynamic (see scatter in
+ * body_lanes.h for why only those). */
+TS_FORCE_INLINE void scatter_pose(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
+                                  const body_lanes *b)
+{
+    float rows[7][TS_W];
+    ts_wv3_store(rows, b->dp);
+    ts_w_store(rows[3], b->dq.x);
+    ts_w_store(rows[4], b->dq.y);
+    ts_w_store(rows[5], b->dq.z);
+    ts_w_store(rows[6], b->dq.w);
+    for (int l = 0; l < TS_W; ++l) {
+        if (inv_mass[l] > 0.0f) {
+            ts_body_state *s = states + index[l];
+            s->dp = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
+            s->dq = (ts_quat){rows[3][l], rows[4][l], rows[5][l], rows[6][l]};
+        }
+    }
+}
+
+/* Position corrections gathered over one kernel call: linear moves and
+ * small rotations (world), applied to dp, dq at the end. */
+typedef struct corrections {
+    ts_wv3 move_a, turn_a, move_b, turn_b;
+} corrections;
+
+/* The correction P at anchors rA, rB: A gets -P, B gets +P. */
+TS_FORCE_INLINE void correct(corrections *k, const pose_pair *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
+{
+    k->move_a = ts_wv3_mul_sub(k->move_a, p->inv_mass_a, impulse);
+    k->turn_a = ts_wv3_sub(k->turn_a, ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse)));
+    k->move_b = ts_wv3_mul_add(k->move_b, p->inv_mass_b, impulse);
+    k->turn_b = ts_wv3_add(k->turn_b, ts_wsym3_mul(p->inv_inertia_b, ts_wv3_cross(rb, impulse)));
+}
+
+/* How far the corrections so far moved B's anchor relative to A's. */
+TS_FORCE_INLINE ts_wv3 corrected_offset(const corrections *k, ts_wv3 ra, ts_wv3 rb)
+{
+    ts_wv3 b = ts_wv3_add(k->move_b, ts_wv3_cross(k->turn_b, rb));
+    ts_wv3 a = ts_wv3_add(k->move_a, ts_wv3_cross(k->turn_a, ra));
+    return ts_wv3_sub(b, a);
+}
+
+/* q + 1/2 (θ, 0) q (normalised once per substep when velocities are derived) */
+TS_FORCE_INLINE ts_wquat turn_by(ts_wquat q, ts_wv3 t)
+{
+    ts_wf half = ts_w_splat(0.5f);
+    /* (θ, 0) q, term order as quat_mul with a.w = 0 */
+    ts_wf x = ts_w_sub(ts_w_add(ts_w_mul(t.x, q.w), ts_w_mul(t.y, q.z)), ts_w_mul(t.z, q.y));
+    ts_wf y = ts_w_add(ts_w_sub(ts_w_mul(t.y, q.w), ts_w_mul(t.x, q.z)), ts_w_mul(t.z, q.x));
+    ts_wf z = ts_w_sub(ts_w_add(ts_w_mul(t.x, q.y), ts_w_mul(t.z, q.w)), ts_w_mul(t.y, q.x));
+    ts_wf w = ts_w_sub(ts_w_sub(ts_w_neg(ts_w_mul(t.x, q.x)), ts_w_mul(t.y, q.y)), ts_w_mul(t.z, q.z));
+    return (ts_wquat){ts_w_add(q.x, ts_w_mul(half, x)), ts_w_add(q.y, ts_w_mul(half, y)),
+                      ts_w_add(q.z, ts_w_mul(half, z)), ts_w_add(q.w, ts_w_mul(half, w))};
+}
+
+/* n . (dq r) = (dq^-1 n) . r: two rotations per manifold, not two per point. */
+typedef struct separation_frame {
+    ts_wf normal_dp; /* n . (dpB - dpA) */
+    ts_wv3 normal_a; /* dqA^-1 n */
+    ts_wv3 normal_b; /* dqB^-1 n */
+} separation_frame;
+
+TS_FORCE_INLINE separation_frame separation_frame_of(const pose_pair *p, ts_wv3 n)
+{
+    ts_wquat inv_a = {ts_w_neg(p->a.dq.x), ts_w_neg(p->a.dq.y), ts_w_neg(p->a.dq.z), p->a.dq.w};
+    ts_wquat inv_b = {ts_w_neg(p->b.dq.x), ts_w_neg(p->b.dq.y), ts_w_neg(p->b.dq.z), p->b.dq.w};
+    return (separation_frame){ts_wv3_dot(ts_wv3_sub(p->b.dp, p->a.dp), n), ts_wquat_rotate(inv_a, n),
+                              ts_wquat_rotate(inv_b, n)};
+}
+
+/* B's centre point relative to A's, less the constant offset of the bodies'
+ * start positions: dpB + dqB cB - dpA - dqA cA (small numbers only). */
+TS_FORCE_INLINE ts_wv3 centre_offset(const pose_pair *p, ts_wv3 ca, ts_wv3 cb)
+{
+    ts_wv3 b = ts_wv3_add(p->b.dp, ts_wquat_rotate(p->b.dq, cb));
+    ts_wv3 a = ts_wv3_add(p->a.dp, ts_wquat_rotate(p->a.dq, ca));
+    return ts_wv3_sub(b, a);
+}
+
+/* Velocity of B's anchor relative to A's. */
+TS_FORCE_INLINE ts_wv3 relative_velocity(const pose_pair *p, ts_wv3 ra, ts_wv3 rb)
+{
+    ts_wv3 vb = ts_wv3_add(p->b.v, ts_wv3_cross(p->b.w, rb));
+    ts_wv3 va = ts_wv3_add(p->a.v, ts_wv3_cross(p->a.w, ra));
+    return ts_wv3_sub(vb, va);
+}
+
+/* Impulse P at anchors rA, rB on the velocities: A gets -P, B gets +P. */
+TS_FORCE_INLINE void apply_impulse(pose_pair *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
+{
+    p->a.v = ts_wv3_mul_sub(p->a.v, p->inv_mass_a, impulse);
+    p->a.w = ts_wv3_sub(p->a.w, ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse)));
+    p->b.v = ts_wv3_mul_add(p->b.v, p->inv_mass_b, impulse);
+    p->b.w = ts_wv3_add(p->b.w, ts_wsym3_mul(p->inv_inertia_b, ts_wv3_cross(rb, impulse)));
+}
+
+/* 2x2 symmetric (xx, xy, yy) times (x, y) */
+TS_FORCE_INLINE void mul2(const ts_contact_bundle *b, ts_wf x, ts_wf y, ts_wf *rx, ts_wf *ry)
+{
+    ts_wf mxx = ts_w_load(b->tangent_mass[0]);
+    ts_wf mxy = ts_w_load(b->tangent_mass[1]);
+    ts_wf myy = ts_w_load(b->tangent_mass[2]);
+    *rx = ts_w_add(ts_w_mul(mxx, x), ts_w_mul(mxy, y));
+    *ry = ts_w_add(ts_w_mul(mxy, x), ts_w_mul(myy, y));
+}
+
+void TS_WIDE(ts_xpbd_contact_begin)(const ts_contact_bundle *b, ts_xpbd_contact_lanes *x)
+{
+    ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wf zero = ts_w_zero();
+    for (int k = 0; k < 4; ++k) {
+        const ts_contact_point_lanes *cp = b->points + k;
+        ts_wv3 arm = ts_wv3_sub(ts_wv3_load(cp->anchor_b), ts_wv3_load(cp->anchor_a));
+        ts_w_store(x->start_separation[k], ts_w_add(ts_w_load(cp->base_separation), ts_wv3_dot(arm, n)));
+        ts_w_store(x->lambda[k], zero);
+        ts_w_store(x->approach[k], zero);
+    }
+    ts_wv3 d = ts_wv3_sub(ts_wv3_load(b->center_b), ts_wv3_load(b->center_a));
+    ts_w_store(x->slip_origin[0], ts_wv3_dot(d, ts_wv3_load(b->tangent1)));
+    ts_w_store(x->slip_origin[1], ts_wv3_dot(d, ts_wv3_load(b->tangent2)));
+    ts_w_store(x->held, zero);
+    ts_w_store(x->static_lambda[0], zero);
+    ts_w_store(x->static_lambda[1], zero);
+}
+
+/* Static friction at the centre while the cone allows it (header comment). */
+TS_FORCE_INLINE void solve_static_friction(const ts_xpbd_context *c, const ts_contact_bundle *b,
+                                           ts_xpbd_contact_lanes *x, const pose_pair *p, corrections *k,
+                                           ts_wf total_lambda)
+{
+    ts_wv3 t1 = ts_wv3_load(b->tangent1);
+    ts_wv3 t2 = ts_wv3_load(b->tangent2);
+    ts_wv3 ca = ts_wv3_load(b->center_a);
+    ts_wv3 cb = ts_wv3_load(b->center_b);
+    ts_wv3 d = ts_wv3_add(centre_offset(p, ca, cb), corrected_offset(k, ca, cb));
+    ts_wf d1 = ts_w_sub(ts_wv3_dot(d, t1), ts_w_load(x->slip_origin[0]));
+    ts_wf d2 = ts_w_sub(ts_wv3_dot(d, t2), ts_w_load(x->slip_origin[1]));
+    ts_wf l1, l2;
+    mul2(b, d1, d2, &l1, &l2);
+    l1 = ts_w_neg(l1);
+    l2 = ts_w_neg(l2);
+    ts_wf limit = ts_w_mul(ts_w_load(b->friction), total_lambda);
+    ts_wf zero = ts_w_zero();
+    /* |λt| <= μ Σλn, squared; no normal push, no hold */
+    ts_wm held = ts_w_and(ts_w_gt(total_lambda, zero),
+                          ts_w_gt(ts_w_mul(limit, limit), ts_w_add(ts_w_mul(l1, l1), ts_w_mul(l2, l2))));
+    l1 = ts_w_select(held, l1, zero);
+    l2 = ts_w_select(held, l2, zero);
+    ts_w_store(x->static_lambda[0], l1);
+    ts_w_store(x->static_lambda[1], l2);
+    ts_w_store(x->held, ts_w_select(held, ts_w_splat(1.0f), zero));
+    correct(k, p, ts_wv3_add(ts_wv3_scale(l1, t1), ts_wv3_scale(l2, t2)), ca, cb);
+    (void)c;
+}
+
+void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts_contact_bundle *b,
+                                              ts_xpbd_contact_lanes *x, int substep)
+{
+    pose_pair p = load_pair(c->states, b);
+    ts_wv3 n = ts_wv3_load(b->normal);
+    separation_frame frame = separation_frame_of(&p, n);
+    ts_wf zero = ts_w_zero();
+    corrections k = {{zero, zero, zero}, {zero, zero, zero}, {zero, zero, zero}, {zero, zero, zero}};
+    ts_wf pushed = ts_w_splat(c->push_speed * (c->h * (float)(substep + 1)));
+    ts_wm stiff = ts_w_or(ts_w_gt(ts_w_splat(1e-30f), p.inv_mass_a), ts_w_gt(ts_w_splat(1e-30f), p.inv_mass_b));
+    ts_wf compliance = ts_w_select(stiff, ts_w_splat(c->static_compliance), ts_w_splat(c->compliance));
+    ts_wf one = ts_w_splat(1.0f);
+    ts_wf total_lambda = zero;
+    for (int j = 0; j < 4; ++j) {
+        const ts_contact_point_lanes *cp = b->points + j;
+        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        ts_wf moved = ts_w_sub(ts_wv3_dot(frame.normal_b, rb), ts_wv3_dot(frame.normal_a, ra));
+        ts_wf s = ts_w_add(ts_w_add(frame.normal_dp, moved), ts_w_load(cp->base_separation));
+        s = ts_w_add(s, ts_wv3_dot(corrected_offset(&k, ra, rb), n));
+        ts_wf allowed = ts_w_max(ts_w_sub(ts_w_neg(ts_w_load(x->start_separation[j])), pushed), zero);
+        ts_wf constraint = ts_w_add(s, allowed);
+        /* Δλ = -C / (w + α̃) = -m C / (1 + m α̃), m = 1 / w (0 for unused points) */
+        ts_wf mass = ts_w_load(cp->normal_mass);
+        ts_wf lambda = ts_w_div(ts_w_neg(ts_w_mul(mass, constraint)), ts_w_add(one, ts_w_mul(mass, compliance)));
+        lambda = ts_w_max(lambda, zero);
+        ts_w_store(x->lambda[j], lambda);
+        ts_w_store(x->approach[j], ts_wv3_dot(relative_velocity(&p, ra, rb), n));
+        total_lambda = ts_w_add(total_lambda, lambda);
+        correct(&k, &p, ts_wv3_scale(lambda, n), ra, rb);
+    }
+    solve_static_friction(c, b, x, &p, &k, total_lambda);
+    p.a.dp = ts_wv3_add(p.a.dp, k.move_a);
+    p.a.dq = turn_by(p.a.dq, k.turn_a);
+    p.b.dp = ts_wv3_add(p.b.dp, k.move_b);
+    p.b.dq = turn_by(p.b.dq, k.turn_b);
+    scatter_pose(c->states, b->body_a, b->inv_mass_a, &p.a);
+    scatter_pose(c->states, b->body_b, b->inv_mass_b, &p.b);
+}
+
+/* Dynamic friction and twist, limited by the substep's normal impulse. */
+TS_FORCE_INLINE void solve_dynamic_friction(const ts_xpbd_context *c, ts_contact_bundle *b,
+                                            const ts_xpbd_contact_lanes *x, pose_pair *p, ts_wf total_normal,
+                                            ts_wf twist_limit)
+{
+    ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wv3 t1 = ts_wv3_load(b->tangent1);
+    ts_wv3 t2 = ts_wv3_load(b->tangent2);
+    ts_wv3 ca = ts_wv3_load(b->center_a);
+    ts_wv3 cb = ts_wv3_load(b->center_b);
+    ts_wv3 dv = relative_velocity(p, ca, cb);
+    ts_wf i1, i2;
+    mul2(b, ts_wv3_dot(dv, t1), ts_wv3_dot(dv, t2), &i1, &i2);
+    i1 = ts_w_neg(i1);
+    i2 = ts_w_neg(i2);
+    ts_wf friction = ts_w_load(b->friction);
+    ts_wf limit = ts_w_mul(friction, total_normal);
+    ts_wf length = ts_w_sqrt(ts_w_add(ts_w_mul(i1, i1), ts_w_mul(i2, i2)));
+    ts_wf scale = ts_w_select(ts_w_gt(length, limit), ts_w_div(limit, length), ts_w_splat(1.0f));
+    i1 = ts_w_mul(i1, scale);
+    i2 = ts_w_mul(i2, scale);
+    apply_impulse(p, ts_wv3_add(ts_wv3_scale(i1, t1), ts_wv3_scale(i2, t2)), ca, cb);
+    ts_wf inv_h = ts_w_splat(c->inv_h);
+    ts_w_store(b->friction_impulse[0], ts_w_add(i1, ts_w_mul(ts_w_load(x->static_lambda[0]), inv_h)));
+    ts_w_store(b->friction_impulse[1], ts_w_add(i2, ts_w_mul(ts_w_load(x->static_lambda[1]), inv_h)));
+
+    ts_wf spin = ts_wv3_dot(ts_wv3_sub(p->b.w, p->a.w), n);
+    ts_wf max_twist = ts_w_mul(friction, twist_limit);
+    ts_wf twist = ts_w_neg(ts_w_mul(ts_w_load(b->twist_mass), spin));
+    twist = ts_w_max(ts_w_min(twist, max_twist), ts_w_neg(max_twist));
+    ts_w_store(b->twist_impulse, twist);
+    ts_wv3 angular = ts_wv3_scale(twist, n);
+    p->a.w = ts_wv3_sub(p->a.w, ts_wsym3_mul(p->inv_inertia_a, angular));
+    p->b.w = ts_wv3_add(p->b.w, ts_wsym3_mul(p->inv_inertia_b, angular));
+}
+
+void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_contact_bundle *b,
+                                               ts_xpbd_contact_lanes *x)
+{
+    pose_pair p = load_pair(c->states, b);
+    ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wf e = ts_w_load(b->restitution);
+    ts_wf zero = ts_w_zero();
+    ts_wf inv_h = ts_w_splat(c->inv_h);
+    ts_wf threshold = ts_w_splat(-c->restitution_threshold);
+    ts_wf total_normal = zero;
+    ts_wf twist_limit = zero;
+    for (int j = 0; j < 4; ++j) {
+        ts_contact_point_lanes *cp = b->points + j;
+        ts_wf lambda = ts_w_load(x->lambda[j]);
+        ts_wm pushed = ts_w_gt(lambda, zero);
+        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        ts_wf vn = ts_wv3_dot(relative_velocity(&p, ra, rb), n);
+        ts_wf approach = ts_w_load(x->approach[j]);
+        ts_wm bounce = ts_w_and(ts_w_gt(threshold, approach), ts_w_gt(e, zero));
+        ts_wf target = ts_w_select(bounce, ts_w_neg(ts_w_mul(e, approach)), zero);
+        ts_wf position_impulse = ts_w_mul(lambda, inv_h);
+        ts_wf delta = ts_w_neg(ts_w_mul(ts_w_load(cp->normal_mass), ts_w_sub(vn, target)));
+        ts_wf total = ts_w_max(ts_w_add(position_impulse, delta), zero);
+        total = ts_w_select(pushed, total, zero);
+        delta = ts_w_select(pushed, ts_w_sub(total, position_impulse), zero);
+        apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
+        ts_w_store(cp->normal_impulse, total);
+        total_normal = ts_w_add(total_normal, total);
+        twist_limit = ts_w_add(twist_limit, ts_w_mul(total, ts_w_load(cp->lever_arm)));
+    }
+    solve_dynamic_friction(c, b, x, &p, total_normal, twist_limit);
+    /* a lane that slid carries its slip origin along to where it is now */
+    ts_wm held = ts_w_gt(ts_w_load(x->held), zero);
+    ts_wv3 d = centre_offset(&p, ts_wv3_load(b->center_a), ts_wv3_load(b->center_b));
+    ts_w_store(x->slip_origin[0],
+               ts_w_select(held, ts_w_load(x->slip_origin[0]), ts_wv3_dot(d, ts_wv3_load(b->tangent1))));
+    ts_w_store(x->slip_origin[1],
+               ts_w_select(held, ts_w_load(x->slip_origin[1]), ts_wv3_dot(d, ts_wv3_load(b->tangent2))));
+    scatter(c->states, b->body_a, b->inv_mass_a, p.a);
+    scatter(c->states, b->body_b, b->inv_mass_b, p.b);
+}

@@ -1,0 +1,58 @@
+/* The XPBD contact kernels (Müller et al. 2020, "Detailed Rigid Body
+ * Simulation with Extended Position Based Dynamics") on the soft step's
+ * contact bundles: the same preparation (anchors fixed at the step's start
+ * relative to the centres of mass, base separations, normal and tangent
+ * masses, friction centre), plus a few lanes of XPBD state per bundle
+ * (ts_xpbd_contact_lanes, kept beside the bundles). Compiled once per width
+ * TS_W; every lane follows the same IEEE operations at every width.
+ *
+ * Per substep, after the bodies' poses were predicted:
+ *   positions:  each point's separation from the fixed anchors and the body
+ *               deltas dp, dq; a rigid (or compliant) position correction
+ *               along the normal; then static friction as a position
+ *               constraint at the manifold centre while |λ_t| <= μ Σ λ_n;
+ *   velocities: (after the body velocities were derived from the pose
+ *               change) each pushing point's normal velocity is set to its
+ *               restitution target (0, or -e times the approach speed above
+ *               the 2|g|h threshold), then dynamic friction and twist as
+ *               impulses limited by μ times the substep's normal impulse. */
+#ifndef TS_XPBD_CONTACT_H
+#define TS_XPBD_CONTACT_H
+
+#include "contact_solver.h"
+
+/* XPBD's lanes of one contact bundle (same lane order). */
+typedef struct ts_xpbd_contact_lanes {
+    float start_separation[4][TS_W]; /* the narrowphase separation at the step's start */
+    float lambda[4][TS_W];           /* normal multiplier of this substep's position pass, kg m */
+    float approach[4][TS_W];         /* normal velocity before this substep's position pass */
+    float slip_origin[2][TS_W];      /* tangential offset (t1, t2) of the centres where static friction holds them */
+    float held[TS_W];                /* 1 when static friction held the lane this substep */
+    float static_lambda[2][TS_W];    /* this substep's static friction multipliers, kg m */
+} ts_xpbd_contact_lanes;
+
+typedef struct ts_xpbd_context {
+    ts_body_state *states; /* awake bodies by slot, then the dummy */
+    float h, inv_h;        /* substep and its inverse */
+    float push_speed;      /* largest speed at which overlap from before the step is pushed out, m/s */
+    float restitution_threshold; /* approach speed below which nothing bounces, m/s */
+    float compliance;        /* α̃ = α / h^2 of contacts between dynamic bodies, 1/kg */
+    float static_compliance; /* α̃ of contacts with a static or kinematic body */
+} ts_xpbd_context;
+
+/* At the step's start: start separations, slip origins, zero multipliers. */
+void TS_WIDE(ts_xpbd_contact_begin)(const ts_contact_bundle *b, ts_xpbd_contact_lanes *x);
+
+/* The position pass of substep `substep` (0-based; the push-out allowance
+ * grows with the time since the step's start). Writes dp, dq of dynamic
+ * bodies only. */
+void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts_contact_bundle *b,
+                                              ts_xpbd_contact_lanes *x, int substep);
+
+/* The velocity pass: restitution or rest, dynamic friction, twist; records
+ * this substep's impulses in the bundle (normal_impulse, friction_impulse,
+ * twist_impulse) for ts_contact_store_impulses. */
+void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_contact_bundle *b,
+                                               ts_xpbd_contact_lanes *x);
+
+#endif
