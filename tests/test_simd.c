@@ -1,4 +1,4 @@
-/* Every SIMD width gives the same bits: large_pyramid (B = 20), a pile
+/* Every SIMD width gives the same bits, with either solver: large_pyramid (B = 20), a pile
  * of 500 boxes, spheres and capsules, and 37 tumbling boxes pushed by forces
  * and torques are stepped 600 times at widths 1, 4, 8 and 16 (and the pile on
  * 1 and 2 threads); positions, rotations, velocities
@@ -95,9 +95,12 @@ static void push_tumblers(ts_body_id *ids, int n, int step)
     }
 }
 
+static ts_solver_type solver = TS_SOLVER_SOFT_STEP; /* of the runs that follow */
+
 static snapshot run(int width, int threads, int (*build)(ts_world_id, ts_body_id *))
 {
     ts_world_def def = ts_default_world_def();
+    def.solver = solver;
     def.simd_width = width;
     def.threads = threads;
     ts_world_id id = ts_create_world(&def);
@@ -201,12 +204,38 @@ static void test_tumblers_same_at_every_width(void **state)
     release(&reference);
 }
 
+/* The XPBD solver (its position and velocity passes, the kept prediction,
+ * the derived velocities) gives the same bits at every width and thread
+ * count too. */
+static void test_xpbd_same_at_every_width_and_thread_count(void **state)
+{
+    (void)state;
+    solver = TS_SOLVER_XPBD;
+    int (*builds[])(ts_world_id, ts_body_id *) = {build_pyramid, build_pile};
+    const char *names[] = {"xpbd pyramid", "xpbd pile"};
+    for (int b = 0; b < 2; ++b) {
+        snapshot reference = run(1, 1, builds[b]);
+        int widths[] = {4, 8, 16, 8};
+        int threads[] = {1, 1, 1, 2};
+        for (int k = 0; k < 4; ++k) {
+            char what[64];
+            snprintf(what, sizeof what, "%s, width %d on %d threads vs width 1", names[b], widths[k], threads[k]);
+            snapshot other = run(widths[k], threads[k], builds[b]);
+            expect_same(&reference, &other, what);
+            release(&other);
+        }
+        release(&reference);
+    }
+    solver = TS_SOLVER_SOFT_STEP;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pyramid_same_at_every_width),
         cmocka_unit_test(test_pile_same_at_every_width_and_thread_count),
         cmocka_unit_test(test_tumblers_same_at_every_width),
+        cmocka_unit_test(test_xpbd_same_at_every_width_and_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
