@@ -39,6 +39,7 @@
 
 #include "../collide/broadphase.h"
 #include "../error.h"
+#include "../islands/sleep.h"
 #include "../math3.h"
 #include "../soa/array.h"
 #include "../timer.h"
@@ -189,6 +190,7 @@ static void run_xpbd(const xpbd_run *r, bool timed)
         int32_t begin, end;
         block_range(block, r->awake, &begin, &end);
         ts_states_finish(scratch->states, store, begin, end);
+        ts_sleep_update_timers(r->world, begin, end);
         ts_broadphase_compute_bounds(r->world, begin, end);
     }
     lap(timed, &mark, &p->finalize);
