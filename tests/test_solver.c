@@ -18,41 +18,6 @@ static const float dt = 1.0f / 60.0f;
 static ts_solver_type solver = TS_SOLVER_SOFT_STEP;
 static int substeps = 4;
 
-/* Tests that do not pass yet for a solver and substep count (README,
- * "Solvers side by side"): skipped with a note, so that the suite stays
- * green and the gap stays visible; TESSERA_RUN_KNOWN_FAILURES=1 runs them. */
-typedef struct known_failure {
-    ts_solver_type solver;
-    int substeps;
-    const char *test;
-} known_failure;
-
-static const known_failure known_failures[] = {
-    {TS_SOLVER_XPBD, 4, "test_stack_of_15_stands"},
-    {TS_SOLVER_XPBD, 4, "test_pyramid_20_stands"},
-    {TS_SOLVER_XPBD, 4, "test_high_mass_ratio"},
-    {TS_SOLVER_XPBD, 4, "test_pyramid_20_far_from_origin"},
-    {TS_SOLVER_XPBD, 8, "test_stack_of_15_stands"},
-    {TS_SOLVER_XPBD, 8, "test_pyramid_20_stands"},
-    {TS_SOLVER_XPBD, 8, "test_pyramid_20_far_from_origin"},
-};
-
-#define SKIP_IF_KNOWN_FAILURE() skip_if_known_failure(__func__)
-
-static void skip_if_known_failure(const char *test)
-{
-    if (getenv("TESSERA_RUN_KNOWN_FAILURES") != NULL) {
-        return;
-    }
-    for (size_t i = 0; i < sizeof known_failures / sizeof known_failures[0]; ++i) {
-        const known_failure *k = known_failures + i;
-        if (k->solver == solver && k->substeps == substeps && strcmp(k->test, test) == 0) {
-            print_message("known failure with this solver and substep count (README): skipped\n");
-            skip();
-        }
-    }
-}
-
 /* A world of the solver and substep count under test, one thread. */
 static ts_world_id solver_world(void)
 {
@@ -105,7 +70,6 @@ static float distance(ts_vec3 a, ts_vec3 b)
 static void test_box_rests(void **state)
 {
     (void)state;
-    SKIP_IF_KNOWN_FAILURE();
     ts_world_id world = solver_world();
     ground(world);
     ts_body_id box = make_box(world, TS_BODY_DYNAMIC, (ts_vec3){0, 0.5f, 0}, TS_QUAT_IDENTITY,
@@ -128,7 +92,6 @@ static void test_box_rests(void **state)
 static void test_stack_of_15_stands(void **state)
 {
     (void)state;
-    SKIP_IF_KNOWN_FAILURE();
     ts_world_id world = solver_world();
     ground(world);
     ts_body_id top = TS_NULL_BODY_ID;
@@ -194,7 +157,6 @@ static void validate_graph_bodies(const void *context, int32_t contact, int32_t 
 static void test_pyramid_20_stands(void **state)
 {
     (void)state;
-    SKIP_IF_KNOWN_FAILURE();
     ts_world_id id = solver_world();
     ts_body_id boxes[210];
     ts_body_id top = build_pyramid(id, 20, 0.0f, boxes);
@@ -221,7 +183,6 @@ static void test_pyramid_20_stands(void **state)
 static void test_pyramid_20_far_from_origin(void **state)
 {
     (void)state;
-    SKIP_IF_KNOWN_FAILURE();
     ts_world_id id = solver_world();
     ts_body_id boxes[210];
     ts_body_id top = build_pyramid_at(id, 20, 0.0f, 10000.0f, boxes);
@@ -323,7 +284,6 @@ static void test_restitution(void **state)
 static void test_high_mass_ratio(void **state)
 {
     (void)state;
-    SKIP_IF_KNOWN_FAILURE();
     ts_world_id world = solver_world();
     ground(world);
     for (int i = 0; i < 3; ++i) {
@@ -366,7 +326,6 @@ static float deepest_overlap(const ts_world *world)
 static void test_overlap_recovery(void **state)
 {
     (void)state;
-    SKIP_IF_KNOWN_FAILURE();
     ts_world_id id = solver_world();
     ts_body_id boxes[55];
     build_pyramid(id, 10, 0.25f, boxes);
@@ -396,7 +355,6 @@ static void test_overlap_recovery(void **state)
 static void test_collision_conserves_momentum(void **state)
 {
     (void)state;
-    SKIP_IF_KNOWN_FAILURE();
     ts_world_id world = solver_world();
     assert_ok(ts_world_set_gravity(world, (ts_vec3){0, 0, 0}));
     ts_body_id a = make_box(world, TS_BODY_DYNAMIC, (ts_vec3){-2, 0, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 0.5f, 0.5f},

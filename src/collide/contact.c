@@ -188,6 +188,8 @@ ts_result ts_contact_create(ts_world *world, int32_t shape_a, int32_t shape_b)
     /* Box2D's mixing rules: friction sqrt(fa fb), restitution max(ra, rb). */
     s->friction[i] = sqrtf(a->friction * b->friction);
     s->restitution[i] = a->restitution > b->restitution ? a->restitution : b->restitution;
+    s->slip1[i] = 0.0f;
+    s->slip2[i] = 0.0f;
     return TS_OK;
 }
 
@@ -494,6 +496,8 @@ static void update_contact(ts_world *world, int32_t i)
         s->friction_impulse1[i] = 0.0f; /* the manifold's friction starts over when it touches again */
         s->friction_impulse2[i] = 0.0f;
         s->twist_impulse[i] = 0.0f;
+        s->slip1[i] = 0.0f;
+        s->slip2[i] = 0.0f;
     }
     ts_vec3 center_a = body_center(world, a->body);
     ts_vec3 center_b = body_center(world, b->body);

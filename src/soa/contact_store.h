@@ -28,7 +28,7 @@ enum {
     TS_CONTACT_CACHED = 16,  /* the cache columns hold the last full manifold */
 };
 
-#define TS_CONTACT_COLUMNS 39
+#define TS_CONTACT_COLUMNS 41
 
 typedef struct ts_contact_store {
     union {
@@ -43,6 +43,9 @@ typedef struct ts_contact_store {
             uint32_t *flags;
             float *friction_impulse1, *friction_impulse2; /* at the manifold centre, along the tangents */
             float *twist_impulse;                         /* about the normal */
+            /* XPBD: where static friction holds the manifold centre, as its
+             * tangential offset (t1, t2) from where it is at the step's end */
+            float *slip1, *slip2;
             /* the manifold cache: shape B's pose in shape A's frame when the
              * manifold was last computed in full, and its normal in A's frame */
             float *cache_px, *cache_py, *cache_pz, *cache_qx, *cache_qy, *cache_qz, *cache_qw;

@@ -40,9 +40,12 @@
  * speed with an impulse; this is the version with consistent units). */
 #include "xpbd_contact.h"
 
+#include "contact_prepare.h"
+
 #include "body_lanes.h"
 
 #include "../core.h"
+#include "../world.h"
 
 typedef struct pose_pair {
     body_lanes a, b;
@@ -169,20 +172,32 @@ TS_FORCE_INLINE void mul2(const ts_contact_bundle *b, ts_wf x, ts_wf y, ts_wf *r
     *ry = ts_w_add(ts_w_mul(mxy, x), ts_w_mul(myy, y));
 }
 
-void TS_WIDE(ts_xpbd_contact_begin)(const ts_contact_bundle *b, ts_xpbd_contact_lanes *x)
+void TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_world *world, const ts_contact_bundle *b,
+                                    ts_xpbd_contact_lanes *x)
 {
+    const ts_contact_store *s = &world->contact_store;
+    for (int l = 0; l < TS_W; ++l) {
+        int32_t i = b->contact_slot[l];
+        x->slip[0][l] = i >= 0 ? s->slip1[i] : 0.0f;
+        x->slip[1][l] = i >= 0 ? s->slip2[i] : 0.0f;
+    }
     ts_wv3 n = ts_wv3_load(b->normal);
     ts_wf zero = ts_w_zero();
+    ts_wf load = zero;
     for (int k = 0; k < 4; ++k) {
         const ts_contact_point_lanes *cp = b->points + k;
         ts_wv3 arm = ts_wv3_sub(ts_wv3_load(cp->anchor_b), ts_wv3_load(cp->anchor_a));
         ts_w_store(x->start_separation[k], ts_w_add(ts_w_load(cp->base_separation), ts_wv3_dot(arm, n)));
         ts_w_store(x->lambda[k], zero);
         ts_w_store(x->approach[k], zero);
+        load = ts_w_add(load, ts_w_load(cp->normal_impulse)); /* the last step's, or 0 without warm starting */
     }
+    ts_w_store(x->load, ts_w_mul(load, ts_w_splat(c->h)));
+    /* the origin kept from the last step (x->slip, gathered), from the centre
+     * offset at the start (dp = 0, dq = 1) */
     ts_wv3 d = ts_wv3_sub(ts_wv3_load(b->center_b), ts_wv3_load(b->center_a));
-    ts_w_store(x->slip_origin[0], ts_wv3_dot(d, ts_wv3_load(b->tangent1)));
-    ts_w_store(x->slip_origin[1], ts_wv3_dot(d, ts_wv3_load(b->tangent2)));
+    ts_w_store(x->slip_origin[0], ts_w_add(ts_wv3_dot(d, ts_wv3_load(b->tangent1)), ts_w_load(x->slip[0])));
+    ts_w_store(x->slip_origin[1], ts_w_add(ts_wv3_dot(d, ts_wv3_load(b->tangent2)), ts_w_load(x->slip[1])));
     ts_w_store(x->held, zero);
     ts_w_store(x->static_lambda[0], zero);
     ts_w_store(x->static_lambda[1], zero);
@@ -204,16 +219,20 @@ TS_FORCE_INLINE void solve_static_friction(const ts_xpbd_context *c, const ts_co
     mul2(b, d1, d2, &l1, &l2);
     l1 = ts_w_neg(l1);
     l2 = ts_w_neg(l2);
-    ts_wf limit = ts_w_mul(ts_w_load(b->friction), total_lambda);
+    ts_wf limit = ts_w_mul(ts_w_load(b->friction), ts_w_max(total_lambda, ts_w_load(x->load)));
     ts_wf zero = ts_w_zero();
     /* |λt| <= μ Σλn, squared; no normal push, no hold */
-    ts_wm held = ts_w_and(ts_w_gt(total_lambda, zero),
-                          ts_w_gt(ts_w_mul(limit, limit), ts_w_add(ts_w_mul(l1, l1), ts_w_mul(l2, l2))));
+    ts_wm inside = ts_w_gt(ts_w_mul(limit, limit), ts_w_add(ts_w_mul(l1, l1), ts_w_mul(l2, l2)));
+    ts_wm pushing = ts_w_gt(limit, zero);
+    ts_wm held = ts_w_and(pushing, inside);
     l1 = ts_w_select(held, l1, zero);
     l2 = ts_w_select(held, l2, zero);
     ts_w_store(x->static_lambda[0], l1);
     ts_w_store(x->static_lambda[1], l2);
-    ts_w_store(x->held, ts_w_select(held, ts_w_splat(1.0f), zero));
+    /* the origin stays unless the cone gave way (a lane that pushed nothing
+     * this substep keeps it: it will touch again where it was) */
+    ts_wm slid = ts_w_and(pushing, ts_w_gt(ts_w_splat(0.5f), ts_w_select(inside, ts_w_splat(1.0f), zero)));
+    ts_w_store(x->held, ts_w_select(slid, zero, ts_w_splat(1.0f)));
     correct(k, p, ts_wv3_add(ts_wv3_scale(l1, t1), ts_wv3_scale(l2, t2)), ca, cb);
     (void)c;
 }
@@ -231,23 +250,36 @@ void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts
     ts_wf compliance = ts_w_select(stiff, ts_w_splat(c->static_compliance), ts_w_splat(c->compliance));
     ts_wf one = ts_w_splat(1.0f);
     ts_wf total_lambda = zero;
+    /* the normal velocities before any correction, for restitution */
     for (int j = 0; j < 4; ++j) {
         const ts_contact_point_lanes *cp = b->points + j;
-        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
-        ts_wf moved = ts_w_sub(ts_wv3_dot(frame.normal_b, rb), ts_wv3_dot(frame.normal_a, ra));
-        ts_wf s = ts_w_add(ts_w_add(frame.normal_dp, moved), ts_w_load(cp->base_separation));
-        s = ts_w_add(s, ts_wv3_dot(corrected_offset(&k, ra, rb), n));
-        ts_wf allowed = ts_w_max(ts_w_sub(ts_w_neg(ts_w_load(x->start_separation[j])), pushed), zero);
-        ts_wf constraint = ts_w_add(s, allowed);
-        /* Δλ = -C / (w + α̃) = -m C / (1 + m α̃), m = 1 / w (0 for unused points) */
-        ts_wf mass = ts_w_load(cp->normal_mass);
-        ts_wf lambda = ts_w_div(ts_w_neg(ts_w_mul(mass, constraint)), ts_w_add(one, ts_w_mul(mass, compliance)));
-        lambda = ts_w_max(lambda, zero);
-        ts_w_store(x->lambda[j], lambda);
-        ts_w_store(x->approach[j], ts_wv3_dot(relative_velocity(&p, ra, rb), n));
-        total_lambda = ts_w_add(total_lambda, lambda);
-        correct(&k, &p, ts_wv3_scale(lambda, n), ra, rb);
+        ts_wv3 dv = relative_velocity(&p, ts_wv3_load(cp->anchor_a), ts_wv3_load(cp->anchor_b));
+        ts_w_store(x->approach[j], ts_wv3_dot(dv, n));
+        ts_w_store(x->lambda[j], zero);
+    }
+    for (int sweep = 0; sweep < c->point_sweeps; ++sweep) {
+        for (int j = 0; j < 4; ++j) {
+            const ts_contact_point_lanes *cp = b->points + j;
+            ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+            ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+            ts_wf moved = ts_w_sub(ts_wv3_dot(frame.normal_b, rb), ts_wv3_dot(frame.normal_a, ra));
+            ts_wf s = ts_w_add(ts_w_add(frame.normal_dp, moved), ts_w_load(cp->base_separation));
+            s = ts_w_add(s, ts_wv3_dot(corrected_offset(&k, ra, rb), n));
+            ts_wf allowed = ts_w_max(ts_w_sub(ts_w_neg(ts_w_load(x->start_separation[j])), pushed), zero);
+            ts_wf constraint = ts_w_add(s, allowed);
+            /* Δλ = -(C + α̃ λ) / (w + α̃) = -m (C + α̃ λ) / (1 + m α̃),
+             * m = 1 / w (0 for unused points); λ + Δλ >= 0 */
+            ts_wf mass = ts_w_load(cp->normal_mass);
+            ts_wf old = ts_w_load(x->lambda[j]);
+            ts_wf delta = ts_w_div(ts_w_neg(ts_w_mul(mass, ts_w_add(constraint, ts_w_mul(compliance, old)))),
+                                   ts_w_add(one, ts_w_mul(mass, compliance)));
+            ts_wf lambda = ts_w_max(ts_w_add(old, delta), zero);
+            ts_w_store(x->lambda[j], lambda);
+            correct(&k, &p, ts_wv3_scale(ts_w_sub(lambda, old), n), ra, rb);
+        }
+    }
+    for (int j = 0; j < 4; ++j) {
+        total_lambda = ts_w_add(total_lambda, ts_w_load(x->lambda[j]));
     }
     solve_static_friction(c, b, x, &p, &k, total_lambda);
     p.a.dp = ts_wv3_add(p.a.dp, k.move_a);
@@ -274,7 +306,7 @@ TS_FORCE_INLINE void solve_dynamic_friction(const ts_xpbd_context *c, ts_contact
     i1 = ts_w_neg(i1);
     i2 = ts_w_neg(i2);
     ts_wf friction = ts_w_load(b->friction);
-    ts_wf limit = ts_w_mul(friction, total_normal);
+    ts_wf limit = ts_w_mul(friction, ts_w_max(total_normal, ts_w_mul(ts_w_load(x->load), ts_w_splat(c->inv_h))));
     ts_wf length = ts_w_sqrt(ts_w_add(ts_w_mul(i1, i1), ts_w_mul(i2, i2)));
     ts_wf scale = ts_w_select(ts_w_gt(length, limit), ts_w_div(limit, length), ts_w_splat(1.0f));
     i1 = ts_w_mul(i1, scale);
@@ -326,13 +358,31 @@ void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_cont
         twist_limit = ts_w_add(twist_limit, ts_w_mul(total, ts_w_load(cp->lever_arm)));
     }
     solve_dynamic_friction(c, b, x, &p, total_normal, twist_limit);
+    ts_w_store(x->load, ts_w_mul(total_normal, ts_w_splat(c->h)));
     /* a lane that slid carries its slip origin along to where it is now */
     ts_wm held = ts_w_gt(ts_w_load(x->held), zero);
     ts_wv3 d = centre_offset(&p, ts_wv3_load(b->center_a), ts_wv3_load(b->center_b));
-    ts_w_store(x->slip_origin[0],
-               ts_w_select(held, ts_w_load(x->slip_origin[0]), ts_wv3_dot(d, ts_wv3_load(b->tangent1))));
-    ts_w_store(x->slip_origin[1],
-               ts_w_select(held, ts_w_load(x->slip_origin[1]), ts_wv3_dot(d, ts_wv3_load(b->tangent2))));
+    ts_wf d1 = ts_wv3_dot(d, ts_wv3_load(b->tangent1));
+    ts_wf d2 = ts_wv3_dot(d, ts_wv3_load(b->tangent2));
+    ts_wf origin1 = ts_w_select(held, ts_w_load(x->slip_origin[0]), d1);
+    ts_wf origin2 = ts_w_select(held, ts_w_load(x->slip_origin[1]), d2);
+    ts_w_store(x->slip_origin[0], origin1);
+    ts_w_store(x->slip_origin[1], origin2);
+    ts_w_store(x->slip[0], ts_w_sub(origin1, d1));
+    ts_w_store(x->slip[1], ts_w_sub(origin2, d2));
     scatter(c->states, b->body_a, b->inv_mass_a, p.a);
     scatter(c->states, b->body_b, b->inv_mass_b, p.b);
+}
+
+void TS_WIDE(ts_xpbd_contact_store)(ts_world *world, const ts_contact_bundle *b, const ts_xpbd_contact_lanes *x)
+{
+    TS_WIDE(ts_contact_store_impulses)(world, b);
+    ts_contact_store *s = &world->contact_store;
+    for (int l = 0; l < TS_W; ++l) {
+        int32_t i = b->contact_slot[l];
+        if (i >= 0) {
+            s->slip1[i] = x->slip[0][l];
+            s->slip2[i] = x->slip[1][l];
+        }
+    }
 }

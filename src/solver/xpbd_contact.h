@@ -21,6 +21,8 @@
 
 #include "contact_solver.h"
 
+struct ts_world;
+
 /* XPBD's lanes of one contact bundle (same lane order). */
 typedef struct ts_xpbd_contact_lanes {
     float start_separation[4][TS_W]; /* the narrowphase separation at the step's start */
@@ -29,6 +31,8 @@ typedef struct ts_xpbd_contact_lanes {
     float slip_origin[2][TS_W];      /* tangential offset (t1, t2) of the centres where static friction holds them */
     float held[TS_W];                /* 1 when static friction held the lane this substep */
     float static_lambda[2][TS_W];    /* this substep's static friction multipliers, kg m */
+    float slip[2][TS_W]; /* slip origin - centre offset at the last velocity pass (stored across steps) */
+    float load[TS_W]; /* Σ normal impulse x h of the last substep (the last step's at the start), kg m */
 } ts_xpbd_contact_lanes;
 
 typedef struct ts_xpbd_context {
@@ -38,10 +42,18 @@ typedef struct ts_xpbd_context {
     float restitution_threshold; /* approach speed below which nothing bounces, m/s */
     float compliance;        /* α̃ = α / h^2 of contacts between dynamic bodies, 1/kg */
     float static_compliance; /* α̃ of contacts with a static or kinematic body */
+    int point_sweeps; /* Gauss-Seidel sweeps over a manifold's points per position pass */
 } ts_xpbd_context;
 
-/* At the step's start: start separations, slip origins, zero multipliers. */
-void TS_WIDE(ts_xpbd_contact_begin)(const ts_contact_bundle *b, ts_xpbd_contact_lanes *x);
+/* At the step's start: start separations, slip origins (kept from the last
+ * step in the contact store), zero multipliers. */
+void TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const struct ts_world *world, const ts_contact_bundle *b,
+                                    ts_xpbd_contact_lanes *x);
+
+/* Writes the bundle's impulses (reported) and slip offsets (kept for the
+ * next step) to the contact store. */
+void TS_WIDE(ts_xpbd_contact_store)(struct ts_world *world, const ts_contact_bundle *b,
+                                    const ts_xpbd_contact_lanes *x);
 
 /* The position pass of substep `substep` (0-based; the push-out allowance
  * grows with the time since the step's start). Writes dp, dq of dynamic
