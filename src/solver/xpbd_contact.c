@@ -25,9 +25,14 @@
  * soft step): D = tangential offset of B's centre point from A's; its drift
  * from the slip origin is removed with the 2x2 tangent mass,
  *     λt = -K^-1 (D - origin),
- * only while |λt| <= μ Σ λn of this substep; else the lane slides (the
- * origin follows it at the end of the substep) and dynamic friction acts in
- * the velocity pass.
+ * only while |λt| <= μ max(Σ λn, load), load = the last substep's normal
+ * impulse times h; else the lane slides, and its origin follows it at the
+ * end of the substep, and dynamic friction acts in the velocity pass. The
+ * origin is kept across steps (as its offset from D, contact store columns
+ * slip1, slip2).
+ *
+ * The normal rows of a manifold are swept c->point_sweeps times, λ
+ * accumulated per point within the substep.
  *
  * Velocity pass (after v, w were derived from the pose change): a point that
  * pushed (λn > 0) gets vn' = target, target = -e ṽn when it approached faster
