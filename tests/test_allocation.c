@@ -32,12 +32,18 @@ static void counting_free(void *memory, size_t size, void *context)
     free(memory);
 }
 
-static ts_world_id counted_world(counting_allocator *c, int threads)
+static ts_world_id counted_solver_world(counting_allocator *c, int threads, ts_solver_type solver)
 {
     ts_world_def def = ts_default_world_def();
     def.threads = threads;
+    def.solver = solver;
     def.allocator = (ts_allocator){counting_alloc, counting_free, c};
     return ts_create_world(&def);
+}
+
+static ts_world_id counted_world(counting_allocator *c, int threads)
+{
+    return counted_solver_world(c, threads, TS_SOLVER_SOFT_STEP);
 }
 
 static void build_bodies(ts_world_id world, int n)
@@ -54,13 +60,14 @@ static void build_bodies(ts_world_id world, int n)
  * make no allocation, on one thread and on two (2,000 bodies: above the
  * solver's parallel threshold). The boxes stand in a row, face to face, so
  * the step makes 1,999 contacts and the pushed box parts from its neighbour
- * (an end event). Destroying the world returns every byte. */
+ * (an end event). Destroying the world returns every byte. Both solvers. */
 static void test_step_allocates_nothing(void **state)
 {
     (void)state;
-    for (int threads = 1; threads <= 2; ++threads) {
+    for (int run = 0; run < 4; ++run) {
+        int threads = 1 + run % 2;
         counting_allocator c = {0, 0, 0, -1};
-        ts_world_id world = counted_world(&c, threads);
+        ts_world_id world = counted_solver_world(&c, threads, run < 2 ? TS_SOLVER_SOFT_STEP : TS_SOLVER_XPBD);
         assert_false(ts_world_id_is_null(world));
         build_bodies(world, 2000);
         assert_ok(ts_world_step(world, 1.0f / 60.0f));
