@@ -38,6 +38,8 @@ static int build_pyramid(ts_world_id world, ts_body_id *ids)
     return n;
 }
 
+static int pile_count = 500; /* bodies of the next build_pile */
+
 static int build_pile(ts_world_id world, ts_body_id *ids)
 {
     test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){50, 1, 50}, 1);
@@ -45,7 +47,7 @@ static int build_pile(ts_world_id world, ts_body_id *ids)
     test_box(world, TS_BODY_STATIC, (ts_vec3){-6.5f, 6, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 6, 6}, 1);
     test_box(world, TS_BODY_STATIC, (ts_vec3){0, 6, 6.5f}, TS_QUAT_IDENTITY, (ts_vec3){6, 6, 0.5f}, 1);
     test_box(world, TS_BODY_STATIC, (ts_vec3){0, 6, -6.5f}, TS_QUAT_IDENTITY, (ts_vec3){6, 6, 0.5f}, 1);
-    for (int n = 0; n < 500; ++n) {
+    for (int n = 0; n < pile_count; ++n) {
         ts_vec3 p = {((float)(n % 7) - 3.0f) * 1.5f, 1.0f + 1.5f * (float)(n / 49), ((float)((n / 7) % 7) - 3.0f) * 1.5f};
         float a = 0.37f * (float)n, s = sinf(0.5f * a) * 0.57735027f;
         ts_quat q = {s, s, s, cosf(0.5f * a)};
@@ -67,7 +69,7 @@ static int build_pile(ts_world_id world, ts_body_id *ids)
             assert_false(ts_shape_id_is_null(ts_create_capsule_shape(ids[n], &shape, &capsule)));
         }
     }
-    return 500;
+    return pile_count;
 }
 
 /* 37 free bodies (a tail at every width) of unequal principal moments,
@@ -97,6 +99,8 @@ static void push_tumblers(ts_body_id *ids, int n, int step)
 
 static ts_solver_type solver = TS_SOLVER_SOFT_STEP; /* of the runs that follow */
 
+static int run_steps = 600;
+
 static snapshot run(int width, int threads, int (*build)(ts_world_id, ts_body_id *))
 {
     ts_world_def def = ts_default_world_def();
@@ -105,9 +109,9 @@ static snapshot run(int width, int threads, int (*build)(ts_world_id, ts_body_id
     def.threads = threads;
     ts_world_id id = ts_create_world(&def);
     assert_false(ts_world_id_is_null(id));
-    ts_body_id ids[512];
+    static ts_body_id ids[1200];
     int n = build(id, ids);
-    for (int i = 0; i < 600; ++i) {
+    for (int i = 0; i < run_steps; ++i) {
         if (build == build_tumblers) {
             push_tumblers(ids, n, i);
         }
@@ -229,6 +233,25 @@ static void test_xpbd_same_at_every_width_and_thread_count(void **state)
     solver = TS_SOLVER_SOFT_STEP;
 }
 
+/* A pile of 1,100 bodies (above the solver's threshold for threads, unlike
+ * the 500 above) for 90 steps, its lower layers landed: XPBD on 2 threads
+ * gives the bits of 1. */
+static void test_xpbd_same_on_two_threads(void **state)
+{
+    (void)state;
+    solver = TS_SOLVER_XPBD;
+    pile_count = 1100;
+    run_steps = 90;
+    snapshot reference = run(8, 1, build_pile);
+    snapshot other = run(8, 2, build_pile);
+    expect_same(&reference, &other, "xpbd pile of 1100, 2 threads vs 1");
+    release(&other);
+    release(&reference);
+    pile_count = 500;
+    run_steps = 600;
+    solver = TS_SOLVER_SOFT_STEP;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_pile_same_at_every_width_and_thread_count),
         cmocka_unit_test(test_tumblers_same_at_every_width),
         cmocka_unit_test(test_xpbd_same_at_every_width_and_thread_count),
+        cmocka_unit_test(test_xpbd_same_on_two_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

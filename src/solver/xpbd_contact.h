@@ -9,13 +9,15 @@
  * Per substep, after the bodies' poses were predicted:
  *   positions:  each point's separation from the fixed anchors and the body
  *               deltas dp, dq; a rigid (or compliant) position correction
- *               along the normal; then static friction as a position
- *               constraint at the manifold centre while |λ_t| <= μ Σ λ_n;
+ *               along the normal (two sweeps over the points); then
+ *               static friction as a position constraint at the manifold
+ *               centre, held at an origin kept across steps, while
+ *               |λ_t| <= μ max(Σ λ_n, the last substep's load);
  *   velocities: (after the body velocities were derived from the pose
  *               change) each pushing point's normal velocity is set to its
  *               restitution target (0, or -e times the approach speed above
- *               the 2|g|h threshold), then dynamic friction and twist as
- *               impulses limited by μ times the substep's normal impulse. */
+ *               max(2|g|h, world threshold)), then dynamic friction and
+ *               twist as impulses limited by μ times the normal impulse. */
 #ifndef TS_XPBD_CONTACT_H
 #define TS_XPBD_CONTACT_H
 
