@@ -392,6 +392,10 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
+    if (solver == TS_SOLVER_XPBD && ts_id_pool_live_count(&world->joint_ids) > 0) {
+        return ts_fail(TS_ERROR_UNSUPPORTED, __func__, "solver TS_SOLVER_XPBD has no joints yet and the world has %d",
+                       (int)ts_id_pool_live_count(&world->joint_ids));
+    }
     if (world->solver != solver) {
         ts_contact_store *s = &world->contact_store;
         int32_t count = s->table.count;
