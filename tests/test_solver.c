@@ -116,6 +116,40 @@ static void test_stack_of_15_stands(void **state)
     assert_ok(ts_destroy_world(world));
 }
 
+/* 2b. The solver may change between steps: a stack of 5 boxes switched
+ * between the soft step and XPBD every 20 steps for 4 s keeps standing (top
+ * within 2 cm of where it settled in the first second; each switch starts the
+ * new solver without stored impulses). */
+static void test_switch_solver_between_steps(void **state)
+{
+    (void)state;
+    ts_world_id world = solver_world();
+    ground(world);
+    ts_body_id top = TS_NULL_BODY_ID;
+    for (int i = 0; i < 5; ++i) {
+        top = make_box(world, TS_BODY_DYNAMIC, (ts_vec3){0, 0.5f + (float)i, 0}, TS_QUAT_IDENTITY,
+                       (ts_vec3){0.5f, 0.5f, 0.5f}, 1, 0.6f, 0);
+    }
+    ts_vec3 settled = {0, 0, 0};
+    float worst = 0.0f;
+    for (int i = 0; i < 240; ++i) {
+        if (i % 20 == 0) {
+            ts_solver_type now;
+            assert_ok(ts_world_get_solver(world, &now));
+            assert_ok(ts_world_set_solver(world, now == TS_SOLVER_XPBD ? TS_SOLVER_SOFT_STEP : TS_SOLVER_XPBD));
+        }
+        assert_ok(ts_world_step(world, dt));
+        if (i == 59) {
+            settled = position(top);
+        } else if (i > 59) {
+            worst = fmaxf(worst, distance(position(top), settled));
+        }
+    }
+    print_message("switching solvers: top moved %.4f m after settling\n", (double)worst);
+    assert_true(worst < 0.02f);
+    assert_ok(ts_destroy_world(world));
+}
+
 /* large_pyramid as scenes.md defines it (half-extent 0.5, density 100). */
 static ts_body_id build_pyramid_at(ts_world_id world, int base, float overlap, float x0, ts_body_id *boxes)
 {
@@ -487,6 +521,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_box_rests),
         cmocka_unit_test(test_stack_of_15_stands),
+        cmocka_unit_test(test_switch_solver_between_steps),
         cmocka_unit_test(test_pyramid_20_stands),
         cmocka_unit_test(test_pyramid_20_far_from_origin),
         cmocka_unit_test(test_friction_ramp),
