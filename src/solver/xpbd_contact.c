@@ -9,10 +9,11 @@
  * allowed = max(0, -s_start - push_speed t) the overlap the step started
  * with, less what may be pushed out by the end of this substep (time t since
  * the step's start): old overlap leaves at push_speed at most, new overlap
- * (from this substep's motion) is removed at once. For C < 0:
- *     Δλ = -C / (w + α̃),   w = wA + wB,  wi = 1/mi + (ri x n) . Ii^-1 (ri x n)
- * (λ starts at 0 each substep: one position pass per substep), and the
- * correction P = Δλ n moves the bodies by
+ * (from this substep's motion) is removed at once. Per sweep:
+ *     Δλ = -(C + α̃ λ) / (w + α̃),  λ + Δλ >= 0,
+ *     w = wA + wB,  wi = 1/mi + (ri x n) . Ii^-1 (ri x n)
+ * (λ starts at 0 each substep: no warm starting), and the change of
+ * the correction P = Δλ n moves the bodies by
  *     ΔpB = P / mB,  θB = IB^-1 (rB x P)   (A: the opposite)
  * where θ is a small rotation, applied as dq += 1/2 (θ, 0) dq. The generalized
  * inverse masses use the world inertia and anchors at the step's start
@@ -40,7 +41,8 @@
  * 0 otherwise, through an impulse whose sum with the position pass's λn / h
  * stays >= 0 (so it may take back the separating speed the push-out made,
  * no more). Dynamic friction: the impulse that stops the tangential slip,
- * -K^-1 vt, clamped to μ times the substep's normal impulse (an impulse
+ * -K^-1 vt, clamped to μ times the normal impulse (the larger of this
+ * substep's and the last substep's load; an impulse
  * limited by an impulse: the paper's Δv = min(h μ fn, |vt|) compares a
  * speed with an impulse; this is the version with consistent units). */
 #include "xpbd_contact.h"
