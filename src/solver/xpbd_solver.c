@@ -38,8 +38,10 @@
  * - The restitution threshold is the larger of 2|g|h (the paper's) and the
  *   world's restitution_threshold.
  *
- * Colours run in order, the bundles of each split across threads (a barrier
- * between colours); the overflow bundles run on one thread after them. */
+ * Runs on worker 0 inside the step's parallel region: every pass over
+ * bodies and every colour of a pass over bundles is one stage of the step's
+ * workers (parallel.h), colours in order; the overflow bundles run on worker
+ * 0 after the colours. */
 #include "xpbd_solver.h"
 
 #include "../collide/broadphase.h"
@@ -52,16 +54,13 @@
 #include "contact_prepare.h"
 #include "contact_solver.h"
 #include "integrate.h"
+#include "parallel.h"
 #include "solver.h"
 #include "xpbd_contact.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-/* Below this many awake bodies the solve runs on the calling thread. */
-#define TS_PARALLEL_MIN_BODIES 1024
-#define TS_BODY_BLOCK 256
+/* Items per block of a stage, as the soft step's (solver.c). */
+#define TS_BODY_BLOCK 128
+#define TS_BUNDLE_BLOCK (32 / TS_W > 1 ? 32 / TS_W : 1)
 
 /* Sweeps over a manifold's points in the position pass (see
  * xpbd_contact.c): one leaves the first point's correction tilting the box,
@@ -70,6 +69,7 @@
 
 typedef struct xpbd_run {
     ts_world *world;
+    ts_parallel *parallel;
     ts_solver_scratch *scratch;
     ts_contact_bundle *bundles;
     ts_xpbd_contact_lanes *lanes;
@@ -77,134 +77,155 @@ typedef struct xpbd_run {
     ts_xpbd_context kernels;
     ts_vec3 gravity;
     int substeps;
+    int substep; /* the substep in progress (the position pass's push-out allowance) */
     int32_t awake;
-    int32_t body_blocks;
-    int32_t *first_bad; /* per thread */
-    ts_step_profile *profile;
+    int32_t first_bad[TS_MAX_THREADS]; /* per worker: the first body held at its last finite state */
 } xpbd_run;
 
-typedef enum pass { PASS_POSITIONS, PASS_VELOCITIES } pass;
+typedef enum pass {
+    PASS_STATES_BEGIN,
+    PASS_PREDICT,
+    PASS_DERIVE,
+    PASS_FINISH,
+    PASS_PREPARE,
+    PASS_POSITIONS,
+    PASS_VELOCITIES,
+    PASS_STORE
+} pass;
+
+/* One parallel stage: a pass over bodies or bundles [first, first + count). */
+typedef struct xpbd_stage {
+    xpbd_run *r;
+    pass kind;
+    int32_t first;
+    int32_t count;
+    int32_t block_size;
+} xpbd_stage;
 
 static inline int32_t min_slot(int32_t a, int32_t b) { return a < b ? a : b; }
 
-static int thread_index(void)
+/* Prepares bundles [begin, end), which may span colours. */
+static void prepare_bundles(const xpbd_run *r, int32_t begin, int32_t end)
 {
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
-}
-
-static void block_range(int32_t block, int32_t count, int32_t *begin, int32_t *end)
-{
-    *begin = block * TS_BODY_BLOCK;
-    *end = *begin + TS_BODY_BLOCK < count ? *begin + TS_BODY_BLOCK : count;
-}
-
-static void run_bundle(const xpbd_run *r, int32_t k, pass kind, int substep)
-{
-    if (kind == PASS_POSITIONS) {
-        TS_WIDE(ts_xpbd_contact_solve_positions)(&r->kernels, r->bundles + k, r->lanes + k, substep);
-    } else {
-        TS_WIDE(ts_xpbd_contact_solve_velocities)(&r->kernels, r->bundles + k, r->lanes + k);
-    }
-}
-
-static void run_colors(const xpbd_run *r, pass kind, int substep)
-{
-    const int32_t *begin = r->scratch->color_begin;
-    for (int color = 0; color < TS_GRAPH_COLOR_COUNT; ++color) {
-        if (begin[color + 1] == begin[color]) {
-            continue;
+    const int32_t *color_begin = r->scratch->color_begin;
+    int color = 0;
+    for (int32_t k = begin; k < end; ++k) {
+        while (k >= color_begin[color + 1]) {
+            ++color;
         }
-#pragma omp for schedule(static)
-        for (int32_t k = begin[color]; k < begin[color + 1]; ++k) {
-            run_bundle(r, k, kind, substep);
-        }
-    }
-    if (begin[TS_OVERFLOW_COLOR + 1] > begin[TS_OVERFLOW_COLOR]) {
-#pragma omp single
-        for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-            run_bundle(r, k, kind, substep);
-        }
+        int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
+        TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, r->world->graph.colors + color,
+                                           (k - color_begin[color]) * lanes, lanes);
+        TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->world, r->bundles + k, r->lanes + k);
     }
 }
 
-static void lap(bool timed, double *mark, double *stage)
+static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
 {
-    if (timed) {
-        double now = ts_now_ms();
-        *stage += now - *mark;
-        *mark = now;
+    switch (kind) {
+    case PASS_POSITIONS:
+        TS_WIDE(ts_xpbd_contact_solve_positions)(&r->kernels, r->bundles + k, r->lanes + k, r->substep);
+        break;
+    case PASS_VELOCITIES: TS_WIDE(ts_xpbd_contact_solve_velocities)(&r->kernels, r->bundles + k, r->lanes + k); break;
+    case PASS_STORE: TS_WIDE(ts_xpbd_contact_store)(r->world, r->bundles + k, r->lanes + k); break;
+    default: break;
     }
 }
 
-static void run_xpbd(const xpbd_run *r, bool timed)
+static void run_block(void *context, int32_t block, int worker)
 {
-    ts_step_profile *p = r->profile;
-    double mark = timed ? ts_now_ms() : 0.0;
-    int32_t bad = INT32_MAX;
+    const xpbd_stage *stage = context;
+    xpbd_run *r = stage->r;
     ts_solver_scratch *scratch = r->scratch;
     ts_body_store *store = &r->world->store;
     float h = r->kernels.h;
-
-#pragma omp for schedule(static)
-    for (int32_t block = 0; block < r->body_blocks; ++block) {
-        int32_t begin, end;
-        block_range(block, r->awake, &begin, &end);
-        TS_WIDE(ts_states_begin)(scratch->states, store, begin, end);
-    }
-    for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
-        const ts_graph_color *gc = r->world->graph.colors + color;
-        int32_t first = scratch->color_begin[color];
-        int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
-#pragma omp for schedule(static) nowait
-        for (int32_t k = first; k < scratch->color_begin[color + 1]; ++k) {
-            TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, gc, (k - first) * lanes, lanes);
-            TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->world, r->bundles + k, r->lanes + k);
-        }
-    }
-#pragma omp barrier
-    lap(timed, &mark, &p->prepare);
-
-    for (int sub = 0; sub < r->substeps; ++sub) {
-#pragma omp for schedule(static)
-        for (int32_t block = 0; block < r->body_blocks; ++block) {
-            int32_t begin, end;
-            block_range(block, r->awake, &begin, &end);
-            bad = min_slot(bad, TS_WIDE(ts_integrate_velocities)(scratch->states, store, begin, end, r->gravity, h));
-            bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h));
-            TS_WIDE(ts_xpbd_keep_prediction)(scratch->predicted, scratch->states, begin, end);
-        }
-        lap(timed, &mark, &p->integrate_positions);
-        run_colors(r, PASS_POSITIONS, sub);
-        lap(timed, &mark, &p->solve);
-#pragma omp for schedule(static)
-        for (int32_t block = 0; block < r->body_blocks; ++block) {
-            int32_t begin, end;
-            block_range(block, r->awake, &begin, &end);
-            TS_WIDE(ts_xpbd_derive_velocities)(scratch->states, scratch->predicted, begin, end, h);
-        }
-        lap(timed, &mark, &p->integrate_velocities);
-        run_colors(r, PASS_VELOCITIES, sub);
-        lap(timed, &mark, &p->relax);
-    }
-#pragma omp for schedule(static)
-    for (int32_t k = 0; k < scratch->color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-        TS_WIDE(ts_xpbd_contact_store)(r->world, r->bundles + k, r->lanes + k);
-    }
-    lap(timed, &mark, &p->store_impulses);
-#pragma omp for schedule(static)
-    for (int32_t block = 0; block < r->body_blocks; ++block) {
-        int32_t begin, end;
-        block_range(block, r->awake, &begin, &end);
+    int32_t begin = stage->first + block * stage->block_size;
+    int32_t end = begin + stage->block_size < stage->first + stage->count ? begin + stage->block_size
+                                                                         : stage->first + stage->count;
+    int32_t bad = INT32_MAX;
+    switch (stage->kind) {
+    case PASS_STATES_BEGIN: TS_WIDE(ts_states_begin)(scratch->states, store, begin, end); break;
+    case PASS_PREDICT:
+        bad = TS_WIDE(ts_integrate_velocities)(scratch->states, store, begin, end, r->gravity, h);
+        bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h));
+        TS_WIDE(ts_xpbd_keep_prediction)(scratch->predicted, scratch->states, begin, end);
+        break;
+    case PASS_DERIVE: TS_WIDE(ts_xpbd_derive_velocities)(scratch->states, scratch->predicted, begin, end, h); break;
+    case PASS_FINISH:
         ts_states_finish(scratch->states, store, begin, end);
         ts_sleep_update_timers(r->world, begin, end);
         ts_broadphase_compute_bounds(r->world, begin, end);
+        break;
+    case PASS_PREPARE: prepare_bundles(r, begin, end); break;
+    default:
+        for (int32_t k = begin; k < end; ++k) {
+            run_bundle(r, k, stage->kind);
+        }
+        break;
     }
-    lap(timed, &mark, &p->finalize);
-    r->first_bad[thread_index()] = bad;
+    if (bad < r->first_bad[worker]) {
+        r->first_bad[worker] = bad;
+    }
+}
+
+static void run_stage(xpbd_run *r, pass kind, int32_t first, int32_t count, int32_t min_block)
+{
+    if (count <= 0) {
+        return;
+    }
+    xpbd_stage stage = {r, kind, first, count, ts_block_size(count, min_block)};
+    ts_parallel_for(r->parallel, run_block, &stage, ts_block_count(count, stage.block_size));
+}
+
+static void run_bodies(xpbd_run *r, pass kind) { run_stage(r, kind, 0, r->awake, TS_BODY_BLOCK); }
+
+static void run_all_bundles(xpbd_run *r, pass kind)
+{
+    run_stage(r, kind, 0, r->scratch->color_begin[TS_OVERFLOW_COLOR + 1], TS_BUNDLE_BLOCK);
+}
+
+/* Colours in order, a stage each; then the overflow bundles on worker 0, in
+ * order (they may share bodies). */
+static void run_colors(xpbd_run *r, pass kind)
+{
+    const int32_t *begin = r->scratch->color_begin;
+    for (int color = 0; color < TS_GRAPH_COLOR_COUNT; ++color) {
+        run_stage(r, kind, begin[color], begin[color + 1] - begin[color], TS_BUNDLE_BLOCK);
+    }
+    for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+        run_bundle(r, k, kind);
+    }
+}
+
+static void lap(double *mark, double *stage)
+{
+    double now = ts_now_ms();
+    *stage += now - *mark;
+    *mark = now;
+}
+
+static void run_xpbd(xpbd_run *r)
+{
+    ts_step_profile *p = &r->world->profile;
+    double mark = ts_now_ms();
+    run_bodies(r, PASS_STATES_BEGIN);
+    run_all_bundles(r, PASS_PREPARE);
+    lap(&mark, &p->prepare);
+    for (int sub = 0; sub < r->substeps; ++sub) {
+        r->substep = sub;
+        run_bodies(r, PASS_PREDICT);
+        lap(&mark, &p->integrate_positions);
+        run_colors(r, PASS_POSITIONS);
+        lap(&mark, &p->solve);
+        run_bodies(r, PASS_DERIVE);
+        lap(&mark, &p->integrate_velocities);
+        run_colors(r, PASS_VELOCITIES);
+        lap(&mark, &p->relax);
+    }
+    run_all_bundles(r, PASS_STORE);
+    lap(&mark, &p->store_impulses);
+    run_bodies(r, PASS_FINISH);
+    lap(&mark, &p->finalize);
 }
 
 /* The soft step's scratch (states, bundles, colour ranges) plus XPBD's:
@@ -245,9 +266,9 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
     ts_vec3 g = world->gravity;
     float bounce_floor = 2.0f * sqrtf(g.x * g.x + g.y * g.y + g.z * g.z) * h;
     ts_softness unused = {0.0f, 1.0f, 0.0f}; /* the soft step's coefficients: XPBD does not read them */
-    int32_t first_bad[TS_MAX_THREADS];
     xpbd_run r = {
         .world = world,
+        .parallel = &world->parallel,
         .scratch = scratch,
         .bundles = scratch->bundles,
         .lanes = scratch->xpbd_lanes,
@@ -258,27 +279,15 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
         .gravity = g,
         .substeps = world->substeps,
         .awake = awake,
-        .body_blocks = (awake + TS_BODY_BLOCK - 1) / TS_BODY_BLOCK,
-        .first_bad = first_bad,
-        .profile = &world->profile,
     };
-    int threads = awake >= TS_PARALLEL_MIN_BODIES ? world->thread_count : 1;
-    for (int t = 0; t < threads; ++t) {
-        first_bad[t] = INT32_MAX;
+    int workers = world->parallel.worker_count;
+    for (int w = 0; w < workers; ++w) {
+        r.first_bad[w] = INT32_MAX;
     }
-#ifdef _OPENMP
-    if (threads > 1) {
-#pragma omp parallel num_threads(threads)
-        run_xpbd(&r, omp_get_thread_num() == 0);
-    } else {
-        run_xpbd(&r, true);
-    }
-#else
-    run_xpbd(&r, true);
-#endif
+    run_xpbd(&r);
     int32_t bad = INT32_MAX;
-    for (int t = 0; t < threads; ++t) {
-        bad = min_slot(bad, first_bad[t]);
+    for (int w = 0; w < workers; ++w) {
+        bad = min_slot(bad, r.first_bad[w]);
     }
     if (bad != INT32_MAX) {
         *held = world->store.table.id_of_slot[bad];
