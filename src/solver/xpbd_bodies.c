@@ -74,18 +74,10 @@ void TS_WIDE(ts_xpbd_derive_velocities)(ts_body_state *TS_RESTRICT states, const
                                        ts_w_mul(q.w, q.w));
             ts_wf inv = ts_w_div(ts_w_splat(1.0f), ts_w_sqrt(length_sq));
             q = (ts_wquat){ts_w_mul(inv, q.x), ts_w_mul(inv, q.y), ts_w_mul(inv, q.z), ts_w_mul(inv, q.w)};
-            /* r = q p^-1 (p^-1 = conjugate), term order as quat_mul */
-            ts_wquat c = {ts_w_neg(p.dq.x), ts_w_neg(p.dq.y), ts_w_neg(p.dq.z), p.dq.w};
-            ts_wv3 r = {
-                ts_w_sub(ts_w_add(ts_w_add(ts_w_mul(q.w, c.x), ts_w_mul(q.x, c.w)), ts_w_mul(q.y, c.z)),
-                         ts_w_mul(q.z, c.y)),
-                ts_w_add(ts_w_add(ts_w_sub(ts_w_mul(q.w, c.y), ts_w_mul(q.x, c.z)), ts_w_mul(q.y, c.w)),
-                         ts_w_mul(q.z, c.x)),
-                ts_w_add(ts_w_sub(ts_w_add(ts_w_mul(q.w, c.z), ts_w_mul(q.x, c.y)), ts_w_mul(q.y, c.x)),
-                         ts_w_mul(q.z, c.w)),
-            };
-            ts_wf rw = ts_w_sub(ts_w_sub(ts_w_sub(ts_w_mul(q.w, c.w), ts_w_mul(q.x, c.x)), ts_w_mul(q.y, c.y)),
-                                ts_w_mul(q.z, c.z));
+            /* r = q p^-1 (p^-1 = conjugate) */
+            ts_wquat rq = ts_wquat_mul(q, ts_wquat_conj(p.dq));
+            ts_wv3 r = {rq.x, rq.y, rq.z};
+            ts_wf rw = rq.w;
             ts_wf scale = ts_w_select(ts_w_gt(zero, rw), ts_w_neg(two_inv_h), two_inv_h);
             b.w = select3(turned, ts_wv3_mul_add(p.w, scale, r), p.w);
             b.dq = (ts_wquat){ts_w_select(turned, q.x, b.dq.x), ts_w_select(turned, q.y, b.dq.y),

@@ -49,20 +49,14 @@
 
 #include "contact_prepare.h"
 
-#include "body_lanes.h"
+#include "pair_lanes.h"
 
 #include "../core.h"
 #include "../world.h"
 
-typedef struct pose_pair {
-    body_lanes a, b;
-    ts_wf inv_mass_a, inv_mass_b;
-    ts_wsym3 inv_inertia_a, inv_inertia_b;
-} pose_pair;
-
-TS_FORCE_INLINE pose_pair load_pair(ts_body_state *states, const ts_contact_bundle *b)
+TS_FORCE_INLINE pair_lanes load_pair(ts_body_state *states, const ts_contact_bundle *b)
 {
-    return (pose_pair){
+    return (pair_lanes){
         gather(states, b->body_a),
         gather(states, b->body_b),
         ts_w_load(b->inv_mass_a),
@@ -99,7 +93,7 @@ typedef struct corrections {
 } corrections;
 
 /* The correction P at anchors rA, rB: A gets -P, B gets +P. */
-TS_FORCE_INLINE void correct(corrections *k, const pose_pair *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
+TS_FORCE_INLINE void correct(corrections *k, const pair_lanes *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
 {
     k->move_a = ts_wv3_mul_sub(k->move_a, p->inv_mass_a, impulse);
     k->turn_a = ts_wv3_sub(k->turn_a, ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse)));
@@ -135,7 +129,7 @@ typedef struct separation_frame {
     ts_wv3 normal_b; /* dqB^-1 n */
 } separation_frame;
 
-TS_FORCE_INLINE separation_frame separation_frame_of(const pose_pair *p, ts_wv3 n)
+TS_FORCE_INLINE separation_frame separation_frame_of(const pair_lanes *p, ts_wv3 n)
 {
     ts_wquat inv_a = {ts_w_neg(p->a.dq.x), ts_w_neg(p->a.dq.y), ts_w_neg(p->a.dq.z), p->a.dq.w};
     ts_wquat inv_b = {ts_w_neg(p->b.dq.x), ts_w_neg(p->b.dq.y), ts_w_neg(p->b.dq.z), p->b.dq.w};
@@ -145,28 +139,11 @@ TS_FORCE_INLINE separation_frame separation_frame_of(const pose_pair *p, ts_wv3 
 
 /* B's centre point relative to A's, less the constant offset of the bodies'
  * start positions: dpB + dqB cB - dpA - dqA cA (small numbers only). */
-TS_FORCE_INLINE ts_wv3 centre_offset(const pose_pair *p, ts_wv3 ca, ts_wv3 cb)
+TS_FORCE_INLINE ts_wv3 centre_offset(const pair_lanes *p, ts_wv3 ca, ts_wv3 cb)
 {
     ts_wv3 b = ts_wv3_add(p->b.dp, ts_wquat_rotate(p->b.dq, cb));
     ts_wv3 a = ts_wv3_add(p->a.dp, ts_wquat_rotate(p->a.dq, ca));
     return ts_wv3_sub(b, a);
-}
-
-/* Velocity of B's anchor relative to A's. */
-TS_FORCE_INLINE ts_wv3 relative_velocity(const pose_pair *p, ts_wv3 ra, ts_wv3 rb)
-{
-    ts_wv3 vb = ts_wv3_add(p->b.v, ts_wv3_cross(p->b.w, rb));
-    ts_wv3 va = ts_wv3_add(p->a.v, ts_wv3_cross(p->a.w, ra));
-    return ts_wv3_sub(vb, va);
-}
-
-/* Impulse P at anchors rA, rB on the velocities: A gets -P, B gets +P. */
-TS_FORCE_INLINE void apply_impulse(pose_pair *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
-{
-    p->a.v = ts_wv3_mul_sub(p->a.v, p->inv_mass_a, impulse);
-    p->a.w = ts_wv3_sub(p->a.w, ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse)));
-    p->b.v = ts_wv3_mul_add(p->b.v, p->inv_mass_b, impulse);
-    p->b.w = ts_wv3_add(p->b.w, ts_wsym3_mul(p->inv_inertia_b, ts_wv3_cross(rb, impulse)));
 }
 
 /* 2x2 symmetric (xx, xy, yy) times (x, y) */
@@ -212,7 +189,7 @@ void TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_world *wo
 
 /* Static friction at the centre while the cone allows it (header comment). */
 TS_FORCE_INLINE void solve_static_friction(const ts_xpbd_context *c, const ts_contact_bundle *b,
-                                           ts_xpbd_contact_lanes *x, const pose_pair *p, corrections *k,
+                                           ts_xpbd_contact_lanes *x, const pair_lanes *p, corrections *k,
                                            ts_wf total_lambda)
 {
     ts_wv3 t1 = ts_wv3_load(b->tangent1);
@@ -247,7 +224,7 @@ TS_FORCE_INLINE void solve_static_friction(const ts_xpbd_context *c, const ts_co
 void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts_contact_bundle *b,
                                               ts_xpbd_contact_lanes *x, int substep)
 {
-    pose_pair p = load_pair(c->states, b);
+    pair_lanes p = load_pair(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     separation_frame frame = separation_frame_of(&p, n);
     ts_wf zero = ts_w_zero();
@@ -260,7 +237,7 @@ void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts
     /* the normal velocities before any correction, for restitution */
     for (int j = 0; j < 4; ++j) {
         const ts_contact_point_lanes *cp = b->points + j;
-        ts_wv3 dv = relative_velocity(&p, ts_wv3_load(cp->anchor_a), ts_wv3_load(cp->anchor_b));
+        ts_wv3 dv = ts_pair_relative_velocity(&p, ts_wv3_load(cp->anchor_a), ts_wv3_load(cp->anchor_b));
         ts_w_store(x->approach[j], ts_wv3_dot(dv, n));
         ts_w_store(x->lambda[j], zero);
     }
@@ -299,7 +276,7 @@ void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts
 
 /* Dynamic friction and twist, limited by the substep's normal impulse. */
 TS_FORCE_INLINE void solve_dynamic_friction(const ts_xpbd_context *c, ts_contact_bundle *b,
-                                            const ts_xpbd_contact_lanes *x, pose_pair *p, ts_wf total_normal,
+                                            const ts_xpbd_contact_lanes *x, pair_lanes *p, ts_wf total_normal,
                                             ts_wf twist_limit)
 {
     ts_wv3 n = ts_wv3_load(b->normal);
@@ -307,7 +284,7 @@ TS_FORCE_INLINE void solve_dynamic_friction(const ts_xpbd_context *c, ts_contact
     ts_wv3 t2 = ts_wv3_load(b->tangent2);
     ts_wv3 ca = ts_wv3_load(b->center_a);
     ts_wv3 cb = ts_wv3_load(b->center_b);
-    ts_wv3 dv = relative_velocity(p, ca, cb);
+    ts_wv3 dv = ts_pair_relative_velocity(p, ca, cb);
     ts_wf i1, i2;
     mul2(b, ts_wv3_dot(dv, t1), ts_wv3_dot(dv, t2), &i1, &i2);
     i1 = ts_w_neg(i1);
@@ -318,7 +295,7 @@ TS_FORCE_INLINE void solve_dynamic_friction(const ts_xpbd_context *c, ts_contact
     ts_wf scale = ts_w_select(ts_w_gt(length, limit), ts_w_div(limit, length), ts_w_splat(1.0f));
     i1 = ts_w_mul(i1, scale);
     i2 = ts_w_mul(i2, scale);
-    apply_impulse(p, ts_wv3_add(ts_wv3_scale(i1, t1), ts_wv3_scale(i2, t2)), ca, cb);
+    ts_pair_apply_impulse(p, ts_wv3_add(ts_wv3_scale(i1, t1), ts_wv3_scale(i2, t2)), ca, cb);
     ts_wf inv_h = ts_w_splat(c->inv_h);
     ts_w_store(b->friction_impulse[0], ts_w_add(i1, ts_w_mul(ts_w_load(x->static_lambda[0]), inv_h)));
     ts_w_store(b->friction_impulse[1], ts_w_add(i2, ts_w_mul(ts_w_load(x->static_lambda[1]), inv_h)));
@@ -328,15 +305,13 @@ TS_FORCE_INLINE void solve_dynamic_friction(const ts_xpbd_context *c, ts_contact
     ts_wf twist = ts_w_neg(ts_w_mul(ts_w_load(b->twist_mass), spin));
     twist = ts_w_max(ts_w_min(twist, max_twist), ts_w_neg(max_twist));
     ts_w_store(b->twist_impulse, twist);
-    ts_wv3 angular = ts_wv3_scale(twist, n);
-    p->a.w = ts_wv3_sub(p->a.w, ts_wsym3_mul(p->inv_inertia_a, angular));
-    p->b.w = ts_wv3_add(p->b.w, ts_wsym3_mul(p->inv_inertia_b, angular));
+    ts_pair_apply_angular(p, ts_wv3_scale(twist, n));
 }
 
 void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_contact_bundle *b,
                                                ts_xpbd_contact_lanes *x)
 {
-    pose_pair p = load_pair(c->states, b);
+    pair_lanes p = load_pair(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     ts_wf e = ts_w_load(b->restitution);
     ts_wf zero = ts_w_zero();
@@ -350,7 +325,7 @@ void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_cont
         ts_wm pushed = ts_w_gt(lambda, zero);
         ts_wv3 ra = ts_wv3_load(cp->anchor_a);
         ts_wv3 rb = ts_wv3_load(cp->anchor_b);
-        ts_wf vn = ts_wv3_dot(relative_velocity(&p, ra, rb), n);
+        ts_wf vn = ts_wv3_dot(ts_pair_relative_velocity(&p, ra, rb), n);
         ts_wf approach = ts_w_load(x->approach[j]);
         ts_wm bounce = ts_w_and(ts_w_gt(threshold, approach), ts_w_gt(e, zero));
         ts_wf target = ts_w_select(bounce, ts_w_neg(ts_w_mul(e, approach)), zero);
@@ -359,7 +334,7 @@ void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_cont
         ts_wf total = ts_w_max(ts_w_add(position_impulse, delta), zero);
         total = ts_w_select(pushed, total, zero);
         delta = ts_w_select(pushed, ts_w_sub(total, position_impulse), zero);
-        apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
+        ts_pair_apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
         ts_w_store(cp->normal_impulse, total);
         total_normal = ts_w_add(total_normal, total);
         twist_limit = ts_w_add(twist_limit, ts_w_mul(total, ts_w_load(cp->lever_arm)));
