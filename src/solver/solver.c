@@ -266,7 +266,7 @@ static void run_solver(solve_context *c)
 
 /* ---- the entry ---- */
 
-static bool reserve_scratch(ts_world *world, int32_t awake)
+bool TS_WIDE(ts_solver_reserve_scratch)(ts_world *world, int32_t awake)
 {
     ts_solver_scratch *s = &world->solver_scratch;
     int32_t bundles = 0;
@@ -287,7 +287,7 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
 {
     *held = -1;
     int32_t awake = world->store.table.end[TS_RANGE_AWAKE];
-    if (!reserve_scratch(world, awake) || !TS_WIDE(ts_joint_solver_begin)(world)) {
+    if (!TS_WIDE(ts_solver_reserve_scratch)(world, awake) || !TS_WIDE(ts_joint_solver_begin)(world)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (solver scratch)");
     }
     ts_solver_scratch *scratch = &world->solver_scratch;

@@ -34,6 +34,13 @@ bool ts_simd_width_is_built(int width);
  * with the kernels of the world's SIMD width; every width gives the same
  * bits. Returns TS_OK, or TS_ERROR_NOT_FINITE when a body was held at its
  * last finite state (*held is then its id index), or TS_ERROR_OUT_OF_MEMORY. */
+/* Makes room for the step's body states and contact bundles and fills the
+ * colour ranges of the bundles (solver.c, one build per width). */
+bool ts_solver_reserve_scratch_w1(struct ts_world *world, int32_t awake);
+bool ts_solver_reserve_scratch_w4(struct ts_world *world, int32_t awake);
+bool ts_solver_reserve_scratch_w8(struct ts_world *world, int32_t awake);
+bool ts_solver_reserve_scratch_w16(struct ts_world *world, int32_t awake);
+
 ts_result ts_solve(struct ts_world *world, float dt, int32_t *held);
 /* The soft step at each width (ts_solve picks it, or XPBD: xpbd_solver.h). */
 ts_result ts_solve_w1(struct ts_world *world, float dt, int32_t *held);

@@ -232,21 +232,13 @@ static void run_xpbd(xpbd_run *r)
  * the predicted states and the lanes beside each bundle. */
 static bool reserve_scratch(ts_world *world, int32_t awake)
 {
-    ts_solver_scratch *s = &world->solver_scratch;
-    int32_t bundles = 0;
-    for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
-        s->color_begin[color] = bundles;
-        bundles += (world->graph.colors[color].count + TS_W - 1) / TS_W;
+    if (!TS_WIDE(ts_solver_reserve_scratch)(world, awake)) {
+        return false;
     }
-    s->color_begin[TS_OVERFLOW_COLOR] = bundles;
-    bundles += world->graph.colors[TS_OVERFLOW_COLOR].count; /* one lane each */
-    s->color_begin[TS_OVERFLOW_COLOR + 1] = bundles;
-    return ts_array_reserve(&world->allocator, (void **)&s->states, &s->state_capacity, awake + 1,
+    ts_solver_scratch *s = &world->solver_scratch;
+    int32_t bundles = s->color_begin[TS_OVERFLOW_COLOR + 1];
+    return ts_array_reserve(&world->allocator, (void **)&s->predicted, &s->predicted_capacity, awake + 1,
                             sizeof(ts_body_state)) &&
-           ts_array_reserve(&world->allocator, (void **)&s->predicted, &s->predicted_capacity, awake + 1,
-                            sizeof(ts_body_state)) &&
-           ts_array_reserve(&world->allocator, &s->bundles, &s->bundle_bytes,
-                            bundles * (int32_t)sizeof(ts_contact_bundle), 1) &&
            ts_array_reserve(&world->allocator, &s->xpbd_lanes, &s->xpbd_lane_bytes,
                             bundles * (int32_t)sizeof(ts_xpbd_contact_lanes), 1);
 }
