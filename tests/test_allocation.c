@@ -5,33 +5,6 @@
 
 #include <stdlib.h>
 
-typedef struct counting_allocator {
-    long allocations;
-    long frees;
-    long bytes_live;
-    long fail_after; /* allocations allowed before NULL is returned; -1 = never fail */
-} counting_allocator;
-
-static void *counting_alloc(size_t size, size_t alignment, void *context)
-{
-    counting_allocator *c = context;
-    if (c->fail_after >= 0 && c->allocations >= c->fail_after) {
-        return NULL;
-    }
-    assert_true(alignment == 64 && size % alignment == 0);
-    c->allocations += 1;
-    c->bytes_live += (long)size;
-    return aligned_alloc(alignment, size);
-}
-
-static void counting_free(void *memory, size_t size, void *context)
-{
-    counting_allocator *c = context;
-    c->frees += 1;
-    c->bytes_live -= (long)size;
-    free(memory);
-}
-
 static ts_world_id counted_solver_world(counting_allocator *c, int threads, ts_solver_type solver)
 {
     ts_world_def def = ts_default_world_def();

@@ -33,6 +33,36 @@
         }                                                                                                      \
     } while (0)
 
+/* An allocator that counts what the world takes and returns (tests of "no
+ * allocation once warmed up"); fail_after >= 0 makes it return NULL after
+ * that many allocations. Start it as (counting_allocator){0, 0, 0, -1}. */
+typedef struct counting_allocator {
+    long allocations;
+    long frees;
+    long bytes_live;
+    long fail_after; /* allocations allowed before NULL is returned; -1 = never fail */
+} counting_allocator;
+
+static inline void *counting_alloc(size_t size, size_t alignment, void *context)
+{
+    counting_allocator *c = context;
+    if (c->fail_after >= 0 && c->allocations >= c->fail_after) {
+        return NULL;
+    }
+    assert_true(alignment == 64 && size % alignment == 0);
+    c->allocations += 1;
+    c->bytes_live += (long)size;
+    return aligned_alloc(alignment, size);
+}
+
+static inline void counting_free(void *memory, size_t size, void *context)
+{
+    counting_allocator *c = context;
+    c->frees += 1;
+    c->bytes_live -= (long)size;
+    free(memory);
+}
+
 /* xorshift32: a fixed-seed generator, so random scenes are the same every run. */
 static inline uint32_t next_random(uint32_t *s)
 {

@@ -668,33 +668,13 @@ static void test_joints_link_islands_and_wake_them(void **state)
 
 /* ---- allocation ---- */
 
-typedef struct counting_allocator {
-    long allocations;
-    long bytes_live;
-} counting_allocator;
-
-static void *counting_alloc(size_t size, size_t alignment, void *context)
-{
-    counting_allocator *c = context;
-    c->allocations += 1;
-    c->bytes_live += (long)size;
-    return aligned_alloc(alignment, size);
-}
-
-static void counting_free(void *memory, size_t size, void *context)
-{
-    counting_allocator *c = context;
-    c->bytes_live -= (long)size;
-    free(memory);
-}
-
 /* A jointed world (a 40 x 30 grid of ball, hinge and distance joints: above
  * the solver's parallel threshold, on 2 threads) allocates nothing in its
  * steps after the first, and returns every byte when destroyed. */
 static void test_jointed_step_allocates_nothing(void **state)
 {
     (void)state;
-    counting_allocator counter = {0, 0};
+    counting_allocator counter = {0, 0, 0, -1};
     ts_world_def wd = ts_default_world_def();
     wd.threads = 2;
     wd.allocator = (ts_allocator){counting_alloc, counting_free, &counter};

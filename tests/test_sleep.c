@@ -489,32 +489,12 @@ static void test_random_operations(void **state)
 
 /* ---- allocation ---- */
 
-typedef struct counting_allocator {
-    long allocations;
-    long bytes_live;
-} counting_allocator;
-
-static void *counting_alloc(size_t size, size_t alignment, void *context)
-{
-    counting_allocator *c = context;
-    c->allocations += 1;
-    c->bytes_live += (long)size;
-    return aligned_alloc(alignment, size);
-}
-
-static void counting_free(void *memory, size_t size, void *context)
-{
-    counting_allocator *c = context;
-    c->bytes_live -= (long)size;
-    free(memory);
-}
-
 /* After one sleep-wake-sleep cycle, a second cycle (wake by impulse, the
  * island splitting again after a removed box... ) allocates nothing. */
 static void test_sleep_and_wake_allocate_nothing(void **state)
 {
     (void)state;
-    counting_allocator c = {0, 0};
+    counting_allocator c = {0, 0, 0, -1};
     ts_world_def def = ts_default_world_def();
     def.threads = 1;
     def.allocator = (ts_allocator){counting_alloc, counting_free, &c};
