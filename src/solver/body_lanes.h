@@ -200,4 +200,22 @@ TS_FORCE_INLINE void scatter_all(ts_body_state *states, const int32_t index[TS_W
 }
 #endif
 
+/* W consecutive slots from i (the integrators' bundles): a tail shorter
+ * than W repeats its last slot in the spare lanes; count says how many are
+ * real. */
+typedef struct bundle_slots {
+    int32_t index[TS_W];
+    int count;
+} bundle_slots;
+
+static inline bundle_slots slots_from(int32_t i, int32_t end)
+{
+    bundle_slots s;
+    s.count = end - i < TS_W ? (int)(end - i) : TS_W;
+    for (int l = 0; l < TS_W; ++l) {
+        s.index[l] = i + (l < s.count ? l : s.count - 1);
+    }
+    return s;
+}
+
 #endif

@@ -25,28 +25,9 @@
 
 #include <string.h>
 
-TS_FORCE_INLINE pair_lanes load_pair(const ts_contact_solver_context *c, const ts_contact_bundle *b)
-{
-    return (pair_lanes){
-        gather(c->states, b->body_a),
-        gather(c->states, b->body_b),
-        ts_w_load(b->inv_mass_a),
-        ts_w_load(b->inv_mass_b),
-        ts_wsym3_load(b->inv_inertia_a),
-        ts_wsym3_load(b->inv_inertia_b),
-    };
-}
-
-TS_FORCE_INLINE void store_pair(const ts_contact_solver_context *c, const ts_contact_bundle *b, const pair_lanes *p)
-{
-    scatter(c->states, b->body_a, b->inv_mass_a, p->a);
-    scatter(c->states, b->body_b, b->inv_mass_b, p->b);
-}
-
-
 void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_contact_bundle *b)
 {
-    pair_lanes p = load_pair(c, b);
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     for (int k = 0; k < 4; ++k) {
         const ts_contact_point_lanes *cp = b->points + k;
@@ -57,23 +38,7 @@ void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_conta
     friction = ts_wv3_mul_add(friction, ts_w_load(b->friction_impulse[1]), ts_wv3_load(b->tangent2));
     ts_pair_apply_impulse(&p, friction, ts_wv3_load(b->center_a), ts_wv3_load(b->center_b));
     ts_pair_apply_angular(&p, ts_wv3_scale(ts_w_load(b->twist_impulse), n));
-    store_pair(c, b, &p);
-}
-
-/* The normal seen from each body's delta frame: n . (dq r) = (dq^-1 n) . r,
- * so two rotations per manifold replace two per point (Box3D's trick). */
-typedef struct separation_frame {
-    ts_wf normal_dp; /* n . (dpB - dpA) */
-    ts_wv3 normal_a; /* dqA^-1 n */
-    ts_wv3 normal_b; /* dqB^-1 n */
-} separation_frame;
-
-TS_FORCE_INLINE separation_frame separation_frame_of(const pair_lanes *p, ts_wv3 n)
-{
-    ts_wquat inv_a = {ts_w_neg(p->a.dq.x), ts_w_neg(p->a.dq.y), ts_w_neg(p->a.dq.z), p->a.dq.w};
-    ts_wquat inv_b = {ts_w_neg(p->b.dq.x), ts_w_neg(p->b.dq.y), ts_w_neg(p->b.dq.z), p->b.dq.w};
-    return (separation_frame){ts_wv3_dot(ts_wv3_sub(p->b.dp, p->a.dp), n), ts_wquat_rotate(inv_a, n),
-                              ts_wquat_rotate(inv_b, n)};
+    TS_PAIR_STORE(c->states, b, &p);
 }
 
 /* Current separation from the moved anchors (see the header comment). */
@@ -162,7 +127,7 @@ TS_FORCE_INLINE void solve_friction(ts_contact_bundle *b, pair_lanes *p, ts_wv3 
 
 void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias)
 {
-    pair_lanes p = load_pair(c, b);
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     separation_frame frame = separation_frame_of(&p, n);
     ts_wf total_normal = ts_w_zero();
@@ -177,7 +142,7 @@ void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bu
     if (!use_bias) {
         solve_friction(b, &p, n, total_normal, twist_limit);
     }
-    store_pair(c, b, &p);
+    TS_PAIR_STORE(c->states, b, &p);
 }
 
 /* Velocity-level bounce: a point that approached faster than the threshold
@@ -185,7 +150,7 @@ void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bu
  * vn' = -e vn0 where it can. */
 void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_contact_bundle *b)
 {
-    pair_lanes p = load_pair(c, b);
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     ts_wf e = ts_w_load(b->restitution);
     ts_wf zero = ts_w_zero();
@@ -206,5 +171,5 @@ void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_cont
         ts_w_store(cp->max_normal_impulse, ts_w_max(ts_w_load(cp->max_normal_impulse), delta));
         ts_pair_apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
     }
-    store_pair(c, b, &p);
+    TS_PAIR_STORE(c->states, b, &p);
 }

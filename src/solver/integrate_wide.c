@@ -26,21 +26,6 @@ TS_FORCE_INLINE ts_wf load_column(const float *column, int32_t i, int count)
     return ts_w_load(lanes);
 }
 
-typedef struct bundle_slots {
-    int32_t index[TS_W];
-    int count;
-} bundle_slots;
-
-static bundle_slots slots_from(int32_t i, int32_t end)
-{
-    bundle_slots s;
-    s.count = end - i < TS_W ? (int)(end - i) : TS_W;
-    for (int l = 0; l < TS_W; ++l) {
-        s.index[l] = i + (l < s.count ? l : s.count - 1);
-    }
-    return s;
-}
-
 /* ---- lane math ---- */
 
 TS_FORCE_INLINE ts_wv3 mul_cw(ts_wv3 a, ts_wv3 b) { return (ts_wv3){ts_w_mul(a.x, b.x), ts_w_mul(a.y, b.y), ts_w_mul(a.z, b.z)}; }

@@ -68,24 +68,6 @@ TS_FORCE_INLINE ts_wf w_atan2(ts_wf y, ts_wf x)
 
 /* ---- the two bodies of a bundle ---- */
 
-TS_FORCE_INLINE pair_lanes load_pair(const ts_joint_solver_context *c, const ts_joint_bundle *b)
-{
-    return (pair_lanes){
-        gather(c->states, b->body_a),
-        gather(c->states, b->body_b),
-        ts_w_load(b->inv_mass_a),
-        ts_w_load(b->inv_mass_b),
-        ts_wsym3_load(b->inv_inertia_a),
-        ts_wsym3_load(b->inv_inertia_b),
-    };
-}
-
-TS_FORCE_INLINE void store_pair(const ts_joint_solver_context *c, const ts_joint_bundle *b, const pair_lanes *p)
-{
-    scatter(c->states, b->body_a, b->inv_mass_a, p->a);
-    scatter(c->states, b->body_b, b->inv_mass_b, p->b);
-}
-
 /* Where the frames are now: anchors turned with the bodies, and the gap d
  * from frame A's origin to frame B's. */
 typedef struct joint_pose {
@@ -365,24 +347,24 @@ TS_FORCE_INLINE void store_point_mass(ts_joint_bundle *b, ts_wsym3 m)
  * code does not crowd the ball's). */
 TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_joint_bundle *b)
 {
-    pair_lanes p = load_pair(c, b);
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
     joint_pose q = pose_of(b, &p);
     store_point_mass(b, point_mass_now(&p, &q));
     ts_pair_apply_impulse(&p, ts_wv3_load(b->linear_impulse), q.ra, q.rb);
-    store_pair(c, b, &p);
+    TS_PAIR_STORE(c->states, b, &p);
 }
 
 TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias)
 {
-    pair_lanes p = load_pair(c, b);
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
     joint_pose q = pose_of(b, &p);
     solve_point(b, &p, soft_of(c, use_bias), &q);
-    store_pair(c, b, &p);
+    TS_PAIR_STORE(c->states, b, &p);
 }
 
 void TS_WIDE(ts_joint_warm_start_any)(const ts_joint_solver_context *c, ts_joint_bundle *b)
 {
-    pair_lanes p = load_pair(c, b);
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
     joint_pose q = pose_of(b, &p);
     if (b->type == TS_JOINT_HINGE || b->type == TS_JOINT_FIXED) {
         store_point_mass(b, point_mass_now(&p, &q));
@@ -421,12 +403,12 @@ void TS_WIDE(ts_joint_warm_start_any)(const ts_joint_solver_context *c, ts_joint
     }
     default: break;
     }
-    store_pair(c, b, &p);
+    TS_PAIR_STORE(c->states, b, &p);
 }
 
 void TS_WIDE(ts_joint_solve_any)(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias)
 {
-    pair_lanes p = load_pair(c, b);
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
     joint_pose q = pose_of(b, &p);
     soft_lanes s = soft_of(c, use_bias);
     switch (b->type) {
@@ -459,7 +441,7 @@ void TS_WIDE(ts_joint_solve_any)(const ts_joint_solver_context *c, ts_joint_bund
     }
     default: break;
     }
-    store_pair(c, b, &p);
+    TS_PAIR_STORE(c->states, b, &p);
 }
 
 void TS_WIDE(ts_joint_warm_start)(const ts_joint_solver_context *c, ts_joint_bundle *b)

@@ -13,6 +13,20 @@ typedef struct pair_lanes {
     ts_wsym3 inv_inertia_a, inv_inertia_b;
 } pair_lanes;
 
+/* The two bodies of any bundle with the two-body fields body_a / body_b,
+ * inv_mass_a / _b and inv_inertia_a / _b (contact and joint bundles alike):
+ * gathered from the states, and their velocities scattered back. */
+#define TS_PAIR_LOAD(states, bundle)                                                                         \
+    ((pair_lanes){gather((states), (bundle)->body_a), gather((states), (bundle)->body_b),                    \
+                  ts_w_load((bundle)->inv_mass_a), ts_w_load((bundle)->inv_mass_b),                          \
+                  ts_wsym3_load((bundle)->inv_inertia_a), ts_wsym3_load((bundle)->inv_inertia_b)})
+
+#define TS_PAIR_STORE(states, bundle, pair)                                                                  \
+    do {                                                                                                     \
+        scatter((states), (bundle)->body_a, (bundle)->inv_mass_a, (pair)->a);                                \
+        scatter((states), (bundle)->body_b, (bundle)->inv_mass_b, (pair)->b);                                \
+    } while (0)
+
 /* Impulse P at anchors rA, rB: A gets -P, B gets +P. */
 TS_FORCE_INLINE void ts_pair_apply_impulse(pair_lanes *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
 {
@@ -35,6 +49,22 @@ TS_FORCE_INLINE ts_wv3 ts_pair_relative_velocity(const pair_lanes *p, ts_wv3 ra,
     ts_wv3 vb = ts_wv3_add(p->b.v, ts_wv3_cross(p->b.w, rb));
     ts_wv3 va = ts_wv3_add(p->a.v, ts_wv3_cross(p->a.w, ra));
     return ts_wv3_sub(vb, va);
+}
+
+/* The normal seen from each body's delta frame: n . (dq r) = (dq^-1 n) . r,
+ * so two rotations per manifold replace two per point (Box3D's trick). */
+typedef struct separation_frame {
+    ts_wf normal_dp; /* n . (dpB - dpA) */
+    ts_wv3 normal_a; /* dqA^-1 n */
+    ts_wv3 normal_b; /* dqB^-1 n */
+} separation_frame;
+
+TS_FORCE_INLINE separation_frame separation_frame_of(const pair_lanes *p, ts_wv3 n)
+{
+    ts_wquat inv_a = {ts_w_neg(p->a.dq.x), ts_w_neg(p->a.dq.y), ts_w_neg(p->a.dq.z), p->a.dq.w};
+    ts_wquat inv_b = {ts_w_neg(p->b.dq.x), ts_w_neg(p->b.dq.y), ts_w_neg(p->b.dq.z), p->b.dq.w};
+    return (separation_frame){ts_wv3_dot(ts_wv3_sub(p->b.dp, p->a.dp), n), ts_wquat_rotate(inv_a, n),
+                              ts_wquat_rotate(inv_b, n)};
 }
 
 #endif

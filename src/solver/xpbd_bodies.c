@@ -28,21 +28,6 @@ void TS_WIDE(ts_xpbd_keep_prediction)(ts_body_state *TS_RESTRICT predicted, cons
     memcpy(predicted + begin, states + begin, sizeof(ts_body_state) * (size_t)(end - begin));
 }
 
-typedef struct bundle_slots {
-    int32_t index[TS_W];
-    int count;
-} bundle_slots;
-
-static bundle_slots slots_from(int32_t i, int32_t end)
-{
-    bundle_slots s;
-    s.count = end - i < TS_W ? (int)(end - i) : TS_W;
-    for (int l = 0; l < TS_W; ++l) {
-        s.index[l] = i + (l < s.count ? l : s.count - 1);
-    }
-    return s;
-}
-
 TS_FORCE_INLINE ts_wf abs_w(ts_wf a) { return ts_w_max(a, ts_w_neg(a)); }
 
 TS_FORCE_INLINE ts_wv3 select3(ts_wm m, ts_wv3 a, ts_wv3 b)

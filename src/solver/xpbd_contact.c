@@ -54,18 +54,6 @@
 #include "../core.h"
 #include "../world.h"
 
-TS_FORCE_INLINE pair_lanes load_pair(ts_body_state *states, const ts_contact_bundle *b)
-{
-    return (pair_lanes){
-        gather(states, b->body_a),
-        gather(states, b->body_b),
-        ts_w_load(b->inv_mass_a),
-        ts_w_load(b->inv_mass_b),
-        ts_wsym3_load(b->inv_inertia_a),
-        ts_wsym3_load(b->inv_inertia_b),
-    };
-}
-
 /* Writes dp and dq of the lanes whose body is dynamic (see scatter in
  * body_lanes.h for why only those). */
 TS_FORCE_INLINE void scatter_pose(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
@@ -120,21 +108,6 @@ TS_FORCE_INLINE ts_wquat turn_by(ts_wquat q, ts_wv3 t)
     ts_wf w = ts_w_sub(ts_w_sub(ts_w_neg(ts_w_mul(t.x, q.x)), ts_w_mul(t.y, q.y)), ts_w_mul(t.z, q.z));
     return (ts_wquat){ts_w_add(q.x, ts_w_mul(half, x)), ts_w_add(q.y, ts_w_mul(half, y)),
                       ts_w_add(q.z, ts_w_mul(half, z)), ts_w_add(q.w, ts_w_mul(half, w))};
-}
-
-/* n . (dq r) = (dq^-1 n) . r: two rotations per manifold, not two per point. */
-typedef struct separation_frame {
-    ts_wf normal_dp; /* n . (dpB - dpA) */
-    ts_wv3 normal_a; /* dqA^-1 n */
-    ts_wv3 normal_b; /* dqB^-1 n */
-} separation_frame;
-
-TS_FORCE_INLINE separation_frame separation_frame_of(const pair_lanes *p, ts_wv3 n)
-{
-    ts_wquat inv_a = {ts_w_neg(p->a.dq.x), ts_w_neg(p->a.dq.y), ts_w_neg(p->a.dq.z), p->a.dq.w};
-    ts_wquat inv_b = {ts_w_neg(p->b.dq.x), ts_w_neg(p->b.dq.y), ts_w_neg(p->b.dq.z), p->b.dq.w};
-    return (separation_frame){ts_wv3_dot(ts_wv3_sub(p->b.dp, p->a.dp), n), ts_wquat_rotate(inv_a, n),
-                              ts_wquat_rotate(inv_b, n)};
 }
 
 /* B's centre point relative to A's, less the constant offset of the bodies'
@@ -224,7 +197,7 @@ TS_FORCE_INLINE void solve_static_friction(const ts_xpbd_context *c, const ts_co
 void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts_contact_bundle *b,
                                               ts_xpbd_contact_lanes *x, int substep)
 {
-    pair_lanes p = load_pair(c->states, b);
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     separation_frame frame = separation_frame_of(&p, n);
     ts_wf zero = ts_w_zero();
@@ -311,7 +284,7 @@ TS_FORCE_INLINE void solve_dynamic_friction(const ts_xpbd_context *c, ts_contact
 void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_contact_bundle *b,
                                                ts_xpbd_contact_lanes *x)
 {
-    pair_lanes p = load_pair(c->states, b);
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     ts_wf e = ts_w_load(b->restitution);
     ts_wf zero = ts_w_zero();
