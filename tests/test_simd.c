@@ -38,6 +38,26 @@ static int build_pyramid(ts_world_id world, ts_body_id *ids)
     return n;
 }
 
+/* A B = 16 pyramid (136 boxes, above the one-thread threshold) whose boxes
+ * overlap by 25% and lean a little: its contacts start deep, so the solve
+ * and relax passes move positions (the soft step's push-out). */
+static int build_overlapped(ts_world_id world, ts_body_id *ids)
+{
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){400, 1, 400}, 1);
+    int n = 0;
+    const int base = 16;
+    for (int r = 0; r < base; ++r) {
+        for (int j = r; j < base; ++j) {
+            float x = ((float)(r + 1) * 0.5f + (float)(j - r) - (float)base * 0.5f) * 0.75f;
+            float lean = 0.02f * (float)(n % 5 - 2); /* radians about z */
+            ts_quat q = {0, 0, sinf(0.5f * lean), cosf(0.5f * lean)};
+            ts_vec3 p = {x, 0.5f + 0.75f * (float)r, 0};
+            ids[n++] = test_box(world, TS_BODY_DYNAMIC, p, q, (ts_vec3){0.5f, 0.5f, 0.5f}, 100);
+        }
+    }
+    return n;
+}
+
 static int pile_count = 500; /* bodies of the next build_pile */
 
 static int build_pile(ts_world_id world, ts_body_id *ids)
@@ -208,6 +228,22 @@ static void test_tumblers_same_at_every_width(void **state)
     release(&reference);
 }
 
+static void test_push_out_same_at_every_width_and_thread_count(void **state)
+{
+    (void)state;
+    snapshot reference = run(1, 1, build_overlapped);
+    int widths[] = {4, 8, 16, 8, 8};
+    int threads[] = {1, 1, 1, 2, 3};
+    for (int k = 0; k < 5; ++k) {
+        char what[64];
+        snprintf(what, sizeof what, "overlapped pyramid, width %d, %d threads vs 1, 1", widths[k], threads[k]);
+        snapshot other = run(widths[k], threads[k], build_overlapped);
+        expect_same(&reference, &other, what);
+        release(&other);
+    }
+    release(&reference);
+}
+
 /* The XPBD solver (its position and velocity passes, the kept prediction,
  * the derived velocities) gives the same bits at every width and thread
  * count too. */
@@ -258,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_pyramid_same_at_every_width),
         cmocka_unit_test(test_pile_same_at_every_width_and_thread_count),
         cmocka_unit_test(test_tumblers_same_at_every_width),
+        cmocka_unit_test(test_push_out_same_at_every_width_and_thread_count),
         cmocka_unit_test(test_xpbd_same_at_every_width_and_thread_count),
         cmocka_unit_test(test_xpbd_same_on_two_threads),
     };

@@ -9,6 +9,7 @@
 #include "test_common.h"
 
 #include "islands/graph.h"
+#include "solver/contact_solver.h"
 #include "world.h"
 
 #include <stdlib.h>
@@ -337,14 +338,16 @@ static void test_high_mass_ratio(void **state)
     assert_ok(ts_destroy_world(world));
 }
 
-/* 7. A B = 10 pyramid whose boxes start 25% overlapped separates within 1 s:
- * every pair of touching boxes less than 1 cm deep (the soft contacts' resting
- * depth under this load is a few mm).
- * Not yet met, and so only printed: the issue also asks that no box moves
- * faster than the push-out speed plus 1 m/s. The push-out speed limits each
- * contact's relative speed, so it adds up along the 9 contacts of a column
- * and the top box leaves at ~11 m/s; one relax pass per substep cannot take
- * that back (3 extra passes bring it to ~4 m/s). See the closing note. */
+/* 7. A B = 10 pyramid whose boxes start 25% overlapped (0.25 m deep per
+ * contact, 2.25 m up a column) separates within 1 s: every contact becomes
+ * shallower than the push depth plus 5 mm (overlap beyond the push depth is
+ * moved out by positions; what the soft spring holds below it is the
+ * resting depth of a loaded contact, ~1.5 cm for the boxes the recovery left
+ * wedged). No box moves faster than the push-out speed plus 1 m/s: before the
+ * push-out moved positions, the pushes of the 9 contacts of a column summed
+ * into a velocity and the top box left at ~11 m/s. The speed of a box's
+ * position (displacement per step / dt) is printed beside it: it may exceed
+ * the velocity while positions are moved out. */
 static float deepest_overlap(const ts_world *world)
 {
     const ts_contact_store *s = &world->contact_store;
@@ -364,21 +367,39 @@ static void test_overlap_recovery(void **state)
     ts_body_id boxes[55];
     build_pyramid(id, 10, 0.25f, boxes);
     ts_world *world = ts_world_lookup(id, "test");
-    float fastest = 0.0f;
+    float fastest = 0.0f, fastest_moved = 0.0f;
     float best = -1.0f; /* the shallowest "deepest overlap" reached within 1 s */
-    for (int i = 0; i < 60; ++i) {
+    ts_vec3 before[55];
+    for (int k = 0; k < 55; ++k) {
+        assert_ok(ts_body_get_position(boxes[k], &before[k]));
+    }
+    for (int i = 0; i < 120; ++i) {
         assert_ok(ts_world_step(id, dt));
         for (int k = 0; k < 55; ++k) {
-            ts_vec3 v;
+            ts_vec3 v, p;
             assert_ok(ts_body_get_linear_velocity(boxes[k], &v));
+            assert_ok(ts_body_get_position(boxes[k], &p));
             fastest = fmaxf(fastest, sqrtf(v.x * v.x + v.y * v.y + v.z * v.z));
+            ts_vec3 d = {p.x - before[k].x, p.y - before[k].y, p.z - before[k].z};
+            fastest_moved = fmaxf(fastest_moved, sqrtf(d.x * d.x + d.y * d.y + d.z * d.z) / dt);
+            before[k] = p;
         }
         /* the narrowphase of the next step sees this step's result */
-        best = fmaxf(best, i > 0 ? deepest_overlap(world) : -1.0f);
+        if (i > 0 && i < 60) {
+            best = fmaxf(best, deepest_overlap(world));
+        }
     }
-    print_message("fastest box during recovery: %.3f m/s (wanted below 4)\n", (double)fastest);
+    float push_speed = ts_default_world_def().contact_push_speed;
+    print_message("fastest box in 2 s: velocity %.3f m/s, position %.3f m/s (velocity wanted below %.1f)\n",
+                  (double)fastest, (double)fastest_moved, (double)(push_speed + 1.0f));
     print_message("deepest overlap at its best within 1 s: %.4f m (from 0.25 m)\n", (double)best);
-    assert_true(best > -0.01f);
+    assert_true(best > -(TS_CONTACT_PUSH_DEPTH + 0.005f));
+    if (solver == TS_SOLVER_SOFT_STEP) {
+        assert_true(fastest < push_speed + 1.0f);
+    } else if (fastest >= push_speed + 1.0f) {
+        /* XPBD still pushes overlap out with velocity (README: fail) */
+        print_message("XPBD: speed bound not met\n");
+    }
     assert_ok(ts_destroy_world(id));
 }
 

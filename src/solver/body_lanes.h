@@ -101,6 +101,31 @@ TS_FORCE_INLINE void scatter(ts_body_state *states, const int32_t index[TS_W], c
 #endif
 }
 
+/* Writes back the positions and rotations (dp, dq) of the dynamic lanes,
+ * for kernels that move them (contact push-out, XPBD). */
+TS_FORCE_INLINE void store_rotation(ts_body_state *states, const int32_t *index, const float *inv_mass, simde__m128 x,
+                                    simde__m128 y, simde__m128 z, simde__m128 w)
+{
+    SIMDE_MM_TRANSPOSE4_PS(x, y, z, w);
+    simde__m128 rows[4] = {x, y, z, w};
+    for (int l = 0; l < 4; ++l) {
+        if (inv_mass[l] > 0.0f) {
+            simde_mm_storeu_ps((float *)(states + index[l]) + 12, rows[l]);
+        }
+    }
+}
+
+TS_FORCE_INLINE void scatter_position(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
+                                      body_lanes b)
+{
+    store_group(states, index, inv_mass, 8, LOW(b.dp.x), LOW(b.dp.y), LOW(b.dp.z));
+    store_rotation(states, index, inv_mass, LOW(b.dq.x), LOW(b.dq.y), LOW(b.dq.z), LOW(b.dq.w));
+#if TS_W == 8
+    store_group(states, index + 4, inv_mass + 4, 8, HIGH(b.dp.x), HIGH(b.dp.y), HIGH(b.dp.z));
+    store_rotation(states, index + 4, inv_mass + 4, HIGH(b.dq.x), HIGH(b.dq.y), HIGH(b.dq.z), HIGH(b.dq.w));
+#endif
+}
+
 #else
 
 /* Lane by lane into W-float rows, then one load per component. */
@@ -140,6 +165,26 @@ TS_FORCE_INLINE void scatter(ts_body_state *states, const int32_t index[TS_W], c
             ts_body_state *s = states + index[l];
             s->v = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
             s->w = (ts_vec3){rows[3][l], rows[4][l], rows[5][l]};
+        }
+    }
+}
+
+/* Writes back the positions and rotations (dp, dq) of the dynamic lanes,
+ * for kernels that move them (contact push-out, XPBD). */
+TS_FORCE_INLINE void scatter_position(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
+                                      body_lanes b)
+{
+    float rows[7][TS_W];
+    ts_wv3_store(rows, b.dp);
+    ts_w_store(rows[3], b.dq.x);
+    ts_w_store(rows[4], b.dq.y);
+    ts_w_store(rows[5], b.dq.z);
+    ts_w_store(rows[6], b.dq.w);
+    for (int l = 0; l < TS_W; ++l) {
+        if (inv_mass[l] > 0.0f) {
+            ts_body_state *s = states + index[l];
+            s->dp = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
+            s->dq = (ts_quat){rows[3][l], rows[4][l], rows[5][l], rows[6][l]};
         }
     }
 }

@@ -49,7 +49,7 @@ TS_FORCE_INLINE ts_wf current_separation(const separation_frame *f, const ts_con
     return ts_w_add(ts_w_add(f->normal_dp, moved), ts_w_load(cp->base_separation));
 }
 
-TS_FORCE_INLINE void solve_normal(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p,
+TS_FORCE_INLINE ts_wf solve_normal(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p,
                                    const separation_frame *frame, ts_contact_point_lanes *cp, ts_wv3 n, bool use_bias)
 {
     ts_wv3 ra = ts_wv3_load(cp->anchor_a);
@@ -61,7 +61,8 @@ TS_FORCE_INLINE void solve_normal(const ts_contact_solver_context *c, const ts_c
     /* speculative (s > 0): rigid, bias s / h; overlapping: soft bias when
      * solving, none when relaxing */
     ts_wm separated = ts_w_gt(s, zero);
-    ts_wf soft_bias = use_bias ? ts_w_max(ts_w_mul(ts_w_load(b->bias_rate), s), ts_w_splat(-c->push_speed)) : zero;
+    ts_wf spring = ts_w_max(s, ts_w_splat(-TS_CONTACT_PUSH_DEPTH));
+    ts_wf soft_bias = use_bias ? ts_w_max(ts_w_mul(ts_w_load(b->bias_rate), spring), ts_w_splat(-c->push_speed)) : zero;
     ts_wf soft_mass = use_bias ? ts_w_load(b->mass_scale) : one;
     ts_wf soft_impulse = use_bias ? ts_w_load(b->impulse_scale) : zero;
     ts_wf bias = ts_w_select(separated, ts_w_mul(s, ts_w_splat(c->inv_h)), soft_bias);
@@ -83,6 +84,43 @@ TS_FORCE_INLINE void solve_normal(const ts_contact_solver_context *c, const ts_c
     ts_w_store(cp->normal_impulse, total);
     ts_w_store(cp->max_normal_impulse, ts_w_max(ts_w_load(cp->max_normal_impulse), delta));
     ts_pair_apply_impulse(p, ts_wv3_scale(delta, n), ra, rb);
+    return s;
+}
+
+/* Deep overlap (beyond TS_CONTACT_PUSH_DEPTH) is moved out, not pushed out
+ * with velocity: for each point, a position impulse along n
+ *     P = -m_eff max(β (s + d), -push_step)   (β the push fraction, d the depth)
+ * moves the bodies as an impulse moves velocities (dp = P n / m,
+ * dθ = I^-1 (r x P n)), so the overlap beyond d shrinks by β of itself, at
+ * most push_step per pass. Bodies end apart at rest instead of launched; the
+ * points are taken in turn with the separation recomputed after each move. */
+TS_FORCE_INLINE void push_out(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p, ts_wv3 n)
+{
+    ts_wf zero = ts_w_zero();
+    ts_wf half = ts_w_splat(0.5f);
+    for (int k = 0; k < 4; ++k) {
+        const ts_contact_point_lanes *cp = b->points + k;
+        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        separation_frame frame = separation_frame_of(p, n);
+        ts_wf s = current_separation(&frame, cp, ra, rb);
+        ts_wf beyond = ts_w_add(s, ts_w_splat(TS_CONTACT_PUSH_DEPTH));
+        ts_wf error = ts_w_max(ts_w_mul(ts_w_splat(TS_CONTACT_PUSH_FRACTION), beyond), ts_w_splat(-c->push_step));
+        ts_wf amount = ts_w_neg(ts_w_mul(ts_w_load(cp->normal_mass), ts_w_min(error, zero)));
+        ts_wm moves = ts_w_gt(amount, zero);
+        if (ts_w_mask_bits(moves) == 0) {
+            continue;
+        }
+        ts_wv3 impulse = ts_wv3_scale(amount, n);
+        ts_wv3 turn_a = ts_wv3_neg(ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse)));
+        ts_wv3 turn_b = ts_wsym3_mul(p->inv_inertia_b, ts_wv3_cross(rb, impulse));
+        /* untouched lanes keep their exact bits (no renormalisation), so the
+         * answer does not depend on which lanes share a bundle */
+        p->a.dp = ts_wv3_select(moves, ts_wv3_mul_sub(p->a.dp, p->inv_mass_a, impulse), p->a.dp);
+        p->b.dp = ts_wv3_select(moves, ts_wv3_mul_add(p->b.dp, p->inv_mass_b, impulse), p->b.dp);
+        p->a.dq = ts_wquat_select(moves, ts_wquat_rotate_by(p->a.dq, turn_a, half), p->a.dq);
+        p->b.dq = ts_wquat_select(moves, ts_wquat_rotate_by(p->b.dq, turn_b, half), p->b.dq);
+    }
 }
 
 /* Coulomb friction at the manifold centre: the 2D tangent impulse is
@@ -132,15 +170,23 @@ void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bu
     separation_frame frame = separation_frame_of(&p, n);
     ts_wf total_normal = ts_w_zero();
     ts_wf twist_limit = ts_w_zero();
+    ts_wm deep = ts_w_gt(ts_w_zero(), ts_w_splat(1.0f)); /* none */
+    ts_wf deep_below = ts_w_splat(-TS_CONTACT_PUSH_DEPTH);
     for (int k = 0; k < 4; ++k) {
         ts_contact_point_lanes *cp = b->points + k;
-        solve_normal(c, b, &p, &frame, cp, n, use_bias);
+        ts_wf s = solve_normal(c, b, &p, &frame, cp, n, use_bias);
+        deep = ts_w_or(deep, ts_w_and(ts_w_gt(deep_below, s), ts_w_gt(ts_w_load(cp->normal_mass), ts_w_zero())));
         ts_wf impulse = ts_w_load(cp->normal_impulse);
         total_normal = ts_w_add(total_normal, impulse);
         twist_limit = ts_w_add(twist_limit, ts_w_mul(impulse, ts_w_load(cp->lever_arm)));
     }
     if (!use_bias) {
         solve_friction(b, &p, n, total_normal, twist_limit);
+    }
+    if (ts_w_mask_bits(deep) != 0) {
+        push_out(c, b, &p, n);
+        TS_PAIR_STORE_POSE(c->states, b, &p);
+        return;
     }
     TS_PAIR_STORE(c->states, b, &p);
 }

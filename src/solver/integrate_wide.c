@@ -30,25 +30,6 @@ TS_FORCE_INLINE ts_wf load_column(const float *column, int32_t i, int count)
 
 TS_FORCE_INLINE ts_wv3 mul_cw(ts_wv3 a, ts_wv3 b) { return (ts_wv3){ts_w_mul(a.x, b.x), ts_w_mul(a.y, b.y), ts_w_mul(a.z, b.z)}; }
 
-TS_FORCE_INLINE ts_wv3 select3(ts_wm m, ts_wv3 a, ts_wv3 b)
-{
-    return (ts_wv3){ts_w_select(m, a.x, b.x), ts_w_select(m, a.y, b.y), ts_w_select(m, a.z, b.z)};
-}
-
-TS_FORCE_INLINE ts_wquat select_quat(ts_wm m, ts_wquat a, ts_wquat b)
-{
-    return (ts_wquat){ts_w_select(m, a.x, b.x), ts_w_select(m, a.y, b.y), ts_w_select(m, a.z, b.z),
-                      ts_w_select(m, a.w, b.w)};
-}
-
-TS_FORCE_INLINE ts_wquat quat_normalize(ts_wquat q)
-{
-    ts_wf length_sq = ts_w_add(ts_w_add(ts_w_add(ts_w_mul(q.x, q.x), ts_w_mul(q.y, q.y)), ts_w_mul(q.z, q.z)),
-                               ts_w_mul(q.w, q.w));
-    ts_wf inv = ts_w_div(ts_w_splat(1.0f), ts_w_sqrt(length_sq));
-    return (ts_wquat){ts_w_mul(inv, q.x), ts_w_mul(inv, q.y), ts_w_mul(inv, q.z), ts_w_mul(inv, q.w)};
-}
-
 /* Finite lanes: |x| < infinity is false for infinities and NaN. */
 TS_FORCE_INLINE ts_wm finite(ts_wf x)
 {
@@ -178,14 +159,14 @@ int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, cons
             ts_wquat q = start_rotation(store, i, s.count);
             COLUMN_LANES(inv_ix); COLUMN_LANES(inv_iy); COLUMN_LANES(inv_iz);
             ts_wv3 local = mul_cw((ts_wv3){inv_ix, inv_iy, inv_iz}, ts_wquat_rotate(ts_wquat_conj(q), torque));
-            dw = select3(torqued, ts_wquat_rotate(q, local), dw);
+            dw = ts_wv3_select(torqued, ts_wquat_rotate(q, local), dw);
         }
         ts_wv3 w = ts_wv3_scale(angular_keep, ts_wv3_add(b.w, ts_wv3_scale(hw, dw)));
 
         /* a body whose velocity would overflow keeps its last one */
         ts_wm ok = ts_w_and(finite3(v), finite3(w));
-        b.v = select3(ok, v, b.v);
-        b.w = select3(ok, w, b.w);
+        b.v = ts_wv3_select(ok, v, b.v);
+        b.w = ts_wv3_select(ok, w, b.w);
         int32_t bad = first_not_finite(ok, &s);
         first_bad = bad < first_bad ? bad : first_bad;
         scatter_all(states, s.index, s.count, b);
@@ -194,14 +175,6 @@ int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, cons
 }
 
 /* ---- positions ---- */
-
-/* q + h/2 (w, 0) q, normalised */
-TS_FORCE_INLINE ts_wquat rotate_by(ts_wquat q, ts_wv3 w, ts_wf half_h)
-{
-    ts_wquat spin = ts_wquat_mul((ts_wquat){w.x, w.y, w.z, ts_w_zero()}, q);
-    return quat_normalize((ts_wquat){ts_w_add(q.x, ts_w_mul(half_h, spin.x)), ts_w_add(q.y, ts_w_mul(half_h, spin.y)),
-                                     ts_w_add(q.z, ts_w_mul(half_h, spin.z)), ts_w_add(q.w, ts_w_mul(half_h, spin.w))});
-}
 
 typedef struct gyro_result {
     ts_wquat dq;
@@ -226,7 +199,7 @@ TS_FORCE_INLINE gyro_result gyroscopic(const ts_body_store *store, int32_t i, in
     ts_wv3 mid_w = ts_wv3_mul_add(b->w, half_h, ts_wquat_rotate(q, local_dw));
 
     gyro_result r;
-    r.dq = rotate_by(b->dq, mid_w, half_h);
+    r.dq = ts_wquat_rotate_by(b->dq, mid_w, half_h);
     ts_wquat next = ts_wquat_mul(r.dq, q0);
     /* the same world momentum in the new frame */
     ts_wv3 momentum = ts_wquat_rotate(q, local_momentum);
@@ -257,19 +230,19 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
         bundle_slots s = slots_from(i, end);
         body_lanes b = gather(states, s.index);
         ts_wv3 dp = ts_wv3_mul_add(b.dp, hw, b.v);
-        ts_wquat dq = rotate_by(b.dq, b.w, half_h);
+        ts_wquat dq = ts_wquat_rotate_by(b.dq, b.w, half_h);
         ts_wv3 w = b.w;
         ts_wm gyro = needs_gyroscopic(store, &s);
         if (any_lane(gyro)) {
             gyro_result r = gyroscopic(store, i, s.count, &b, half_h);
-            dq = select_quat(gyro, r.dq, dq);
-            w = select3(gyro, r.w, w);
+            dq = ts_wquat_select(gyro, r.dq, dq);
+            w = ts_wv3_select(gyro, r.w, w);
         }
         ts_wm ok = ts_w_and(ts_w_and(finite3(dp), finite3(w)),
                             ts_w_and(ts_w_and(finite(dq.x), finite(dq.y)), ts_w_and(finite(dq.z), finite(dq.w))));
-        b.dp = select3(ok, dp, b.dp);
-        b.dq = select_quat(ok, dq, b.dq);
-        b.w = select3(ok, w, b.w);
+        b.dp = ts_wv3_select(ok, dp, b.dp);
+        b.dq = ts_wquat_select(ok, dq, b.dq);
+        b.w = ts_wv3_select(ok, w, b.w);
         int32_t bad = first_not_finite(ok, &s);
         first_bad = bad < first_bad ? bad : first_bad;
         scatter_all(states, s.index, s.count, b);

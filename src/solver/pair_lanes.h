@@ -27,6 +27,14 @@ typedef struct pair_lanes {
         scatter((states), (bundle)->body_b, (bundle)->inv_mass_b, (pair)->b);                                \
     } while (0)
 
+/* The same, writing the moved positions and rotations too. */
+#define TS_PAIR_STORE_POSE(states, bundle, pair)                                                             \
+    do {                                                                                                     \
+        TS_PAIR_STORE(states, bundle, pair);                                                                 \
+        scatter_position((states), (bundle)->body_a, (bundle)->inv_mass_a, (pair)->a);                       \
+        scatter_position((states), (bundle)->body_b, (bundle)->inv_mass_b, (pair)->b);                       \
+    } while (0)
+
 /* Impulse P at anchors rA, rB: A gets -P, B gets +P. */
 TS_FORCE_INLINE void ts_pair_apply_impulse(pair_lanes *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
 {

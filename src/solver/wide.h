@@ -239,4 +239,35 @@ static inline ts_wv3 ts_wquat_rotate(ts_wquat q, ts_wv3 v)
     return ts_wv3_add(ts_wv3_add(v, ts_wv3_scale(q.w, t)), ts_wv3_cross(u, t));
 }
 
+static inline ts_wv3 ts_wv3_neg(ts_wv3 a) { return (ts_wv3){ts_w_neg(a.x), ts_w_neg(a.y), ts_w_neg(a.z)}; }
+
+/* m ? a : b per lane */
+static inline ts_wv3 ts_wv3_select(ts_wm m, ts_wv3 a, ts_wv3 b)
+{
+    return (ts_wv3){ts_w_select(m, a.x, b.x), ts_w_select(m, a.y, b.y), ts_w_select(m, a.z, b.z)};
+}
+
+static inline ts_wquat ts_wquat_select(ts_wm m, ts_wquat a, ts_wquat b)
+{
+    return (ts_wquat){ts_w_select(m, a.x, b.x), ts_w_select(m, a.y, b.y), ts_w_select(m, a.z, b.z),
+                      ts_w_select(m, a.w, b.w)};
+}
+
+static inline ts_wquat ts_wquat_normalize(ts_wquat q)
+{
+    ts_wf length_sq = ts_w_add(ts_w_add(ts_w_add(ts_w_mul(q.x, q.x), ts_w_mul(q.y, q.y)), ts_w_mul(q.z, q.z)),
+                               ts_w_mul(q.w, q.w));
+    ts_wf inv = ts_w_div(ts_w_splat(1.0f), ts_w_sqrt(length_sq));
+    return (ts_wquat){ts_w_mul(inv, q.x), ts_w_mul(inv, q.y), ts_w_mul(inv, q.z), ts_w_mul(inv, q.w)};
+}
+
+/* q turned by the small rotation vector w h: normalize(q + (h/2) (w, 0) q),
+ * the first-order update of dq/dt = (w, 0) q / 2 (half_h = h / 2). */
+static inline ts_wquat ts_wquat_rotate_by(ts_wquat q, ts_wv3 w, ts_wf half_h)
+{
+    ts_wquat spin = ts_wquat_mul((ts_wquat){w.x, w.y, w.z, ts_w_zero()}, q);
+    return ts_wquat_normalize((ts_wquat){ts_w_add(q.x, ts_w_mul(half_h, spin.x)), ts_w_add(q.y, ts_w_mul(half_h, spin.y)),
+                                         ts_w_add(q.z, ts_w_mul(half_h, spin.z)), ts_w_add(q.w, ts_w_mul(half_h, spin.w))});
+}
+
 #endif
