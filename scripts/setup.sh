@@ -11,8 +11,10 @@ BUILD_DIR="${BUILD_DIR:-build}"
 
 # Debian packages: compiler and build tools, SIMDe, cglm, cmocka; matplotlib
 # for the benchmark charts; Bullet 3 for tessera-bench --compare bullet.
-# OpenMP (libgomp) comes with gcc.
-packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev python3-matplotlib libbullet-dev)
+# OpenMP (libgomp) comes with gcc; clang and LLVM's OpenMP runtime (with its
+# Archer tool) build the ThreadSanitizer job of scripts/test.sh.
+packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev python3-matplotlib libbullet-dev
+          clang libomp-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -121,6 +121,14 @@ static ts_solver_type solver = TS_SOLVER_SOFT_STEP; /* of the runs that follow *
 
 static int run_steps = 600;
 
+/* TESSERA_TEST_MAX_STEPS caps the steps of a run (the ThreadSanitizer job). */
+static int steps_of_run(void)
+{
+    const char *cap = getenv("TESSERA_TEST_MAX_STEPS");
+    int most = cap != NULL ? atoi(cap) : 0;
+    return most > 0 && most < run_steps ? most : run_steps;
+}
+
 static snapshot run(int width, int threads, int (*build)(ts_world_id, ts_body_id *))
 {
     ts_world_def def = ts_default_world_def();
@@ -131,7 +139,8 @@ static snapshot run(int width, int threads, int (*build)(ts_world_id, ts_body_id
     assert_false(ts_world_id_is_null(id));
     static ts_body_id ids[1200];
     int n = build(id, ids);
-    for (int i = 0; i < run_steps; ++i) {
+    int steps = steps_of_run();
+    for (int i = 0; i < steps; ++i) {
         if (build == build_tumblers) {
             push_tumblers(ids, n, i);
         }
