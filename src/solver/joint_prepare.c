@@ -4,6 +4,7 @@
 #include "../body.h"
 #include "../soa/array.h"
 #include "../world.h"
+#include "ball_joint.h"
 #include "contact_prepare.h"
 
 #include <stddef.h>
@@ -13,9 +14,9 @@
  * speculative bias (distance / h) stays finite. */
 #define TS_JOINT_NO_LIMIT 1.0e6f
 
-static ts_joint_bundle *bundle_at(const ts_world *world, int32_t k)
+static ts_joint_bundle *general_bundle(const ts_joint_scratch *s, ts_joint_bundle_ref ref)
 {
-    return (ts_joint_bundle *)world->joint_scratch.bundles + k;
+    return (ts_joint_bundle *)s->bundles + ref.slot;
 }
 
 /* ---- layout ---- */
@@ -26,6 +27,9 @@ static bool joint_is_awake(const ts_world *world, const ts_joint *j)
 {
     const ts_body_store *s = &world->store;
     int32_t awake = s->table.end[TS_RANGE_AWAKE];
+    if (s->table.end[TS_RANGE_SLEEPING] == awake) {
+        return true; /* nothing sleeps: a coloured joint's dynamic body is awake */
+    }
     return s->table.slot_of_id[j->edges[0].body] < awake || s->table.slot_of_id[j->edges[1].body] < awake;
 }
 
@@ -33,7 +37,7 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
 {
     ts_joint_scratch *s = &world->joint_scratch;
     const ts_allocator *allocator = &world->allocator;
-    int32_t joints = 0, bundles = 0;
+    int32_t joints = 0, bundles = 0, balls = 0;
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
         const ts_graph_color *gc = world->graph.colors + color;
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
@@ -45,15 +49,18 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
         for (int t = 0; t < TS_JOINT_TYPE_COUNT; ++t) {
             bundles += (per_type[t] + lanes - 1) / lanes;
         }
+        balls += (per_type[TS_JOINT_BALL] + lanes - 1) / lanes;
         joints += gc->joint_count;
     }
     if (!ts_array_reserve(allocator, (void **)&s->sorted, &s->sorted_capacity, joints, sizeof(int32_t)) ||
         !ts_array_reserve(allocator, (void **)&s->refs, &s->ref_capacity, bundles, sizeof(ts_joint_bundle_ref)) ||
-        !ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes, bundles * (int32_t)sizeof(ts_joint_bundle), 1)) {
+        !ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes,
+                          (bundles - balls) * (int32_t)sizeof(ts_joint_bundle), 1) ||
+        !ts_array_reserve(allocator, &s->ball_bundles, &s->ball_bytes, TS_WIDE(ts_ball_bundle_bytes)(balls), 1)) {
         return false;
     }
     /* Colour by colour, a counting sort by type, then one bundle per `lanes` joints of a type. */
-    int32_t placed = 0, bundle = 0;
+    int32_t placed = 0, bundle = 0, slot[2] = {0, 0}; /* next general and ball slot */
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
         const ts_graph_color *gc = world->graph.colors + color;
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
@@ -83,8 +90,9 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
         for (int t = 0; t < TS_JOINT_TYPE_COUNT; ++t) {
             for (int32_t first = start[t]; first < start[t + 1]; first += lanes) {
                 int32_t left = start[t + 1] - first;
-                s->refs[bundle++] =
-                    (ts_joint_bundle_ref){placed + first, (int16_t)t, (int16_t)(left < lanes ? left : lanes)};
+                int ball = t == TS_JOINT_BALL;
+                s->refs[bundle++] = (ts_joint_bundle_ref){placed + first, slot[ball]++, (int16_t)t,
+                                                          (int16_t)(left < lanes ? left : lanes)};
             }
         }
         placed += active;
@@ -138,19 +146,11 @@ static ts_vec3 perpendicular(ts_vec3 n)
 
 /* ---- one lane ---- */
 
-typedef struct body_view {
-    int32_t state;
-    float inv_mass;
-    float inv_inertia[6];
-    ts_vec3 center;   /* the simulation frame: centre of mass */
-    ts_quat rotation; /* and principal axes */
-} body_view;
-
-static body_view view_body(const ts_joint_prepare_context *c, int32_t body)
+ts_joint_body_view TS_WIDE(ts_joint_view_body)(const ts_joint_prepare_context *c, int32_t body)
 {
     const ts_body_store *s = &c->world->store;
     int32_t i = s->table.slot_of_id[body];
-    body_view b = {c->awake, 0.0f, {0}, ts_v3(s->px[i], s->py[i], s->pz[i]), {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
+    ts_joint_body_view b = {c->awake, 0.0f, {0}, ts_v3(s->px[i], s->py[i], s->pz[i]), {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
     if (i < c->awake) {
         /* the world inverse inertia of this step, from ts_states_begin */
         b.state = i;
@@ -168,54 +168,12 @@ static body_view view_body(const ts_joint_prepare_context *c, int32_t body)
 /* A joint frame given in the body's origin frame, in the world: the
  * simulation frame is origin * (centre, principal rotation), so the frame is
  * sim * (conj(principal) (p - centre), conj(principal) q). */
-static ts_transform world_frame(const ts_world *world, int32_t body, const body_view *view, ts_transform local)
+static ts_transform world_frame(const ts_world *world, int32_t body, const ts_joint_body_view *view, ts_transform local)
 {
     const ts_mass_data *md = &world->bodies[body].mass_data;
     ts_quat to_sim = ts_quat_conj(md->principal_rotation);
     ts_transform in_sim = {ts_rotate(to_sim, ts_sub(local.p, md->center)), ts_quat_mul(to_sim, local.q)};
     return ts_transform_mul((ts_transform){view->center, view->rotation}, in_sim);
-}
-
-/* Only the origin of that frame, relative to the centre of mass (all a
- * ball joint needs). */
-static ts_vec3 world_anchor(const ts_world *world, int32_t body, const body_view *view, ts_vec3 local)
-{
-    const ts_mass_data *md = &world->bodies[body].mass_data;
-    ts_vec3 p = ts_sub(local, md->center);
-    if (md->principal_rotation.w != 1.0f) { /* spheres and unrotated boxes skip a rotation */
-        p = ts_inv_rotate(md->principal_rotation, p);
-    }
-    return ts_rotate(view->rotation, p);
-}
-
-/* The lanes of a ball bundle: bodies, masses, anchors and the warm start.
- * Only the fields the ball kernels read are written (empty lanes: zeros). */
-static void prepare_ball_lane(const ts_joint_prepare_context *c, ts_joint_bundle *b, int l, int32_t id)
-{
-    const ts_world *world = c->world;
-    const ts_joint *j = world->joints + id;
-    body_view a = view_body(c, j->edges[0].body);
-    body_view bb = view_body(c, j->edges[1].body);
-    b->body_a[l] = a.state;
-    b->body_b[l] = bb.state;
-    b->joint[l] = id;
-    b->inv_mass_a[l] = a.inv_mass;
-    b->inv_mass_b[l] = bb.inv_mass;
-    for (int k = 0; k < 6; ++k) {
-        b->inv_inertia_a[k][l] = a.inv_inertia[k];
-        b->inv_inertia_b[k][l] = bb.inv_inertia[k];
-    }
-    ts_vec3 ra = world_anchor(world, j->edges[0].body, &a, j->local_frame[0].p);
-    ts_vec3 rb = world_anchor(world, j->edges[1].body, &bb, j->local_frame[1].p);
-    ts_vec3 dc = ts_sub(bb.center, a.center);
-    ts_vec3 impulse = c->warm_start ? j->impulses.linear : ts_v3(0, 0, 0);
-    float rows[12] = {ra.x, ra.y, ra.z, rb.x, rb.y, rb.z, dc.x, dc.y, dc.z, impulse.x, impulse.y, impulse.z};
-    for (int k = 0; k < 3; ++k) {
-        b->anchor_a[k][l] = rows[k];
-        b->anchor_b[k][l] = rows[3 + k];
-        b->delta_center[k][l] = rows[6 + k];
-        b->linear_impulse[k][l] = rows[9 + k];
-    }
 }
 
 static void put3(float rows[3][TS_W], int l, ts_vec3 v)
@@ -241,14 +199,14 @@ static void put_sym(float rows[6][TS_W], int l, const float m[6])
 }
 
 /* 1 / K of a sliding row along n with arms ua, rb. */
-static float sliding_mass(const body_view *a, const body_view *b, ts_vec3 n, ts_vec3 ua, ts_vec3 rb)
+static float sliding_mass(const ts_joint_body_view *a, const ts_joint_body_view *b, ts_vec3 n, ts_vec3 ua, ts_vec3 rb)
 {
     ts_vec3 ja = ts_cross(ua, n), jb = ts_cross(rb, n);
     float k = a->inv_mass + b->inv_mass + angular_k(a->inv_inertia, b->inv_inertia, ja, ja, jb, jb);
     return k > 0.0f ? 1.0f / k : 0.0f;
 }
 
-static void prepare_rotation_lock(ts_joint_bundle *b, int l, const body_view *a, const body_view *bb, ts_quat qa,
+static void prepare_rotation_lock(ts_joint_bundle *b, int l, const ts_joint_body_view *a, const ts_joint_body_view *bb, ts_quat qa,
                                   ts_quat qb)
 {
     float sum[6];
@@ -292,8 +250,8 @@ static void prepare_lane(const ts_joint_prepare_context *c, ts_joint_bundle *b, 
 {
     const ts_world *world = c->world;
     const ts_joint *j = world->joints + id;
-    body_view a = view_body(c, j->edges[0].body);
-    body_view bb = view_body(c, j->edges[1].body);
+    ts_joint_body_view a = TS_WIDE(ts_joint_view_body)(c, j->edges[0].body);
+    ts_joint_body_view bb = TS_WIDE(ts_joint_view_body)(c, j->edges[1].body);
     ts_transform fa = world_frame(world, j->edges[0].body, &a, j->local_frame[0]);
     ts_transform fb = world_frame(world, j->edges[1].body, &bb, j->local_frame[1]);
     ts_vec3 ra = ts_sub(fa.p, a.center), rb = ts_sub(fb.p, bb.center);
@@ -312,7 +270,6 @@ static void prepare_lane(const ts_joint_prepare_context *c, ts_joint_bundle *b, 
     put3(b->linear_impulse, l, warm ? old->linear : ts_v3(0, 0, 0));
     put3(b->angular_impulse, l, warm ? old->angular : ts_v3(0, 0, 0));
     switch (j->type) {
-    case TS_JOINT_BALL: break; /* the point mass is computed per substep (joint_solver.c) */
     case TS_JOINT_FIXED: prepare_rotation_lock(b, l, &a, &bb, fa.q, fb.q); break;
     case TS_JOINT_HINGE: {
         ts_vec3 axis = ts_rotate(fa.q, ts_v3(0, 0, 1));
@@ -361,10 +318,13 @@ static void prepare_lane(const ts_joint_prepare_context *c, ts_joint_bundle *b, 
 void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t k)
 {
     const ts_joint_scratch *s = &c->world->joint_scratch;
-    ts_joint_bundle *b = bundle_at(c->world, k);
     ts_joint_bundle_ref ref = s->refs[k];
-    /* a ball bundle is read up to its linear impulse (joint_solver.h) */
-    memset(b, 0, ref.type == TS_JOINT_BALL ? offsetof(ts_joint_bundle, rotation_left) : sizeof *b);
+    if (ref.type == TS_JOINT_BALL) {
+        TS_WIDE(ts_ball_prepare)(c, TS_WIDE(ts_ball_bundles)(s) + ref.slot, s->sorted + ref.first, ref.lanes);
+        return;
+    }
+    ts_joint_bundle *b = general_bundle(s, ref);
+    memset(b, 0, sizeof *b);
     b->type = ref.type;
     for (int l = 0; l < TS_W; ++l) {
         b->body_a[l] = c->awake;
@@ -372,11 +332,7 @@ void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t
         b->joint[l] = -1;
     }
     for (int l = 0; l < ref.lanes; ++l) {
-        if (ref.type == TS_JOINT_BALL) {
-            prepare_ball_lane(c, b, l, s->sorted[ref.first + l]);
-        } else {
-            prepare_lane(c, b, l, s->sorted[ref.first + l]);
-        }
+        prepare_lane(c, b, l, s->sorted[ref.first + l]);
     }
 }
 
@@ -386,18 +342,20 @@ static ts_vec3 get3(const float rows[3][TS_W], int l) { return ts_v3(rows[0][l],
 
 void TS_WIDE(ts_joint_store_impulses)(ts_world *world, int32_t k, float inv_h)
 {
-    const ts_joint_bundle *b = bundle_at(world, k);
+    const ts_joint_scratch *s = &world->joint_scratch;
+    ts_joint_bundle_ref ref = s->refs[k];
+    if (ref.type == TS_JOINT_BALL) {
+        TS_WIDE(ts_ball_store_impulses)(world, TS_WIDE(ts_ball_bundles)(s) + ref.slot, s->sorted + ref.first,
+                                        ref.lanes, inv_h);
+        return;
+    }
+    const ts_joint_bundle *b = general_bundle(s, ref);
     for (int l = 0; l < TS_W; ++l) {
         if (b->joint[l] < 0) {
             continue;
         }
         ts_joint *j = world->joints + b->joint[l];
         ts_joint_impulses *out = &j->impulses;
-        if (b->type == TS_JOINT_BALL) {
-            out->linear = get3(b->linear_impulse, l);
-            j->reaction_force = ts_scale(inv_h, out->linear);
-            continue;
-        }
         out->linear = get3(b->linear_impulse, l);
         out->angular = get3(b->angular_impulse, l);
         out->lower = b->lower_impulse[l];
@@ -410,7 +368,6 @@ void TS_WIDE(ts_joint_store_impulses)(ts_world *world, int32_t k, float inv_h)
         ts_vec3 across_angular = ts_add(ts_scale(out->angular.x, t1), ts_scale(out->angular.y, t2));
         ts_vec3 force = {0, 0, 0}, torque = {0, 0, 0};
         switch (j->type) {
-        case TS_JOINT_BALL: force = out->linear; break;
         case TS_JOINT_FIXED:
             force = out->linear;
             torque = out->angular;

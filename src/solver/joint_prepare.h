@@ -2,8 +2,9 @@
  * type into bundles of TS_W lanes, filling each lane (bodies, masses, world
  * inverse inertias, anchors and frames at the step's start, effective masses,
  * limit / motor / spring coefficients, warm-start impulses), and storing the
- * impulses and reaction forces back after the substeps. Compiled once per
- * width TS_W, like the kernels that read the bundles. */
+ * impulses and reaction forces back after the substeps (ball bundles:
+ * ball_joint.c). Compiled once per width TS_W, like the kernels that read
+ * the bundles. */
 #ifndef TS_JOINT_PREPARE_H
 #define TS_JOINT_PREPARE_H
 
@@ -17,6 +18,19 @@ typedef struct ts_joint_prepare_context {
     float h;       /* substep */
     bool warm_start;
 } ts_joint_prepare_context;
+
+/* A body as a joint lane sees it at the step's start: its state index (the
+ * dummy unless awake), inverse mass and world inverse inertia (zero unless
+ * awake) and its simulation frame. */
+typedef struct ts_joint_body_view {
+    int32_t state;
+    float inv_mass;
+    float inv_inertia[6]; /* xx yy zz xy xz yz */
+    ts_vec3 center;       /* the simulation frame: centre of mass */
+    ts_quat rotation;     /* and principal axes */
+} ts_joint_body_view;
+
+ts_joint_body_view TS_WIDE(ts_joint_view_body)(const ts_joint_prepare_context *c, int32_t body);
 
 /* Serial, before the solver's parallel region: lays out the bundles of every
  * colour (world->joint_scratch). False when the allocator fails. */

@@ -1,8 +1,9 @@
 /* The joint part of a step's solver scratch (width independent): the
  * joints of each graph colour sorted by type, and where each bundle of TS_W
- * joints of one type starts. The bundles themselves have the width's layout
- * (joint_solver.h); the world keeps this scratch so that a world that stopped
- * growing allocates nothing. */
+ * joints of one type starts. The bundles themselves have the width's layouts
+ * (ball joints: ball_joint.h; the other types: joint_solver.h), each layout
+ * in an array of its own; the world keeps this scratch so that a world that
+ * stopped growing allocates nothing. */
 #ifndef TS_JOINT_SCRATCH_H
 #define TS_JOINT_SCRATCH_H
 
@@ -10,6 +11,7 @@
 
 typedef struct ts_joint_bundle_ref {
     int32_t first; /* index into sorted of the bundle's first joint */
+    int32_t slot;  /* index in its layout's array: ball_bundles for ball joints, else bundles */
     int16_t type;  /* ts_joint_type of every lane */
     int16_t lanes; /* joints in the bundle (<= TS_W; 1 in the overflow) */
 } ts_joint_bundle_ref;
@@ -19,8 +21,10 @@ typedef struct ts_joint_scratch {
     int32_t sorted_capacity;
     ts_joint_bundle_ref *refs; /* one per bundle */
     int32_t ref_capacity;
-    void *bundles; /* the width's bundles, in the order of refs */
+    void *bundles; /* the width's general bundles (every type but the ball), in the order of refs */
     int32_t bundle_bytes;
+    void *ball_bundles; /* the width's ball bundles, in the order of refs (64-byte aligned inside) */
+    int32_t ball_bytes;
     int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
 } ts_joint_scratch;
 

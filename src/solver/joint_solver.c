@@ -35,8 +35,11 @@
  * so it lies in (-pi, pi]); atan2 is a polynomial (no libm inside a step). */
 #include "joint_solver.h"
 
+#include "ball_joint.h"
+
 #include "../core.h"
 #include "pair_lanes.h"
+#include "point_mass.h"
 
 #include "tessera/joint.h"
 
@@ -98,50 +101,13 @@ TS_FORCE_INLINE soft_lanes soft_of(const ts_joint_solver_context *c, bool use_bi
 
 /* ---- point ---- */
 
-/* [r]x^T S [r]x, the angular part of K for an anchor r: column j is
- * (S (r x e_j)) x r. */
-TS_FORCE_INLINE void add_arm_term(ts_wsym3 *k, ts_wsym3 s, ts_wv3 r)
-{
-    ts_wf zero = ts_w_zero();
-    ts_wv3 cx = ts_wv3_cross(ts_wsym3_mul(s, (ts_wv3){zero, r.z, ts_w_neg(r.y)}), r);
-    ts_wv3 cy = ts_wv3_cross(ts_wsym3_mul(s, (ts_wv3){ts_w_neg(r.z), zero, r.x}), r);
-    ts_wv3 cz = ts_wv3_cross(ts_wsym3_mul(s, (ts_wv3){r.y, ts_w_neg(r.x), zero}), r);
-    k->xx = ts_w_add(k->xx, cx.x);
-    k->yy = ts_w_add(k->yy, cy.y);
-    k->zz = ts_w_add(k->zz, cz.z);
-    k->xy = ts_w_add(k->xy, cy.x);
-    k->xz = ts_w_add(k->xz, cz.x);
-    k->yz = ts_w_add(k->yz, cz.y);
-}
-
-/* The inverse by cofactors; zero where singular (empty lanes). */
-TS_FORCE_INLINE ts_wsym3 wsym3_inverse(ts_wsym3 m)
-{
-    ts_wf cxx = ts_w_sub(ts_w_mul(m.yy, m.zz), ts_w_mul(m.yz, m.yz));
-    ts_wf cyy = ts_w_sub(ts_w_mul(m.xx, m.zz), ts_w_mul(m.xz, m.xz));
-    ts_wf czz = ts_w_sub(ts_w_mul(m.xx, m.yy), ts_w_mul(m.xy, m.xy));
-    ts_wf cxy = ts_w_sub(ts_w_mul(m.xz, m.yz), ts_w_mul(m.xy, m.zz));
-    ts_wf cxz = ts_w_sub(ts_w_mul(m.xy, m.yz), ts_w_mul(m.yy, m.xz));
-    ts_wf cyz = ts_w_sub(ts_w_mul(m.xy, m.xz), ts_w_mul(m.xx, m.yz));
-    ts_wf det = ts_w_add(ts_w_add(ts_w_mul(m.xx, cxx), ts_w_mul(m.xy, cxy)), ts_w_mul(m.xz, cxz));
-    ts_wm ok = ts_w_gt(det, ts_w_zero());
-    ts_wf inv = ts_w_select(ok, ts_w_div(ts_w_splat(1.0f), ts_w_select(ok, det, ts_w_splat(1.0f))), ts_w_zero());
-    return (ts_wsym3){ts_w_mul(cxx, inv), ts_w_mul(cyy, inv), ts_w_mul(czz, inv),
-                      ts_w_mul(cxy, inv), ts_w_mul(cxz, inv), ts_w_mul(cyz, inv)};
-}
-
 /* K^-1 of the point constraint at the anchors of this substep, computed in
  * the warm start and kept for its solve and relax passes: light bodies on a
  * heavy one turn far within a step, and a mass from the step's start would
  * then overshoot (a 1000:1 ball and chain blew up with it). */
 TS_FORCE_INLINE ts_wsym3 point_mass_now(const pair_lanes *p, const joint_pose *q)
 {
-    ts_wf m = ts_w_add(p->inv_mass_a, p->inv_mass_b);
-    ts_wf zero = ts_w_zero();
-    ts_wsym3 k = {m, m, m, zero, zero, zero};
-    add_arm_term(&k, p->inv_inertia_a, q->ra);
-    add_arm_term(&k, p->inv_inertia_b, q->rb);
-    return wsym3_inverse(k);
+    return ts_point_mass(p->inv_mass_a, p->inv_mass_b, p->inv_inertia_a, p->inv_inertia_b, q->ra, q->rb);
 }
 
 TS_FORCE_INLINE void solve_point(ts_joint_bundle *b, pair_lanes *p, soft_lanes s, const joint_pose *q)
@@ -331,46 +297,17 @@ TS_FORCE_INLINE axial_row distance_row(const ts_joint_bundle *b, const joint_pos
     return sliding_row(n, q->ra, q->rb);
 }
 
-TS_FORCE_INLINE void store_point_mass(ts_joint_bundle *b, ts_wsym3 m)
-{
-    ts_w_store(b->point_mass[0], m.xx);
-    ts_w_store(b->point_mass[1], m.yy);
-    ts_w_store(b->point_mass[2], m.zz);
-    ts_w_store(b->point_mass[3], m.xy);
-    ts_w_store(b->point_mass[4], m.xz);
-    ts_w_store(b->point_mass[5], m.yz);
-}
 
-/* Ball joints are most of a large jointed scene: they get kernels of their
- * own, small enough for the compiler to keep the lanes in registers; the
- * other types share the *_any kernels (separate functions, so that their
- * code does not crowd the ball's). */
-TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_joint_bundle *b)
-{
-    pair_lanes p = TS_PAIR_LOAD(c->states, b);
-    joint_pose q = pose_of(b, &p);
-    store_point_mass(b, point_mass_now(&p, &q));
-    ts_pair_apply_impulse(&p, ts_wv3_load(b->linear_impulse), q.ra, q.rb);
-    TS_PAIR_STORE(c->states, b, &p);
-}
+/* ---- the kernels of the general layout (every type but the ball) ---- */
 
-TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias)
-{
-    pair_lanes p = TS_PAIR_LOAD(c->states, b);
-    joint_pose q = pose_of(b, &p);
-    solve_point(b, &p, soft_of(c, use_bias), &q);
-    TS_PAIR_STORE(c->states, b, &p);
-}
-
-void TS_WIDE(ts_joint_warm_start_any)(const ts_joint_solver_context *c, ts_joint_bundle *b)
+static void warm_start_any(const ts_joint_solver_context *c, ts_joint_bundle *b)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     joint_pose q = pose_of(b, &p);
     if (b->type == TS_JOINT_HINGE || b->type == TS_JOINT_FIXED) {
-        store_point_mass(b, point_mass_now(&p, &q));
+        ts_wsym3_store(b->point_mass, point_mass_now(&p, &q));
     }
     switch (b->type) {
-    case TS_JOINT_BALL: ts_pair_apply_impulse(&p, ts_wv3_load(b->linear_impulse), q.ra, q.rb); break;
     case TS_JOINT_HINGE: {
         hinge_pose h = hinge_pose_of(b, &p);
         axial_row r = {{ts_w_zero(), ts_w_zero(), ts_w_zero()}, h.axis_a, h.axis_a};
@@ -406,13 +343,12 @@ void TS_WIDE(ts_joint_warm_start_any)(const ts_joint_solver_context *c, ts_joint
     TS_PAIR_STORE(c->states, b, &p);
 }
 
-void TS_WIDE(ts_joint_solve_any)(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias)
+static void solve_any(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     joint_pose q = pose_of(b, &p);
     soft_lanes s = soft_of(c, use_bias);
     switch (b->type) {
-    case TS_JOINT_BALL: solve_point(b, &p, s, &q); break;
     case TS_JOINT_HINGE: {
         hinge_pose h = hinge_pose_of(b, &p);
         axial_row r = {{ts_w_zero(), ts_w_zero(), ts_w_zero()}, h.axis_a, h.axis_a};
@@ -444,20 +380,31 @@ void TS_WIDE(ts_joint_solve_any)(const ts_joint_solver_context *c, ts_joint_bund
     TS_PAIR_STORE(c->states, b, &p);
 }
 
-void TS_WIDE(ts_joint_warm_start)(const ts_joint_solver_context *c, ts_joint_bundle *b)
+/* ---- dispatch by layout ---- */
+
+static ts_joint_bundle *general_bundle(const ts_joint_scratch *s, ts_joint_bundle_ref ref)
 {
-    if (b->type == TS_JOINT_BALL) {
-        ball_warm_start(c, b);
+    return (ts_joint_bundle *)s->bundles + ref.slot;
+}
+
+void TS_WIDE(ts_joint_warm_start)(const ts_joint_solver_context *c, int32_t k)
+{
+    ts_joint_bundle_ref ref = c->scratch->refs[k];
+    if (ref.type == TS_JOINT_BALL) {
+        TS_WIDE(ts_ball_warm_start)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot);
     } else {
-        TS_WIDE(ts_joint_warm_start_any)(c, b);
+        warm_start_any(c, general_bundle(c->scratch, ref));
     }
 }
 
-void TS_WIDE(ts_joint_solve)(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias)
+void TS_WIDE(ts_joint_solve)(const ts_joint_solver_context *c, int32_t k, bool use_bias)
 {
-    if (b->type == TS_JOINT_BALL) {
-        ball_solve(c, b, use_bias);
+    ts_joint_bundle_ref ref = c->scratch->refs[k];
+    if (ref.type != TS_JOINT_BALL) {
+        solve_any(c, general_bundle(c->scratch, ref), use_bias);
+    } else if (use_bias) {
+        TS_WIDE(ts_ball_solve)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot);
     } else {
-        TS_WIDE(ts_joint_solve_any)(c, b, use_bias);
+        TS_WIDE(ts_ball_relax)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot);
     }
 }

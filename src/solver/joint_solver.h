@@ -2,7 +2,10 @@
  * bundles of TS_W lanes, one joint type per bundle (this header and its
  * kernels are compiled once per width; the layout and every function name
  * carry the width), and the width-generic kernels that solve them. Every
- * type runs wide: ball, hinge, prismatic, distance and fixed.
+ * type runs wide: ball, hinge, prismatic, distance and fixed. Ball joints
+ * have bundles of their own, a compact layout with kernels that keep the
+ * substep's pose (ball_joint.h); the other types share the general layout
+ * below.
  *
  * A lane holds the anchors and frames at the step's start, world frame, and
  * the effective masses computed from them; the kernels move the anchors and
@@ -13,10 +16,10 @@
 #define TS_JOINT_SOLVER_H
 
 #include "body_state.h"
+#include "joint_scratch.h"
 #include "wide.h"
 
 typedef struct ts_joint_bundle {
-    int32_t type; /* ts_joint_type of every lane */
     int32_t body_a[TS_W]; /* body state index (the dummy for static bodies and empty lanes) */
     int32_t body_b[TS_W];
     int32_t joint[TS_W]; /* joint id, -1 for an empty lane */
@@ -49,24 +52,22 @@ typedef struct ts_joint_bundle {
     float spring_target[TS_W];
     float spring_bias_rate[TS_W], spring_mass_scale[TS_W], spring_impulse_scale[TS_W];
     float spring_impulse[TS_W];
+    int32_t type; /* ts_joint_type of every lane (last: the rows above stay aligned) */
 } ts_joint_bundle;
 
 /* Settings of one step shared by every joint kernel. */
 typedef struct ts_joint_solver_context {
-    ts_body_state *states; /* awake bodies by slot, then the dummy */
-    float inv_h;           /* 1 / substep */
+    ts_body_state *states;            /* awake bodies by slot, then the dummy */
+    const ts_joint_scratch *scratch;  /* the step's bundles (ts_joint_solver_begin) */
+    float inv_h;                      /* 1 / substep */
     float bias_rate, mass_scale, impulse_scale; /* the joints' soft constraint (world joint_hertz) */
 } ts_joint_solver_context;
 
-/* Applies the accumulated impulses (the warm start of a substep). */
-void TS_WIDE(ts_joint_warm_start)(const ts_joint_solver_context *c, ts_joint_bundle *b);
+/* Applies the accumulated impulses of bundle k (the warm start of a substep). */
+void TS_WIDE(ts_joint_warm_start)(const ts_joint_solver_context *c, int32_t k);
 
-/* One pass of sequential impulses: with the soft bias (solve) or without
- * (relax); limits ahead of their bound are speculative in both. */
-void TS_WIDE(ts_joint_solve)(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias);
-
-/* The kernels of every type but the ball (which the two above run inline). */
-void TS_WIDE(ts_joint_warm_start_any)(const ts_joint_solver_context *c, ts_joint_bundle *b);
-void TS_WIDE(ts_joint_solve_any)(const ts_joint_solver_context *c, ts_joint_bundle *b, bool use_bias);
+/* One pass of sequential impulses over bundle k: with the soft bias (solve)
+ * or without (relax); limits ahead of their bound are speculative in both. */
+void TS_WIDE(ts_joint_solve)(const ts_joint_solver_context *c, int32_t k, bool use_bias);
 
 #endif

@@ -116,12 +116,11 @@ static void run_bundle(solve_context *c, ts_contact_bundle *b, pass kind)
 /* Joint bundle k of the world's joint scratch (restitution is no joint pass). */
 static void run_joint_bundle(solve_context *c, int32_t k, pass kind)
 {
-    ts_joint_bundle *b = (ts_joint_bundle *)c->world->joint_scratch.bundles + k;
     switch (kind) {
     case PASS_PREPARE: TS_WIDE(ts_joint_prepare_bundle)(&c->joint_prepare, k); break;
-    case PASS_WARM_START: TS_WIDE(ts_joint_warm_start)(&c->joint_kernels, b); break;
-    case PASS_SOLVE: TS_WIDE(ts_joint_solve)(&c->joint_kernels, b, true); break;
-    case PASS_RELAX: TS_WIDE(ts_joint_solve)(&c->joint_kernels, b, false); break;
+    case PASS_WARM_START: TS_WIDE(ts_joint_warm_start)(&c->joint_kernels, k); break;
+    case PASS_SOLVE: TS_WIDE(ts_joint_solve)(&c->joint_kernels, k, true); break;
+    case PASS_RELAX: TS_WIDE(ts_joint_solve)(&c->joint_kernels, k, false); break;
     case PASS_STORE: TS_WIDE(ts_joint_store_impulses)(c->world, k, c->joint_kernels.inv_h); break;
     default: break;
     }
@@ -307,7 +306,7 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
         .kernels = {scratch->states, 1.0f / h, world->contact_push_speed, world->contact_push_speed * h,
                     world->restitution_threshold},
         .joint_prepare = {world, awake, h, world->enable_warm_starting},
-        .joint_kernels = {scratch->states, 1.0f / h, joint_soft.bias_rate, joint_soft.mass_scale,
+        .joint_kernels = {scratch->states, &world->joint_scratch, 1.0f / h, joint_soft.bias_rate, joint_soft.mass_scale,
                           joint_soft.impulse_scale},
         .gravity = world->gravity,
         .h = h,

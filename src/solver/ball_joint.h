@@ -1,0 +1,73 @@
+/* Ball joints in bundles of their own (compiled once per width, like every
+ * kernel): a compact layout holding only what a point constraint reads, the
+ * preparation going wide, and kernels that keep the pose of the substep in
+ * the bundle so that the warm start and the biased solve gather only the
+ * bodies' velocities.
+ *
+ * Why: a large jointed scene (joint_grid: 19,800 ball joints) is nearly all
+ * ball joints, and the general joint bundle (joint_solver.h) carries ~2.5 kB
+ * of rows for the other types. Most of a ball pass was the gather and
+ * scatter of the two bodies and turning the anchors with the bodies'
+ * rotations; both are done once per substep here, in the relax pass.
+ *
+ * The substep's pose: the relax pass runs after the positions moved, so the
+ * anchors it turns, the gap between the frame origins and K^-1 at those
+ * anchors are also those of the next substep's warm start and solve (the
+ * velocity integration between moves no body); the preparation stores those
+ * of the step's start for the first substep. */
+#ifndef TS_BALL_JOINT_H
+#define TS_BALL_JOINT_H
+
+#include "joint_solver.h"
+
+struct ts_world;
+struct ts_joint_prepare_context;
+
+/* Every row starts at a multiple of its own size (TS_W floats), so no row
+ * load splits a cache line; the array of bundles starts at 64 bytes. */
+#define TS_BALL_ROW_ALIGN (TS_W * 4 < 64 ? TS_W * 4 : 64)
+
+typedef struct ts_ball_bundle {
+    _Alignas(TS_BALL_ROW_ALIGN) int32_t body_a[TS_W]; /* body state index (the dummy for static bodies and empty lanes) */
+    int32_t body_b[TS_W];
+    float inv_mass_a[TS_W];
+    float inv_mass_b[TS_W];
+    float inv_inertia_a[6][TS_W]; /* world, at the step's start: xx yy zz xy xz yz */
+    float inv_inertia_b[6][TS_W];
+    float anchor_a[3][TS_W];     /* frame A's origin - centre of mass of A (world, step start) */
+    float anchor_b[3][TS_W];
+    float delta_center[3][TS_W]; /* centre of B - centre of A at the step's start */
+    /* The pose of the substep: the anchors turned with the bodies, the gap
+     * (cB + rB) - (cA + rA) and the inverse of K at those anchors. */
+    float arm_a[3][TS_W];
+    float arm_b[3][TS_W];
+    float gap[3][TS_W];
+    float point_mass[6][TS_W];
+    float impulse[3][TS_W];
+} ts_ball_bundle;
+
+/* The ball bundles of the world's joint scratch (64-byte aligned). */
+ts_ball_bundle *TS_WIDE(ts_ball_bundles)(const ts_joint_scratch *scratch);
+
+/* Bytes to reserve for n ball bundles (with room to align them). */
+int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n);
+
+/* Fills ball bundle b with the joints ids[0 .. lanes - 1]. */
+void TS_WIDE(ts_ball_prepare)(const struct ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids,
+                              int lanes);
+
+/* Applies the accumulated impulses at the substep's anchors. */
+void TS_WIDE(ts_ball_warm_start)(const ts_joint_solver_context *c, ts_ball_bundle *b);
+
+/* One soft pass at the substep's pose (velocities only). */
+void TS_WIDE(ts_ball_solve)(const ts_joint_solver_context *c, ts_ball_bundle *b);
+
+/* One rigid pass at the pose after the positions moved; keeps that pose
+ * (anchors, gap, K^-1) for the next substep. */
+void TS_WIDE(ts_ball_relax)(const ts_joint_solver_context *c, ts_ball_bundle *b);
+
+/* Writes the impulses and reaction forces back to the joints. */
+void TS_WIDE(ts_ball_store_impulses)(struct ts_world *world, const ts_ball_bundle *b, const int32_t *ids, int lanes,
+                                     float inv_h);
+
+#endif

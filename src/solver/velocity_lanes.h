@@ -1,0 +1,181 @@
+/* The velocities alone of TS_W body states (compiled once per width): the
+ * gather of v and w into lanes and their scatter back, for kernels that keep
+ * the pose they need in their own bundle (ball_joint.c) and so skip the dp
+ * and dq half of a body state.
+ *
+ * At W = 8 a row pairs lane l's group with lane l + 4's (a 16-byte load and
+ * an insert into the upper half), so one 4x4 transpose of 256-bit rows
+ * yields all eight lanes of x, y and z (7 shuffles; the padding column is
+ * never formed); W = 4 is the same on 128-bit rows. Other widths go lane by
+ * lane. gather_state does the same for a whole state (v, w, dp, dq). */
+#ifndef TS_VELOCITY_LANES_H
+#define TS_VELOCITY_LANES_H
+
+#include "../core.h"
+#include "body_lanes.h"
+#include "body_state.h"
+#include "wide.h"
+
+#include <string.h>
+
+typedef struct velocity_lanes {
+    ts_wv3 v, w;
+} velocity_lanes;
+
+#if TS_W == 4 || TS_W == 8
+
+#if TS_W == 8
+#define VL_UNPACKLO simde_mm256_unpacklo_ps
+#define VL_UNPACKHI simde_mm256_unpackhi_ps
+#define VL_SHUFFLE simde_mm256_shuffle_ps
+
+/* Lane l's group in the low half, lane l + 4's in the high half. */
+TS_FORCE_INLINE ts_wf velocity_row(const ts_body_state *states, const int32_t *index, int l, int offset)
+{
+    simde__m128 lo = simde_mm_loadu_ps((const float *)(states + index[l]) + offset);
+    simde__m128 hi = simde_mm_loadu_ps((const float *)(states + index[l + 4]) + offset);
+    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(lo), hi, 1);
+}
+#else
+#define VL_UNPACKLO simde_mm_unpacklo_ps
+#define VL_UNPACKHI simde_mm_unpackhi_ps
+#define VL_SHUFFLE simde_mm_shuffle_ps
+
+TS_FORCE_INLINE ts_wf velocity_row(const ts_body_state *states, const int32_t *index, int l, int offset)
+{
+    return simde_mm_loadu_ps((const float *)(states + index[l]) + offset);
+}
+#endif
+
+/* Rows (x, y, z, pad) of lanes 0..3 (and 4..7 in the upper half) into x, y,
+ * z columns: unpack pairs of rows, then pick the halves. */
+TS_FORCE_INLINE ts_wv3 gather_group(const ts_body_state *states, const int32_t *index, int offset)
+{
+    ts_wf r0 = velocity_row(states, index, 0, offset), r1 = velocity_row(states, index, 1, offset);
+    ts_wf r2 = velocity_row(states, index, 2, offset), r3 = velocity_row(states, index, 3, offset);
+    ts_wf lo01 = VL_UNPACKLO(r0, r1), lo23 = VL_UNPACKLO(r2, r3); /* x0 x1 y0 y1, x2 x3 y2 y3 */
+    ts_wf hi01 = VL_UNPACKHI(r0, r1), hi23 = VL_UNPACKHI(r2, r3); /* z0 z1 p p, z2 z3 p p */
+    return (ts_wv3){VL_SHUFFLE(lo01, lo23, SIMDE_MM_SHUFFLE(1, 0, 1, 0)),
+                    VL_SHUFFLE(lo01, lo23, SIMDE_MM_SHUFFLE(3, 2, 3, 2)),
+                    VL_SHUFFLE(hi01, hi23, SIMDE_MM_SHUFFLE(1, 0, 1, 0))};
+}
+
+TS_FORCE_INLINE velocity_lanes gather_velocities(const ts_body_state *states, const int32_t index[TS_W])
+{
+    return (velocity_lanes){gather_group(states, index, 0), gather_group(states, index, 4)};
+}
+
+/* The four components of a quaternion group (dq), all four columns. */
+TS_FORCE_INLINE ts_wquat gather_quat(const ts_body_state *states, const int32_t *index, int offset)
+{
+    ts_wf r0 = velocity_row(states, index, 0, offset), r1 = velocity_row(states, index, 1, offset);
+    ts_wf r2 = velocity_row(states, index, 2, offset), r3 = velocity_row(states, index, 3, offset);
+    ts_wf lo01 = VL_UNPACKLO(r0, r1), lo23 = VL_UNPACKLO(r2, r3);
+    ts_wf hi01 = VL_UNPACKHI(r0, r1), hi23 = VL_UNPACKHI(r2, r3);
+    return (ts_wquat){VL_SHUFFLE(lo01, lo23, SIMDE_MM_SHUFFLE(1, 0, 1, 0)),
+                      VL_SHUFFLE(lo01, lo23, SIMDE_MM_SHUFFLE(3, 2, 3, 2)),
+                      VL_SHUFFLE(hi01, hi23, SIMDE_MM_SHUFFLE(1, 0, 1, 0)),
+                      VL_SHUFFLE(hi01, hi23, SIMDE_MM_SHUFFLE(3, 2, 3, 2))};
+}
+
+/* The whole state with the same transposes (v, w, dp, dq). */
+TS_FORCE_INLINE body_lanes gather_state(const ts_body_state *states, const int32_t index[TS_W])
+{
+    return (body_lanes){gather_group(states, index, 0), gather_group(states, index, 4), gather_group(states, index, 8),
+                        gather_quat(states, index, 12)};
+}
+
+/* x, y, z columns back into rows (x, y, z, 0): rows[l] holds lane l (and
+ * lane l + 4 in the upper half at W = 8). */
+TS_FORCE_INLINE void group_rows(ts_wv3 c, ts_wf rows[4])
+{
+    ts_wf zero = ts_w_zero();
+    ts_wf xy01 = VL_UNPACKLO(c.x, c.y), xy23 = VL_UNPACKHI(c.x, c.y); /* x0 y0 x1 y1, x2 y2 x3 y3 */
+    ts_wf z01 = VL_UNPACKLO(c.z, zero), z23 = VL_UNPACKHI(c.z, zero); /* z0 0 z1 0, z2 0 z3 0 */
+    rows[0] = VL_SHUFFLE(xy01, z01, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    rows[1] = VL_SHUFFLE(xy01, z01, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+    rows[2] = VL_SHUFFLE(xy23, z23, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    rows[3] = VL_SHUFFLE(xy23, z23, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+}
+
+/* Lane l's v and w rows (the 16-byte groups at offsets 0 and 4). */
+TS_FORCE_INLINE void store_lane(ts_body_state *states, int32_t index, simde__m128 v, simde__m128 w)
+{
+    float *s = (float *)(states + index);
+    simde_mm_storeu_ps(s, v);
+    simde_mm_storeu_ps(s + 4, w);
+}
+
+/* Writes v and w back for the lanes whose body is dynamic (inverse mass >
+ * 0; see scatter in body_lanes.h): when every lane's is, without a test per
+ * lane. */
+TS_FORCE_INLINE void scatter_velocities(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
+                                        velocity_lanes b)
+{
+    ts_wf v[4], w[4];
+    group_rows(b.v, v);
+    group_rows(b.w, w);
+    uint32_t all = (1u << TS_W) - 1u;
+    uint32_t dynamic = ts_w_mask_bits(ts_w_gt(ts_w_load(inv_mass), ts_w_zero()));
+    for (int l = 0; l < 4; ++l) {
+#if TS_W == 8
+        simde__m128 v_lo = simde_mm256_castps256_ps128(v[l]), w_lo = simde_mm256_castps256_ps128(w[l]);
+        simde__m128 v_hi = simde_mm256_extractf128_ps(v[l], 1), w_hi = simde_mm256_extractf128_ps(w[l], 1);
+        if (dynamic == all || (dynamic >> l & 1u) != 0) {
+            store_lane(states, index[l], v_lo, w_lo);
+        }
+        if (dynamic == all || (dynamic >> (l + 4) & 1u) != 0) {
+            store_lane(states, index[l + 4], v_hi, w_hi);
+        }
+#else
+        if (dynamic == all || (dynamic >> l & 1u) != 0) {
+            store_lane(states, index[l], v[l], w[l]);
+        }
+#endif
+    }
+}
+
+#undef VL_UNPACKLO
+#undef VL_UNPACKHI
+#undef VL_SHUFFLE
+
+#else
+
+TS_FORCE_INLINE body_lanes gather_state(const ts_body_state *states, const int32_t index[TS_W])
+{
+    return gather(states, index);
+}
+
+TS_FORCE_INLINE velocity_lanes gather_velocities(const ts_body_state *states, const int32_t index[TS_W])
+{
+    float rows[6][TS_W];  /* lane by lane */
+    for (int l = 0; l < TS_W; ++l) {
+        const ts_body_state *s = states + index[l];
+        rows[0][l] = s->v.x;
+        rows[1][l] = s->v.y;
+        rows[2][l] = s->v.z;
+        rows[3][l] = s->w.x;
+        rows[4][l] = s->w.y;
+        rows[5][l] = s->w.z;
+    }
+    return (velocity_lanes){ts_wv3_load((const float(*)[TS_W])rows), ts_wv3_load((const float(*)[TS_W])(rows + 3))};
+}
+
+TS_FORCE_INLINE void scatter_velocities(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
+                                        velocity_lanes b)
+{
+    float rows[6][TS_W];
+    ts_wv3_store(rows, b.v);
+    ts_wv3_store(rows + 3, b.w);
+    for (int l = 0; l < TS_W; ++l) {
+        if (inv_mass[l] > 0.0f) {
+            ts_body_state *s = states + index[l];
+            s->v = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
+            s->w = (ts_vec3){rows[3][l], rows[4][l], rows[5][l]};
+        }
+    }
+}
+
+#endif
+
+#endif
