@@ -33,8 +33,8 @@ ts_world_def ts_default_world_def(void)
         .restitution_threshold = 1.0f,
         .enable_warm_starting = true,
         .enable_sleep = true,
-        .joint_hertz = 60.0f,
-        .joint_damping_ratio = 2.0f,
+        .joint_hertz = 90.0f,
+        .joint_damping_ratio = 1.0f,
         .internal_value = TS_DEF_COOKIE,
     };
 }

@@ -9,19 +9,24 @@
 #include "wide.h"
 
 /* [r]x^T S [r]x, the angular part of K for an anchor r: column j is
- * (S (r x e_j)) x r. */
+ * (S (r x e_j)) x r, with r x e_x = (0, rz, -ry), r x e_y = (-rz, 0, rx),
+ * r x e_z = (ry, -rx, 0); the zero entries are left out of S times them
+ * (a product with 0 adds nothing but the sign of a zero). */
 TS_FORCE_INLINE void ts_add_arm_term(ts_wsym3 *k, ts_wsym3 s, ts_wv3 r)
 {
-    ts_wf zero = ts_w_zero();
-    ts_wv3 cx = ts_wv3_cross(ts_wsym3_mul(s, (ts_wv3){zero, r.z, ts_w_neg(r.y)}), r);
-    ts_wv3 cy = ts_wv3_cross(ts_wsym3_mul(s, (ts_wv3){ts_w_neg(r.z), zero, r.x}), r);
-    ts_wv3 cz = ts_wv3_cross(ts_wsym3_mul(s, (ts_wv3){r.y, ts_w_neg(r.x), zero}), r);
-    k->xx = ts_w_add(k->xx, cx.x);
-    k->yy = ts_w_add(k->yy, cy.y);
-    k->zz = ts_w_add(k->zz, cz.z);
-    k->xy = ts_w_add(k->xy, cy.x);
-    k->xz = ts_w_add(k->xz, cz.x);
-    k->yz = ts_w_add(k->yz, cz.y);
+    ts_wv3 sx = {ts_w_sub(ts_w_mul(s.xy, r.z), ts_w_mul(s.xz, r.y)), ts_w_sub(ts_w_mul(s.yy, r.z), ts_w_mul(s.yz, r.y)),
+                 ts_w_sub(ts_w_mul(s.yz, r.z), ts_w_mul(s.zz, r.y))};
+    ts_wv3 sy = {ts_w_sub(ts_w_mul(s.xz, r.x), ts_w_mul(s.xx, r.z)), ts_w_sub(ts_w_mul(s.yz, r.x), ts_w_mul(s.xy, r.z)),
+                 ts_w_sub(ts_w_mul(s.zz, r.x), ts_w_mul(s.xz, r.z))};
+    ts_wv3 sz = {ts_w_sub(ts_w_mul(s.xx, r.y), ts_w_mul(s.xy, r.x)), ts_w_sub(ts_w_mul(s.xy, r.y), ts_w_mul(s.yy, r.x)),
+                 ts_w_sub(ts_w_mul(s.xz, r.y), ts_w_mul(s.yz, r.x))};
+    /* (S c) x r, only the entries of the symmetric result that are kept */
+    k->xx = ts_w_add(k->xx, ts_w_sub(ts_w_mul(sx.y, r.z), ts_w_mul(sx.z, r.y)));
+    k->yy = ts_w_add(k->yy, ts_w_sub(ts_w_mul(sy.z, r.x), ts_w_mul(sy.x, r.z)));
+    k->zz = ts_w_add(k->zz, ts_w_sub(ts_w_mul(sz.x, r.y), ts_w_mul(sz.y, r.x)));
+    k->xy = ts_w_add(k->xy, ts_w_sub(ts_w_mul(sy.y, r.z), ts_w_mul(sy.z, r.y)));
+    k->xz = ts_w_add(k->xz, ts_w_sub(ts_w_mul(sz.y, r.z), ts_w_mul(sz.z, r.y)));
+    k->yz = ts_w_add(k->yz, ts_w_sub(ts_w_mul(sz.z, r.x), ts_w_mul(sz.x, r.z)));
 }
 
 /* The inverse by cofactors; zero where singular (empty lanes). */

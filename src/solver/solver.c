@@ -295,7 +295,7 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
     float h = dt / (float)world->substeps;
     /* The contact spring stays well below the substep rate. */
     float hertz = world->contact_hertz < 0.25f / h ? world->contact_hertz : 0.25f / h;
-    float joint_hertz = world->joint_hertz < 0.25f / h ? world->joint_hertz : 0.25f / h;
+    float joint_hertz = world->joint_hertz < 0.375f / h ? world->joint_hertz : 0.375f / h; /* types.h */
     ts_softness joint_soft = ts_make_softness(joint_hertz, world->joint_damping_ratio, h);
     solve_context c = {
         .world = world,
