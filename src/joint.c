@@ -286,10 +286,6 @@ static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, t
         ts_fail(TS_ERROR_WRONG_WORLD, fn, "def->body_%c belongs to another world", world_a != world ? 'a' : 'b');
         return TS_NULL_JOINT_ID;
     }
-    if (world->solver == TS_SOLVER_XPBD) {
-        ts_fail(TS_ERROR_UNSUPPORTED, fn, "the world's solver is TS_SOLVER_XPBD, which has no joints yet");
-        return TS_NULL_JOINT_ID;
-    }
     if (a == b) {
         ts_fail(TS_ERROR_INVALID_OPERATION, fn, "def->body_a and def->body_b are the same body (a joint needs two)");
         return TS_NULL_JOINT_ID;

@@ -379,10 +379,10 @@ ts_result ts_world_set_substeps(ts_world_id id, int substeps)
     return TS_OK;
 }
 
-/* The two solvers' stored impulses mean different things to the next step
- * (the soft step warm starts from its own; XPBD's are the last substep's,
- * for reporting), so a switch clears them: the first step after it starts
- * cold, as a new contact does. */
+/* The two solvers' stored impulses (contacts and joints) mean different
+ * things to the next step (the soft step warm starts from its own; XPBD's
+ * are the last substep's, for reporting), so a switch clears them: the
+ * first step after it starts cold, as a new contact or joint does. */
 ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
 {
     if (solver != TS_SOLVER_SOFT_STEP && solver != TS_SOLVER_XPBD) {
@@ -391,10 +391,6 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
     ts_world *world = ts_world_lookup(id, __func__);
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
-    }
-    if (solver == TS_SOLVER_XPBD && ts_id_pool_live_count(&world->joint_ids) > 0) {
-        return ts_fail(TS_ERROR_UNSUPPORTED, __func__, "solver TS_SOLVER_XPBD has no joints yet and the world has %d",
-                       (int)ts_id_pool_live_count(&world->joint_ids));
     }
     if (world->solver != solver) {
         ts_contact_store *s = &world->contact_store;
@@ -405,6 +401,9 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
         memset(s->twist_impulse, 0, sizeof(float) * (size_t)count);
         memset(s->slip1, 0, sizeof(float) * (size_t)count);
         memset(s->slip2, 0, sizeof(float) * (size_t)count);
+        for (int32_t j = 0; j < world->joint_capacity; ++j) {
+            world->joints[j].impulses = (ts_joint_impulses){{0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
+        }
         world->solver = solver;
     }
     return TS_OK;

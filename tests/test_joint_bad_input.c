@@ -42,31 +42,6 @@ static void test_same_body_twice(void **state)
     assert_ok(ts_destroy_world(f.world));
 }
 
-/* XPBD has no joints yet: a joint in an XPBD world, or switching a world
- * with joints to XPBD, gives TS_ERROR_UNSUPPORTED and changes nothing; with
- * the joint gone the switch works. */
-static void test_xpbd_refuses_joints(void **state)
-{
-    (void)state;
-    fixture f = make();
-    assert_ok(ts_world_set_solver(f.world, TS_SOLVER_XPBD));
-    ts_ball_joint_def def = ball_def(f.a, f.b);
-    assert_true(ts_joint_id_is_null(ts_create_ball_joint(f.world, &def)));
-    expect_error("TS_SOLVER_XPBD");
-    assert_ok(ts_world_set_solver(f.world, TS_SOLVER_SOFT_STEP));
-    ts_joint_id joint = ts_create_ball_joint(f.world, &def);
-    assert_false(ts_joint_id_is_null(joint));
-    assert_int_equal(ts_world_set_solver(f.world, TS_SOLVER_XPBD), TS_ERROR_UNSUPPORTED);
-    expect_error("joints");
-    ts_solver_type solver;
-    assert_ok(ts_world_get_solver(f.world, &solver));
-    assert_int_equal(solver, TS_SOLVER_SOFT_STEP);
-    assert_ok(ts_destroy_joint(joint));
-    assert_ok(ts_world_set_solver(f.world, TS_SOLVER_XPBD));
-    assert_ok(ts_world_step(f.world, 1.0f / 60.0f));
-    assert_ok(ts_destroy_world(f.world));
-}
-
 static void test_destroyed_body(void **state)
 {
     (void)state;
@@ -200,7 +175,6 @@ int main(void)
         cmocka_unit_test(test_nan_frames),
         cmocka_unit_test(test_inverted_limits),
         cmocka_unit_test(test_wrong_type_and_stale_ids),
-        cmocka_unit_test(test_xpbd_refuses_joints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

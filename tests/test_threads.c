@@ -5,7 +5,7 @@
  * and spheres, and many_pyramids (G = 5, B = 5: 375 boxes; the small variant
  * G = 2, B = 3 has 24 boxes, fewer than a step needs before it uses helper
  * threads at all), and a joint_grid of 15 x 15 spheres (ball joints, solved
- * in the colours next to contacts). Tolerance: none (the hash of every body's position,
+ * in the colours next to contacts) with each solver. Tolerance: none (the hash of every body's position,
  * rotation and velocities, and of every contact impulse, must be equal),
  * since every parallel stage writes only its own slots.
  *
@@ -266,15 +266,17 @@ static int build_joint_grid(ts_world_id world, ts_body_id *ids)
 typedef struct scene {
     const char *name;
     int (*build)(ts_world_id, ts_body_id *);
+    ts_solver_type solver;
 } scene;
 
 static const scene scenes[] = {
-    {"large_pyramid B=20", build_large_pyramid},
-    {"pile N=500", build_pile},
-    {"many_pyramids G=5 B=5", build_many_pyramids},
-    {"joint_grid S=15", build_joint_grid},
+    {"large_pyramid B=20", build_large_pyramid, TS_SOLVER_SOFT_STEP},
+    {"pile N=500", build_pile, TS_SOLVER_SOFT_STEP},
+    {"many_pyramids G=5 B=5", build_many_pyramids, TS_SOLVER_SOFT_STEP},
+    {"joint_grid S=15", build_joint_grid, TS_SOLVER_SOFT_STEP},
+    {"joint_grid S=15, XPBD", build_joint_grid, TS_SOLVER_XPBD},
 };
-#define SCENES 4
+#define SCENES 5
 
 /* ---- running and hashing ---- */
 
@@ -314,6 +316,7 @@ static uint64_t state_hash(ts_world_id id, const ts_body_id *ids, int count)
 static uint64_t run_with_sleep(const scene *s, int width, int threads, pool *tasks, bool sleep)
 {
     ts_world_def def = ts_default_world_def();
+    def.solver = s->solver;
     def.simd_width = width;
     def.threads = threads;
     def.enable_sleep = sleep;

@@ -13,9 +13,11 @@
  * frames line up; the prismatic translation is the distance of frame B's
  * origin from frame A's along the axis.
  *
- * Joints are soft constraints solved in the same substep loop as contacts
- * (world def joint_hertz / joint_damping_ratio), warm started, and coloured in
- * the same graph. Joined bodies do not collide unless collide_connected is
+ * Joints are solved in the same substep loop as contacts and coloured in
+ * the same graph: with the soft step as soft constraints (world def
+ * joint_hertz / joint_damping_ratio), warm started; with XPBD as rigid
+ * position constraints (springs compliant, motors and spring damping in the
+ * velocity pass), the reaction being the last substep's multiplier / h^2. Joined bodies do not collide unless collide_connected is
  * set. Destroying a body destroys its joints (their ids go stale). */
 #ifndef TESSERA_JOINT_H
 #define TESSERA_JOINT_H

@@ -71,11 +71,10 @@ TS_API ts_result ts_world_get_gravity(ts_world_id world, ts_vec3 *gravity);
 TS_API ts_result ts_world_set_substeps(ts_world_id world, int substeps);
 /* Workers of later steps: 0 = every core, 1..256 (see ts_world_def.threads). */
 TS_API ts_result ts_world_set_threads(ts_world_id world, int threads);
-/* Switch the contact solver between steps (TS_SOLVER_SOFT_STEP or
- * TS_SOLVER_XPBD). A change clears the contacts' stored impulses, so the
- * first step with the other solver starts without warm starting. XPBD has
- * no joints yet: switching a world with joints to it, or creating a joint
- * in an XPBD world, gives TS_ERROR_UNSUPPORTED. */
+/* Switch the solver of contacts and joints between steps
+ * (TS_SOLVER_SOFT_STEP or TS_SOLVER_XPBD). A change clears the contacts' and
+ * joints' stored impulses, so the first step with the other solver starts
+ * without warm starting. */
 TS_API ts_result ts_world_set_solver(ts_world_id world, ts_solver_type solver);
 TS_API ts_result ts_world_get_solver(ts_world_id world, ts_solver_type *solver);
 TS_API ts_result ts_world_get_counters(ts_world_id world, ts_world_counters *counters);

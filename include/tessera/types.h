@@ -117,9 +117,9 @@ typedef struct ts_allocator {
 
 typedef enum ts_solver_type {
     TS_SOLVER_SOFT_STEP = 0, /* soft-step sequential impulses (default) */
-    /* extended position based dynamics (Müller et al. 2020): contacts as
-     * position constraints, friction and restitution in a velocity pass;
-     * joints: not yet */
+    /* extended position based dynamics (Müller et al. 2020): contacts and
+     * joints as position constraints (joints rigid, springs compliant),
+     * friction, restitution, motors and spring damping in a velocity pass */
     TS_SOLVER_XPBD = 1,
 } ts_solver_type;
 
@@ -180,7 +180,9 @@ typedef struct ts_world_def {
      * light links stretches them by load / (m (2 pi f)^2): 90 Hz with a
      * damping ratio of 1 (90 Hz at 60 Hz with 4 substeps) holds a 100:1 ball
      * and chain to 2.9 cm where Box2D v3's 60 Hz and 2 give 4.9 cm, and a
-     * hanging chain, limits and sliders tighter too (tests/test_joints.c). */
+     * hanging chain, limits and sliders tighter too (tests/test_joints.c).
+     * Soft step only: XPBD's joints are rigid (their springs keep their own
+     * settings). */
     float joint_hertz;         /* > 0; default 90 */
     float joint_damping_ratio; /* >= 0; default 1 */
     int body_capacity;     /* bodies to reserve room for up front (a hint, >= 0) */

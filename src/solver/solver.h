@@ -20,6 +20,8 @@ typedef struct ts_solver_scratch {
     int32_t predicted_capacity;
     void *xpbd_lanes; /* XPBD: its lanes beside each bundle (xpbd_contact.h) */
     int32_t xpbd_lane_bytes;
+    void *xpbd_joint_bundles; /* XPBD: its joint bundles (xpbd_joint.h) */
+    int32_t xpbd_joint_bundle_bytes;
 } ts_solver_scratch;
 
 void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allocator);

@@ -49,30 +49,10 @@
 
 #include "contact_prepare.h"
 
-#include "pair_lanes.h"
+#include "xpbd_lanes.h"
 
 #include "../core.h"
 #include "../world.h"
-
-/* Writes dp and dq of the lanes whose body is dynamic (see scatter in
- * body_lanes.h for why only those). */
-TS_FORCE_INLINE void scatter_pose(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
-                                  const body_lanes *b)
-{
-    float rows[7][TS_W];
-    ts_wv3_store(rows, b->dp);
-    ts_w_store(rows[3], b->dq.x);
-    ts_w_store(rows[4], b->dq.y);
-    ts_w_store(rows[5], b->dq.z);
-    ts_w_store(rows[6], b->dq.w);
-    for (int l = 0; l < TS_W; ++l) {
-        if (inv_mass[l] > 0.0f) {
-            ts_body_state *s = states + index[l];
-            s->dp = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
-            s->dq = (ts_quat){rows[3][l], rows[4][l], rows[5][l], rows[6][l]};
-        }
-    }
-}
 
 /* Position corrections gathered over one kernel call: linear moves and
  * small rotations (world), applied to dp, dq at the end. */
@@ -95,19 +75,6 @@ TS_FORCE_INLINE ts_wv3 corrected_offset(const corrections *k, ts_wv3 ra, ts_wv3 
     ts_wv3 b = ts_wv3_add(k->move_b, ts_wv3_cross(k->turn_b, rb));
     ts_wv3 a = ts_wv3_add(k->move_a, ts_wv3_cross(k->turn_a, ra));
     return ts_wv3_sub(b, a);
-}
-
-/* q + 1/2 (θ, 0) q (normalised once per substep when velocities are derived) */
-TS_FORCE_INLINE ts_wquat turn_by(ts_wquat q, ts_wv3 t)
-{
-    ts_wf half = ts_w_splat(0.5f);
-    /* (θ, 0) q, term order as quat_mul with a.w = 0 */
-    ts_wf x = ts_w_sub(ts_w_add(ts_w_mul(t.x, q.w), ts_w_mul(t.y, q.z)), ts_w_mul(t.z, q.y));
-    ts_wf y = ts_w_add(ts_w_sub(ts_w_mul(t.y, q.w), ts_w_mul(t.x, q.z)), ts_w_mul(t.z, q.x));
-    ts_wf z = ts_w_sub(ts_w_add(ts_w_mul(t.x, q.y), ts_w_mul(t.z, q.w)), ts_w_mul(t.y, q.x));
-    ts_wf w = ts_w_sub(ts_w_sub(ts_w_neg(ts_w_mul(t.x, q.x)), ts_w_mul(t.y, q.y)), ts_w_mul(t.z, q.z));
-    return (ts_wquat){ts_w_add(q.x, ts_w_mul(half, x)), ts_w_add(q.y, ts_w_mul(half, y)),
-                      ts_w_add(q.z, ts_w_mul(half, z)), ts_w_add(q.w, ts_w_mul(half, w))};
 }
 
 /* B's centre point relative to A's, less the constant offset of the bodies'
@@ -240,11 +207,11 @@ void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts
     }
     solve_static_friction(c, b, x, &p, &k, total_lambda);
     p.a.dp = ts_wv3_add(p.a.dp, k.move_a);
-    p.a.dq = turn_by(p.a.dq, k.turn_a);
+    p.a.dq = ts_xpbd_turn_by(p.a.dq, k.turn_a);
     p.b.dp = ts_wv3_add(p.b.dp, k.move_b);
-    p.b.dq = turn_by(p.b.dq, k.turn_b);
-    scatter_pose(c->states, b->body_a, b->inv_mass_a, &p.a);
-    scatter_pose(c->states, b->body_b, b->inv_mass_b, &p.b);
+    p.b.dq = ts_xpbd_turn_by(p.b.dq, k.turn_b);
+    ts_xpbd_scatter_pose(c->states, b->body_a, b->inv_mass_a, &p.a);
+    ts_xpbd_scatter_pose(c->states, b->body_b, b->inv_mass_b, &p.b);
 }
 
 /* Dynamic friction and twist, limited by the substep's normal impulse. */

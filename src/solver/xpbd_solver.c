@@ -57,6 +57,7 @@
 #include "parallel.h"
 #include "solver.h"
 #include "xpbd_contact.h"
+#include "xpbd_joint.h"
 
 /* Items per block of a stage, as the soft step's (solver.c). */
 #define TS_BODY_BLOCK 128
@@ -75,6 +76,9 @@ typedef struct xpbd_run {
     ts_xpbd_contact_lanes *lanes;
     ts_contact_prepare_context prepare;
     ts_xpbd_context kernels;
+    ts_xpbd_joint_bundle *joints; /* the joint bundles, in the order of world->joint_scratch.refs */
+    const int32_t *joint_begin;   /* joint bundles of colour c: [joint_begin[c], joint_begin[c + 1]) */
+    ts_xpbd_joint_context joint_kernels;
     ts_vec3 gravity;
     int substeps;
     int substep; /* the substep in progress (the position pass's push-out allowance) */
@@ -93,12 +97,17 @@ typedef enum pass {
     PASS_STORE
 } pass;
 
-/* One parallel stage: a pass over bodies or bundles [first, first + count). */
+/* One parallel stage: a pass over bodies, or over contact bundles
+ * [first, first + count) followed by joint bundles
+ * [joint_first, joint_first + joint_count) (a colour's joints touch other
+ * bodies than its contacts, so both run in the same stage, as in solver.c). */
 typedef struct xpbd_stage {
     xpbd_run *r;
     pass kind;
     int32_t first;
     int32_t count;
+    int32_t joint_first;
+    int32_t joint_count;
     int32_t block_size;
 } xpbd_stage;
 
@@ -132,6 +141,19 @@ static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
     }
 }
 
+/* Joint bundle k. */
+static void run_joint_bundle(const xpbd_run *r, int32_t k, pass kind)
+{
+    ts_xpbd_joint_bundle *b = r->joints + k;
+    switch (kind) {
+    case PASS_PREPARE: TS_WIDE(ts_xpbd_joint_prepare)(&r->joint_kernels, b, k); break;
+    case PASS_POSITIONS: TS_WIDE(ts_xpbd_joint_solve_positions)(&r->joint_kernels, b); break;
+    case PASS_VELOCITIES: TS_WIDE(ts_xpbd_joint_solve_velocities)(&r->joint_kernels, b); break;
+    case PASS_STORE: TS_WIDE(ts_xpbd_joint_store)(r->world, b, r->kernels.inv_h); break;
+    default: break;
+    }
+}
+
 static void run_block(void *context, int32_t block, int worker)
 {
     const xpbd_stage *stage = context;
@@ -139,9 +161,17 @@ static void run_block(void *context, int32_t block, int worker)
     ts_solver_scratch *scratch = r->scratch;
     ts_body_store *store = &r->world->store;
     float h = r->kernels.h;
-    int32_t begin = stage->first + block * stage->block_size;
-    int32_t end = begin + stage->block_size < stage->first + stage->count ? begin + stage->block_size
-                                                                         : stage->first + stage->count;
+    int32_t begin = block * stage->block_size;
+    int32_t end = begin + stage->block_size < stage->count + stage->joint_count ? begin + stage->block_size
+                                                                               : stage->count + stage->joint_count;
+    if (end > stage->count) { /* the block's joint bundles */
+        for (int32_t k = begin > stage->count ? begin : stage->count; k < end; ++k) {
+            run_joint_bundle(r, stage->joint_first + k - stage->count, stage->kind);
+        }
+        end = stage->count;
+    }
+    begin += stage->first;
+    end += stage->first;
     int32_t bad = INT32_MAX;
     switch (stage->kind) {
     case PASS_STATES_BEGIN: TS_WIDE(ts_states_begin)(scratch->states, store, begin, end); break;
@@ -156,7 +186,11 @@ static void run_block(void *context, int32_t block, int worker)
         ts_sleep_update_timers(r->world, begin, end);
         ts_broadphase_compute_bounds(r->world, begin, end);
         break;
-    case PASS_PREPARE: prepare_bundles(r, begin, end); break;
+    case PASS_PREPARE:
+        if (begin < end) {
+            prepare_bundles(r, begin, end);
+        }
+        break;
     default:
         for (int32_t k = begin; k < end; ++k) {
             run_bundle(r, k, stage->kind);
@@ -168,20 +202,25 @@ static void run_block(void *context, int32_t block, int worker)
     }
 }
 
-static void run_stage(xpbd_run *r, pass kind, int32_t first, int32_t count, int32_t min_block)
+static void run_stage(xpbd_run *r, pass kind, int32_t first, int32_t count, int32_t joint_first, int32_t joint_count,
+                      int32_t min_block)
 {
-    if (count <= 0) {
+    int32_t items = count + joint_count;
+    if (items <= 0) {
         return;
     }
-    xpbd_stage stage = {r, kind, first, count, ts_block_size(count, min_block)};
-    ts_parallel_for(r->parallel, run_block, &stage, ts_block_count(count, stage.block_size));
+    xpbd_stage stage = {r, kind, first, count, joint_first, joint_count, ts_block_size(items, min_block)};
+    ts_parallel_for(r->parallel, run_block, &stage, ts_block_count(items, stage.block_size));
 }
 
-static void run_bodies(xpbd_run *r, pass kind) { run_stage(r, kind, 0, r->awake, TS_BODY_BLOCK); }
+static void run_bodies(xpbd_run *r, pass kind) { run_stage(r, kind, 0, r->awake, 0, 0, TS_BODY_BLOCK); }
 
+/* Every contact and joint bundle, overflow included (prepare, store: each
+ * bundle writes only its own data). */
 static void run_all_bundles(xpbd_run *r, pass kind)
 {
-    run_stage(r, kind, 0, r->scratch->color_begin[TS_OVERFLOW_COLOR + 1], TS_BUNDLE_BLOCK);
+    run_stage(r, kind, 0, r->scratch->color_begin[TS_OVERFLOW_COLOR + 1], 0, r->joint_begin[TS_OVERFLOW_COLOR + 1],
+              TS_BUNDLE_BLOCK);
 }
 
 /* Colours in order, a stage each; then the overflow bundles on worker 0, in
@@ -189,11 +228,16 @@ static void run_all_bundles(xpbd_run *r, pass kind)
 static void run_colors(xpbd_run *r, pass kind)
 {
     const int32_t *begin = r->scratch->color_begin;
+    const int32_t *joint_begin = r->joint_begin;
     for (int color = 0; color < TS_GRAPH_COLOR_COUNT; ++color) {
-        run_stage(r, kind, begin[color], begin[color + 1] - begin[color], TS_BUNDLE_BLOCK);
+        run_stage(r, kind, begin[color], begin[color + 1] - begin[color], joint_begin[color],
+                  joint_begin[color + 1] - joint_begin[color], TS_BUNDLE_BLOCK);
     }
     for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
         run_bundle(r, k, kind);
+    }
+    for (int32_t k = joint_begin[TS_OVERFLOW_COLOR]; k < joint_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+        run_joint_bundle(r, k, kind);
     }
 }
 
@@ -229,10 +273,11 @@ static void run_xpbd(xpbd_run *r)
 }
 
 /* The soft step's scratch (states, bundles, colour ranges) plus XPBD's:
- * the predicted states and the lanes beside each bundle. */
+ * the predicted states, the lanes beside each contact bundle and the joint
+ * bundles. */
 static bool reserve_scratch(ts_world *world, int32_t awake)
 {
-    if (!TS_WIDE(ts_solver_reserve_scratch)(world, awake)) {
+    if (!TS_WIDE(ts_solver_reserve_scratch)(world, awake) || !TS_WIDE(ts_xpbd_joint_begin)(world)) {
         return false;
     }
     ts_solver_scratch *s = &world->solver_scratch;
@@ -268,6 +313,9 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
         .kernels = {scratch->states, h, 1.0f / h, world->contact_push_speed,
                     world->restitution_threshold > bounce_floor ? world->restitution_threshold : bounce_floor,
                     0.0f, 0.0f, TS_XPBD_POINT_SWEEPS},
+        .joints = scratch->xpbd_joint_bundles,
+        .joint_begin = world->joint_scratch.color_begin,
+        .joint_kernels = {scratch->states, world, awake, h, 1.0f / h},
         .gravity = g,
         .substeps = world->substeps,
         .awake = awake,
