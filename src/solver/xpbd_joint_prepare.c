@@ -65,6 +65,19 @@ static ts_transform frame_in_world(const ts_world *world, int32_t body, const la
     return ts_transform_mul(b->pose, in_sim);
 }
 
+/* Only the origin of that frame, relative to the centre of mass (all a
+ * ball joint needs): spheres and unrotated boxes skip the principal
+ * rotation. */
+static ts_vec3 anchor_in_world(const ts_world *world, int32_t body, const lane_body *b, ts_vec3 local)
+{
+    const ts_mass_data *md = &world->bodies[body].mass_data;
+    ts_vec3 p = ts_sub(local, md->center);
+    if (md->principal_rotation.w != 1.0f) {
+        p = ts_inv_rotate(md->principal_rotation, p);
+    }
+    return ts_rotate(b->pose.q, p);
+}
+
 static void put3(float rows[3][TS_W], int l, ts_vec3 v)
 {
     rows[0][l] = v.x;
@@ -126,9 +139,19 @@ static void prepare_lane(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b
     const ts_joint *j = world->joints + id;
     lane_body a = lane_body_of(c, j->edges[0].body);
     lane_body bb = lane_body_of(c, j->edges[1].body);
-    ts_transform fa = frame_in_world(world, j->edges[0].body, &a, j->local_frame[0]);
-    ts_transform fb = frame_in_world(world, j->edges[1].body, &bb, j->local_frame[1]);
-    ts_vec3 ra = ts_sub(fa.p, a.pose.p), rb = ts_sub(fb.p, bb.pose.p);
+    ts_transform fa, fb;
+    ts_vec3 ra, rb;
+    if (j->type == TS_JOINT_BALL) {
+        ra = anchor_in_world(world, j->edges[0].body, &a, j->local_frame[0].p);
+        rb = anchor_in_world(world, j->edges[1].body, &bb, j->local_frame[1].p);
+        fa.p = ts_add(a.pose.p, ra);
+        fb.p = ts_add(bb.pose.p, rb);
+    } else {
+        fa = frame_in_world(world, j->edges[0].body, &a, j->local_frame[0]);
+        fb = frame_in_world(world, j->edges[1].body, &bb, j->local_frame[1]);
+        ra = ts_sub(fa.p, a.pose.p);
+        rb = ts_sub(fb.p, bb.pose.p);
+    }
     b->body_a[l] = a.state;
     b->body_b[l] = bb.state;
     b->joint[l] = id;

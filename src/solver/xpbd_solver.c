@@ -1,18 +1,22 @@
 /* The XPBD solver of a step (see xpbd_solver.h), compiled once per SIMD
  * width TS_W. It prepares the body states and the contact bundles exactly as
- * the soft step does (contact_prepare.c), then runs, per substep,
+ * the soft step does (contact_prepare.c), and its own joint bundles in the
+ * soft step's joint layout (xpbd_joint_prepare.c), then runs, per substep,
  *
  *   predict      v += h a, then dp += h v, dq by w (the soft step's
  *                integrators), and keep the predicted states;
- *   positions    one pass over the contacts, colour by colour
- *                (xpbd_contact.c): rigid non-penetration with a capped
- *                push-out, static friction as a position constraint;
+ *   positions    one pass over the contacts and joints, colour by colour
+ *                (xpbd_contact.c, xpbd_joint.c): rigid non-penetration with
+ *                a capped push-out, static friction as a position
+ *                constraint, the joints' locks, limits and springs;
  *   derive       v, w from the correction of the predicted pose;
- *   velocities   one pass over the contacts: restitution or rest, dynamic
- *                friction and twist;
+ *   velocities   one pass over the contacts and joints: restitution or
+ *                rest, dynamic friction and twist; joint motors and spring
+ *                damping;
  *
  * and after the substeps stores the last substep's impulses (reported by
- * ts_body_get_contacts; XPBD does not warm start) and writes the bodies back.
+ * ts_body_get_contacts and the joints' reaction readouts; XPBD does not warm
+ * start) and writes the bodies back.
  *
  * Beyond the paper, and why:
  * - Poses are deltas since the step's start (dp, dq) and separations come
