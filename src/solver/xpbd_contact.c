@@ -210,8 +210,8 @@ void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts
     p.a.dq = ts_xpbd_turn_by(p.a.dq, k.turn_a);
     p.b.dp = ts_wv3_add(p.b.dp, k.move_b);
     p.b.dq = ts_xpbd_turn_by(p.b.dq, k.turn_b);
-    ts_xpbd_scatter_pose(c->states, b->body_a, b->inv_mass_a, &p.a);
-    ts_xpbd_scatter_pose(c->states, b->body_b, b->inv_mass_b, &p.b);
+    scatter_position(c->states, b->body_a, b->inv_mass_a, p.a);
+    scatter_position(c->states, b->body_b, b->inv_mass_b, p.b);
 }
 
 /* Dynamic friction and twist, limited by the substep's normal impulse. */

@@ -68,8 +68,6 @@ TS_FORCE_INLINE ts_wv3 zero3(void)
     return (ts_wv3){z, z, z};
 }
 
-TS_FORCE_INLINE ts_wv3 neg3(ts_wv3 a) { return (ts_wv3){ts_w_neg(a.x), ts_w_neg(a.y), ts_w_neg(a.z)}; }
-
 /* 1 / k, or 0 where k <= 0 (empty lanes, nothing that can move). */
 TS_FORCE_INLINE ts_wf inverse_or_zero(ts_wf k)
 {
@@ -122,7 +120,7 @@ TS_FORCE_INLINE void solve2(ts_wf a, ts_wf b, ts_wf c, ts_wf x, ts_wf y, ts_wf *
 TS_FORCE_INLINE void push_pair(pair_lanes *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
 {
     p->a.dp = ts_wv3_mul_sub(p->a.dp, p->inv_mass_a, impulse);
-    p->a.dq = ts_xpbd_turn_by(p->a.dq, neg3(ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse))));
+    p->a.dq = ts_xpbd_turn_by(p->a.dq, ts_wv3_neg(ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse))));
     p->b.dp = ts_wv3_mul_add(p->b.dp, p->inv_mass_b, impulse);
     p->b.dq = ts_xpbd_turn_by(p->b.dq, ts_wsym3_mul(p->inv_inertia_b, ts_wv3_cross(rb, impulse)));
 }
@@ -130,7 +128,7 @@ TS_FORCE_INLINE void push_pair(pair_lanes *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 
 /* Angular correction L: A turns by -IA^-1 L, B by +IB^-1 L. */
 TS_FORCE_INLINE void twist_pair(pair_lanes *p, ts_wv3 angular)
 {
-    p->a.dq = ts_xpbd_turn_by(p->a.dq, neg3(ts_wsym3_mul(p->inv_inertia_a, angular)));
+    p->a.dq = ts_xpbd_turn_by(p->a.dq, ts_wv3_neg(ts_wsym3_mul(p->inv_inertia_a, angular)));
     p->b.dq = ts_xpbd_turn_by(p->b.dq, ts_wsym3_mul(p->inv_inertia_b, angular));
 }
 
@@ -177,7 +175,7 @@ TS_FORCE_INLINE point_block solve_point(const ts_xpbd_joint_bundle *b, pair_lane
     add_arm(&k, p->inv_inertia_a, q.ra);
     add_arm(&k, p->inv_inertia_b, q.rb);
     point_block block = {q.ra, q.rb, sym_inverse(k)};
-    ts_wv3 impulse = neg3(ts_wsym3_mul(block.inverse, q.d));
+    ts_wv3 impulse = ts_wv3_neg(ts_wsym3_mul(block.inverse, q.d));
     push_pair(p, impulse, q.ra, q.rb);
     *force = ts_wv3_add(*force, impulse);
     return block;
@@ -196,7 +194,7 @@ TS_FORCE_INLINE ts_wv3 gap_per_turn(const pair_lanes *p, const point_block *k, t
 TS_FORCE_INLINE void twist_holding_point(pair_lanes *p, const point_block *k, ts_wv3 angular, ts_wv3 *force,
                                          ts_wv3 *torque)
 {
-    ts_wv3 impulse = neg3(ts_wsym3_mul(k->inverse, gap_per_turn(p, k, angular)));
+    ts_wv3 impulse = ts_wv3_neg(ts_wsym3_mul(k->inverse, gap_per_turn(p, k, angular)));
     twist_pair(p, angular);
     push_pair(p, impulse, k->ra, k->rb);
     *force = ts_wv3_add(*force, impulse);
@@ -215,7 +213,7 @@ TS_FORCE_INLINE ts_wv3 rotation_error(const ts_xpbd_joint_bundle *b, const pair_
 /* All three relative rotations, the point free (prismatic). */
 TS_FORCE_INLINE void solve_rotation_lock(const ts_xpbd_joint_bundle *b, pair_lanes *p, ts_wv3 *torque)
 {
-    ts_wv3 angular = neg3(ts_wsym3_mul(ts_wsym3_load(b->angular_mass), rotation_error(b, p)));
+    ts_wv3 angular = ts_wv3_neg(ts_wsym3_mul(ts_wsym3_load(b->angular_mass), rotation_error(b, p)));
     twist_pair(p, angular);
     *torque = ts_wv3_add(*torque, angular);
 }
@@ -238,7 +236,7 @@ TS_FORCE_INLINE void solve_fixed(const ts_xpbd_joint_bundle *b, pair_lanes *p, t
     s = (ts_wsym3){ts_w_sub(s.xx, ts_wv3_dot(gx, mx)), ts_w_sub(s.yy, ts_wv3_dot(gy, my)),
                    ts_w_sub(s.zz, ts_wv3_dot(gz, mz)), ts_w_sub(s.xy, ts_wv3_dot(gx, my)),
                    ts_w_sub(s.xz, ts_wv3_dot(gx, mz)), ts_w_sub(s.yz, ts_wv3_dot(gy, mz))};
-    ts_wv3 angular = neg3(ts_wsym3_mul(sym_inverse(s), rotation_error(b, p)));
+    ts_wv3 angular = ts_wv3_neg(ts_wsym3_mul(sym_inverse(s), rotation_error(b, p)));
     twist_holding_point(p, &k, angular, force, torque);
 }
 
@@ -380,8 +378,8 @@ void TS_WIDE(ts_xpbd_joint_solve_positions)(const ts_xpbd_joint_context *c, ts_x
     }
     ts_wv3_store(b->position_force, force);
     ts_wv3_store(b->position_torque, torque);
-    ts_xpbd_scatter_pose(c->states, b->body_a, b->inv_mass_a, &p.a);
-    ts_xpbd_scatter_pose(c->states, b->body_b, b->inv_mass_b, &p.b);
+    scatter_position(c->states, b->body_a, b->inv_mass_a, p.a);
+    scatter_position(c->states, b->body_b, b->inv_mass_b, p.b);
 }
 
 /* ---- velocity pass ---- */

@@ -1,7 +1,7 @@
 /* Lane helpers of the XPBD kernels, contacts (xpbd_contact.c) and joints
  * (xpbd_joint.c), compiled once per width like them: the small-rotation
- * update of a pose delta and the scatter of the poses the position pass
- * moved. */
+ * update of a pose delta, not normalised (the poses a position pass moved
+ * are written back by scatter_position, body_lanes.h). */
 #ifndef TS_XPBD_LANES_H
 #define TS_XPBD_LANES_H
 
@@ -20,26 +20,6 @@ TS_FORCE_INLINE ts_wquat ts_xpbd_turn_by(ts_wquat q, ts_wv3 t)
     ts_wf w = ts_w_sub(ts_w_sub(ts_w_neg(ts_w_mul(t.x, q.x)), ts_w_mul(t.y, q.y)), ts_w_mul(t.z, q.z));
     return (ts_wquat){ts_w_add(q.x, ts_w_mul(half, x)), ts_w_add(q.y, ts_w_mul(half, y)),
                       ts_w_add(q.z, ts_w_mul(half, z)), ts_w_add(q.w, ts_w_mul(half, w))};
-}
-
-/* Writes dp and dq of the lanes whose body is dynamic (see scatter in
- * body_lanes.h for why only those). */
-TS_FORCE_INLINE void ts_xpbd_scatter_pose(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
-                                          const body_lanes *b)
-{
-    float rows[7][TS_W];
-    ts_wv3_store(rows, b->dp);
-    ts_w_store(rows[3], b->dq.x);
-    ts_w_store(rows[4], b->dq.y);
-    ts_w_store(rows[5], b->dq.z);
-    ts_w_store(rows[6], b->dq.w);
-    for (int l = 0; l < TS_W; ++l) {
-        if (inv_mass[l] > 0.0f) {
-            ts_body_state *s = states + index[l];
-            s->dp = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
-            s->dq = (ts_quat){rows[3][l], rows[4][l], rows[5][l], rows[6][l]};
-        }
-    }
 }
 
 #endif
