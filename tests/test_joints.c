@@ -233,9 +233,8 @@ static void test_hinge_motor(void **state)
  * released from the horizontal: at the bottom of the swing the ball pulls
  * with about 3 m g = 3 kN through joints whose other side weighs 1 kg. The
  * largest anchor gap of any joint at any step of 4 s stays below 5 cm (soft
- * step: 4.9 cm: the soft joints give way by about force /
- * (m_eff (2 pi 60 Hz)^2) with m_eff ~ 1 kg, and the swing adds to it;
- * 1000:1 stays finite but gaps reach ~1.5 m).
+ * step: 2.9 cm at 4 substeps: the soft joints give way by about force /
+ * (m_eff (2 pi 90 Hz)^2) with m_eff ~ 1 kg, and the swing adds to it).
  * XPBD (rigid joints, one Gauss-Seidel pass per substep) reaches 3.3 cm at 8
  * substeps but 12.4 cm at 4: the ball's pull travels one link per colour
  * and pass, and without warm starting nothing carries it over to the next
