@@ -39,6 +39,7 @@
 
 #include "../core.h"
 #include "pair_lanes.h"
+#include "wide_atan2.h"
 #include "point_mass.h"
 
 #include "tessera/joint.h"
@@ -46,28 +47,6 @@
 /* ---- lane math beyond wide.h ---- */
 
 TS_FORCE_INLINE ts_wf w_abs(ts_wf a) { return ts_w_max(a, ts_w_neg(a)); }
-
-/* atan2(y, x) to ~1e-5 rad: on [0, 1] atan(t) is an odd polynomial of degree
- * 11 (a minimax fit), extended by atan(t) = pi/2 - atan(1/t) and the
- * quadrant's signs. (0, 0) gives 0. */
-TS_FORCE_INLINE ts_wf w_atan2(ts_wf y, ts_wf x)
-{
-    ts_wf ax = w_abs(x), ay = w_abs(y);
-    ts_wf big = ts_w_max(ax, ay), small = ts_w_min(ax, ay);
-    ts_wf t = ts_w_div(small, ts_w_add(big, ts_w_splat(1.0e-30f)));
-    ts_wf s = ts_w_mul(t, t);
-    ts_wf poly = ts_w_splat(-0.01172120f);
-    poly = ts_w_add(ts_w_mul(poly, s), ts_w_splat(0.05265332f));
-    poly = ts_w_add(ts_w_mul(poly, s), ts_w_splat(-0.11643287f));
-    poly = ts_w_add(ts_w_mul(poly, s), ts_w_splat(0.19354346f));
-    poly = ts_w_add(ts_w_mul(poly, s), ts_w_splat(-0.33262347f));
-    poly = ts_w_add(ts_w_mul(poly, s), ts_w_splat(0.99997726f));
-    ts_wf r = ts_w_mul(poly, t);
-    ts_wf zero = ts_w_zero();
-    r = ts_w_select(ts_w_gt(ay, ax), ts_w_sub(ts_w_splat(1.57079637f), r), r);
-    r = ts_w_select(ts_w_gt(zero, x), ts_w_sub(ts_w_splat(3.14159274f), r), r);
-    return ts_w_select(ts_w_gt(zero, y), ts_w_neg(r), r);
-}
 
 /* ---- the two bodies of a bundle ---- */
 
@@ -269,7 +248,7 @@ TS_FORCE_INLINE hinge_pose hinge_pose_of(const ts_joint_bundle *b, const pair_la
     ts_wm flip = ts_w_gt(ts_w_zero(), rel.w);
     ts_wf z = ts_w_select(flip, ts_w_neg(rel.z), rel.z);
     ts_wf w = ts_w_select(flip, ts_w_neg(rel.w), rel.w);
-    h.angle = ts_w_mul(ts_w_splat(2.0f), w_atan2(z, w));
+    h.angle = ts_w_mul(ts_w_splat(2.0f), ts_w_atan2(z, w));
     return h;
 }
 

@@ -1,6 +1,6 @@
 /* atan2 of lanes without libm (no transcendental inside a step, design.md):
- * the same polynomial and operations as the soft step's hinge angle
- * (joint_solver.c), so both solvers read the same angle from a pose. */
+ * the hinge angle of both solvers (joint_solver.c, xpbd_joint.c), so both
+ * read the same angle from a pose. */
 #ifndef TS_WIDE_ATAN2_H
 #define TS_WIDE_ATAN2_H
 
