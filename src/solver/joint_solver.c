@@ -44,10 +44,6 @@
 
 #include "tessera/joint.h"
 
-/* ---- lane math beyond wide.h ---- */
-
-TS_FORCE_INLINE ts_wf w_abs(ts_wf a) { return ts_w_max(a, ts_w_neg(a)); }
-
 /* ---- the two bodies of a bundle ---- */
 
 /* Where the frames are now: anchors turned with the bodies, and the gap d
