@@ -91,14 +91,14 @@ static ts_joint *joint_lookup(ts_joint_id id, ts_world **out_world, const char *
 
 /* ---- checks ---- */
 
-static ts_result check_frame(ts_transform frame, ts_transform *normalised, const char *fn, const char *name)
+/* The names come whole (no formatting on the success path: making a joint
+ * is cheap, and a grid makes tens of thousands). */
+static ts_result check_frame(ts_transform frame, ts_transform *normalised, const char *fn, const char *position_name,
+                             const char *rotation_name)
 {
-    char label[48];
-    snprintf(label, sizeof label, "%s.p", name);
-    TS_TRY(ts_check_finite_vec3(frame.p, fn, label));
-    snprintf(label, sizeof label, "%s.q", name);
+    TS_TRY(ts_check_finite_vec3(frame.p, fn, position_name));
     normalised->p = frame.p;
-    return ts_check_rotation(frame.q, &normalised->q, fn, label);
+    return ts_check_rotation(frame.q, &normalised->q, fn, rotation_name);
 }
 
 static ts_result check_finite(float value, const char *fn, const char *name)
@@ -296,8 +296,8 @@ static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, t
         return TS_NULL_JOINT_ID;
     }
     ts_transform frame_a, frame_b;
-    if (check_frame(def->local_frame_a, &frame_a, fn, "def->local_frame_a") != TS_OK ||
-        check_frame(def->local_frame_b, &frame_b, fn, "def->local_frame_b") != TS_OK ||
+    if (check_frame(def->local_frame_a, &frame_a, fn, "def->local_frame_a.p", "def->local_frame_a.q") != TS_OK ||
+        check_frame(def->local_frame_b, &frame_b, fn, "def->local_frame_b.p", "def->local_frame_b.q") != TS_OK ||
         check_axis(type, axis, fn) != TS_OK) {
         return TS_NULL_JOINT_ID;
     }
