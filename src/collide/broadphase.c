@@ -10,6 +10,7 @@
 #include "contact.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 bool ts_broadphase_init(ts_broadphase *bp, const ts_allocator *allocator, int32_t shape_capacity)
 {
@@ -30,6 +31,7 @@ void ts_broadphase_destroy(ts_broadphase *bp, const ts_allocator *allocator)
     ts_tree_destroy(&bp->trees[TS_TREE_MOVABLE]);
     ts_array_free(allocator, (void **)&bp->move_buffer, &bp->move_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, sizeof(uint64_t));
+    ts_array_free(allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, sizeof(uint8_t));
     for (int w = 0; w < TS_MAX_THREADS; ++w) {
         ts_pair_buffer *buffer = bp->worker_pairs + w;
         ts_array_free(allocator, (void **)&buffer->keys, &buffer->capacity, sizeof(uint64_t));
@@ -351,15 +353,26 @@ static ts_aabb swept(ts_aabb box, ts_vec3 motion)
     return ts_aabb_union(box, moved);
 }
 
+bool ts_broadphase_reserve_slots(ts_world *world, int32_t awake)
+{
+    ts_broadphase *bp = &world->broadphase;
+    /* + 8: the scan in ts_broadphase_enlarge_proxies reads whole 8-byte words */
+    return ts_array_reserve(&world->allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, awake + 8,
+                            sizeof(uint8_t)) &&
+           ts_tree_reserve_rebuild(&bp->trees[TS_TREE_MOVABLE]);
+}
+
 bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
 {
     const ts_body_store *store = &world->store;
+    uint8_t *enlarged_slots = world->broadphase.enlarged_slots;
     float dt = world->step_dt;
     bool any = false;
     for (int32_t i = begin; i < end; ++i) {
         int32_t body = store->table.id_of_slot[i];
         ts_transform xf = {{store->px[i], store->py[i], store->pz[i]}, {store->qx[i], store->qy[i], store->qz[i], store->qw[i]}};
         ts_vec3 motion = ts_scale(dt, ts_v3(store->vx[i], store->vy[i], store->vz[i]));
+        uint8_t slot_enlarged = 0;
         for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
             ts_shape *s = world->shapes + sh;
             s->aabb = shape_bounds(s, xf);
@@ -368,19 +381,36 @@ bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
                  * body moves its proxy every few steps, not every step. */
                 s->fat_aabb = ts_aabb_enlarge(swept(s->aabb, ts_scale(TS_LOOK_AHEAD, motion)), TS_AABB_MARGIN);
                 s->enlarged = true;
-                any = true;
+                slot_enlarged = 1;
             }
         }
+        enlarged_slots[i] = slot_enlarged;
+        any |= slot_enlarged != 0;
     }
     return any;
 }
 
-ts_result ts_broadphase_move_enlarged(ts_world *world)
+ts_result ts_broadphase_enlarge_proxies(ts_world *world)
 {
     const ts_body_store *store = &world->store;
+    ts_broadphase *bp = &world->broadphase;
+    ts_dynamic_tree *tree = &bp->trees[TS_TREE_MOVABLE];
+    const uint8_t *flags = bp->enlarged_slots;
     int32_t awake = store->table.end[TS_RANGE_AWAKE];
     ts_result result = TS_OK;
     for (int32_t i = 0; i < awake; ++i) {
+        /* Skip eight quiet slots at a time (most bodies stay in their fat bounds). */
+        if ((i & 7) == 0 && i + 8 <= awake) {
+            uint64_t word;
+            memcpy(&word, flags + i, sizeof(word));
+            if (word == 0) {
+                i += 7;
+                continue;
+            }
+        }
+        if (flags[i] == 0) {
+            continue;
+        }
         int32_t body = store->table.id_of_slot[i];
         for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
             ts_shape *s = world->shapes + sh;
@@ -388,10 +418,46 @@ ts_result ts_broadphase_move_enlarged(ts_world *world)
                 continue;
             }
             s->enlarged = false;
-            ts_tree_move_proxy(&world->broadphase.trees[TS_TREE_MOVABLE], s->proxy, s->fat_aabb);
+            ts_tree_enlarge_proxy(tree, s->proxy, s->fat_aabb);
             ts_result r = ts_shape_buffer_move(world, sh, "ts_world_step");
             result = result == TS_OK ? r : result;
         }
     }
     return result;
+}
+
+typedef struct rebuild_stage {
+    ts_dynamic_tree *tree;
+    int level;
+} rebuild_stage;
+
+static void split_block(void *context, int32_t block, int worker)
+{
+    (void)worker;
+    const rebuild_stage *stage = context;
+    ts_tree_rebuild_split(stage->tree, stage->level, block);
+}
+
+static void finish_block(void *context, int32_t block, int worker)
+{
+    (void)worker;
+    const rebuild_stage *stage = context;
+    ts_tree_rebuild_finish(stage->tree, block);
+}
+
+bool ts_broadphase_rebuild_tree(ts_world *world)
+{
+    rebuild_stage stage = {&world->broadphase.trees[TS_TREE_MOVABLE], 0};
+    int levels = ts_tree_rebuild_begin(stage.tree, false);
+    if (levels < 0) {
+        return levels == -1;
+    }
+    /* One stage per breadth-first level (its ranges are independent), then
+     * one for the ranges left; the tree does not depend on who ran what. */
+    for (stage.level = 0; stage.level < levels; ++stage.level) {
+        ts_parallel_for(&world->parallel, split_block, &stage, 1 << stage.level);
+    }
+    ts_parallel_for(&world->parallel, finish_block, &stage, 1 << levels);
+    ts_tree_rebuild_end(stage.tree);
+    return true;
 }

@@ -35,6 +35,8 @@ typedef struct ts_broadphase {
     int32_t new_pair_count;
     int32_t new_pair_capacity;
     ts_pair_buffer worker_pairs[TS_MAX_THREADS];
+    uint8_t *enlarged_slots; /* per awake body slot: 1 when one of its shapes left its fat bounds this step */
+    int32_t enlarged_capacity;
 } ts_broadphase;
 
 struct ts_world;
@@ -65,13 +67,25 @@ ts_result ts_body_refresh_proxies(struct ts_world *world, int32_t body, const ch
  * empties the move buffer. */
 ts_result ts_broadphase_update_pairs(struct ts_world *world);
 
+/* Before the solver: room for one enlarged flag per awake body slot and for
+ * the movable tree's rebuild. */
+bool ts_broadphase_reserve_slots(struct ts_world *world, int32_t awake);
+
 /* Step stage "finalize" (parallel over awake slots [begin, end)): computes
- * each shape's bounds and marks those that left their fat bounds. Returns
- * whether any did. */
+ * each shape's bounds, gives those that left their fat bounds new ones and
+ * marks them and their body's slot (each block writes only its own slots).
+ * Returns whether any did. */
 bool ts_broadphase_compute_bounds(struct ts_world *world, int32_t begin, int32_t end);
 
-/* Step stage "finalize" (serial, after compute_bounds): moves the marked
- * proxies in slot order and queues them for the next pair update. */
-ts_result ts_broadphase_move_enlarged(struct ts_world *world);
+/* Step stage "finalize" (serial, after compute_bounds): in slot order, grows
+ * the marked proxies' tree nodes in place (ts_tree_enlarge_proxy: no remove
+ * and reinsert) and queues them for the next pair update. The enlarged part
+ * of the tree is rebuilt by ts_broadphase_rebuild_tree. */
+ts_result ts_broadphase_enlarge_proxies(struct ts_world *world);
+
+/* Rebuilds the enlarged part of the movable tree (binned SAH). Reads and
+ * writes only the tree, so it may run while other workers do narrowphase.
+ * Returns false when out of memory (the tree is then unchanged and still valid). */
+bool ts_broadphase_rebuild_tree(struct ts_world *world);
 
 #endif

@@ -7,7 +7,7 @@
  * every node on the way back up is refitted and, when it lowers the area,
  * rotated (a child swapped with a grandchild). ts_tree_rebuild rebuilds the
  * whole tree, or only the part above proxies grown by ts_tree_enlarge_proxy,
- * top down with a binned SAH.
+ * top down with a binned SAH, on one thread or several.
  *
  * Nodes live in one pool addressed by index (a proxy id is its leaf's index),
  * freed nodes go on a free list, and the pool grows through the allocator only
@@ -62,6 +62,21 @@ typedef struct ts_tree_node {
     uint16_t flags;  /* TS_TREE_NODE_* */
 } ts_tree_node;
 
+/* Ranges split breadth first by a parallel rebuild: levels 0 .. 5 of a heap
+ * (range i splits into 2i + 1 and 2i + 2), so at most 32 ranges are left
+ * to build depth first. */
+#define TS_TREE_BUILD_LEVELS 5
+#define TS_TREE_BUILD_RANGES ((2 << TS_TREE_BUILD_LEVELS) - 1)
+
+/* Items [begin, end) of a rebuild, to hang below `parent` as child `slot`
+ * (0: child1, 1: child2; parent TS_NULL_PROXY: the root); `node` is the
+ * internal node the split made, or TS_NULL_PROXY. */
+typedef struct ts_tree_build_range {
+    int32_t begin, end;
+    int32_t parent, slot;
+    int32_t node;
+} ts_tree_build_range;
+
 typedef struct ts_dynamic_tree {
     ts_tree_node *nodes;
     int32_t root;          /* TS_NULL_PROXY when empty */
@@ -71,12 +86,16 @@ typedef struct ts_dynamic_tree {
     int32_t proxy_count;   /* leaves */
     const ts_allocator *allocator; /* must outlive the tree */
 
-    /* Scratch of ts_tree_rebuild, kept between calls so that a rebuild each
-     * step allocates only when the proxy count grows. */
-    int32_t *rebuild_items;
-    ts_vec3 *rebuild_centers;
-    int32_t *rebuild_order;
+    /* Scratch of the rebuild (dynamic_tree_build.c), kept between calls so
+     * that a rebuild each step allocates only when the proxy count grows. */
+    int32_t *rebuild_items;   /* leaves and kept subtrees to place */
+    ts_aabb *rebuild_boxes;   /* their boxes */
+    ts_vec3 *rebuild_centers; /* their box centres */
+    int32_t *rebuild_nodes;   /* the freed internal nodes, reused by the build */
+    int32_t *rebuild_order;   /* nodes in the order made, per range, for the refit */
     int32_t rebuild_capacity;
+    int32_t rebuild_levels;   /* levels split breadth first (ts_tree_rebuild_split) */
+    ts_tree_build_range rebuild_ranges[TS_TREE_BUILD_RANGES];
 } ts_dynamic_tree;
 
 /* Returns false (and leaves *tree empty, safe to destroy) when the allocator
@@ -102,6 +121,30 @@ void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
  * enlarged are kept whole). Returns false when scratch memory could not be
  * allocated; the tree is then unchanged. */
 bool ts_tree_rebuild(ts_dynamic_tree *tree, bool full_build);
+
+/* The same rebuild in parts that may run on several threads (ts_tree_rebuild
+ * is these on one thread; the tree comes out the same node for node):
+ *
+ *   levels = ts_tree_rebuild_begin(tree, full_build)         one thread
+ *   for level in [0, levels):                                 in order
+ *       ts_tree_rebuild_split(tree, level, k), k in [0, 2^level)    any threads
+ *   ts_tree_rebuild_finish(tree, k), k in [0, 2^levels)              any threads
+ *   ts_tree_rebuild_end(tree)                                 one thread
+ *
+ * begin returns -1 when nothing needs rebuilding (then call nothing else),
+ * -2 when scratch memory could not be allocated (tree unchanged). Queries
+ * and other writes must wait for ts_tree_rebuild_end. */
+int ts_tree_rebuild_begin(ts_dynamic_tree *tree, bool full_build);
+void ts_tree_rebuild_split(ts_dynamic_tree *tree, int level, int k);
+void ts_tree_rebuild_finish(ts_dynamic_tree *tree, int k);
+void ts_tree_rebuild_end(ts_dynamic_tree *tree);
+
+/* Makes the rebuild's scratch room for the current proxies, so that a later
+ * rebuild with no more proxies allocates nothing; false when out of memory. */
+bool ts_tree_reserve_rebuild(ts_dynamic_tree *tree);
+
+/* Frees the rebuild scratch (ts_tree_destroy calls it). */
+void ts_tree_free_rebuild_scratch(ts_dynamic_tree *tree);
 
 void ts_tree_set_category_bits(ts_dynamic_tree *tree, int proxy, uint64_t category_bits);
 uint64_t ts_tree_get_category_bits(const ts_dynamic_tree *tree, int proxy);

@@ -7,7 +7,8 @@
  *                                contacts destroyed
  *   3. solve          (parallel) the soft-step substeps (solver.c), then bodies written
  *                                back, their sleep timers and shape bounds updated
- *   4. finalize       (serial)   move the proxies that left their fat bounds
+ *   4. finalize       (serial)   grow the proxies that left their fat bounds in place
+ *                     (parallel) rebuild the grown part of the movable tree (binned SAH)
  *   5. sleep          (serial)   islands at rest sleep, one island split (islands/sleep.h)
  *   6. publish the step's events, sorted
  *
@@ -65,14 +66,14 @@ typedef struct step_context {
     int32_t held; /* id index of a body held at its last finite state, or -1 */
 } step_context;
 
-/* The most stages a step publishes: pairs, narrowphase, body passes, and a
- * stage per colour per pass over bundles (parallel.h: past this they run on
+/* The most stages a step publishes: pairs, narrowphase, body passes, the
+ * tree rebuild's levels, and a stage per colour per pass over bundles (parallel.h: past this they run on
  * worker 0 alone, still correct). */
 static int32_t stage_capacity(const ts_world *world)
 {
     const int32_t colors = TS_COLOR_COUNT + 1;
     const int32_t per_substep = 2 + 3 * colors;
-    return 16 + 2 * colors + world->substeps * per_substep;
+    return 16 + 2 * colors + (TS_TREE_BUILD_LEVELS + 1) + world->substeps * per_substep;
 }
 
 static ts_result step_body(void *context)
@@ -90,12 +91,18 @@ static ts_result step_body(void *context)
     TS_TRY(ts_contacts_finish_update(world));
     profile->narrowphase = ts_now_ms() - mark;
 
+    if (!ts_broadphase_reserve_slots(world, world->store.table.end[TS_RANGE_AWAKE])) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (broadphase)");
+    }
     ts_result solved = ts_solve(world, s->dt, &s->held);
     if (solved == TS_ERROR_OUT_OF_MEMORY) {
         return solved;
     }
     mark = ts_now_ms();
-    TS_TRY(ts_broadphase_move_enlarged(world));
+    TS_TRY(ts_broadphase_enlarge_proxies(world));
+    if (!ts_broadphase_rebuild_tree(world)) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (broadphase tree)");
+    }
     profile->finalize += ts_now_ms() - mark;
     mark = ts_now_ms();
     if (s->held < 0) { /* a held body stopped for overflowing, not for resting */
