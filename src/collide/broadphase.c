@@ -31,6 +31,7 @@ void ts_broadphase_destroy(ts_broadphase *bp, const ts_allocator *allocator)
     ts_tree_destroy(&bp->trees[TS_TREE_MOVABLE]);
     ts_array_free(allocator, (void **)&bp->move_buffer, &bp->move_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, sizeof(uint64_t));
+    ts_array_free(allocator, (void **)&bp->new_ids, &bp->new_id_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, sizeof(uint8_t));
     for (int w = 0; w < TS_MAX_THREADS; ++w) {
         ts_pair_buffer *buffer = bp->worker_pairs + w;
@@ -298,6 +299,25 @@ static int32_t find_pairs(ts_world *world)
     }
 }
 
+/* New contacts per block of the parallel fill. */
+#define TS_FILL_BLOCK 64
+
+typedef struct fill_stage {
+    ts_world *world;
+    const int32_t *ids;
+    int32_t count;
+    int32_t block_size;
+} fill_stage;
+
+static void fill_block(void *context, int32_t block, int worker)
+{
+    (void)worker;
+    const fill_stage *stage = context;
+    int32_t begin = block * stage->block_size;
+    int32_t end = begin + stage->block_size < stage->count ? begin + stage->block_size : stage->count;
+    ts_contacts_fill(stage->world, stage->ids, begin, end);
+}
+
 static int compare_keys(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -326,17 +346,29 @@ ts_result ts_broadphase_update_pairs(ts_world *world)
         }
     }
     /* A pair can be found twice (two queries of one moved shape, static and
-     * movable); sort, drop repeats, create in key order. */
+     * movable); sort and drop repeats. */
     qsort(bp->new_pairs, (size_t)bp->new_pair_count, sizeof(uint64_t), compare_keys);
-    uint64_t previous = 0;
+    int32_t unique = 0;
     for (int32_t i = 0; i < bp->new_pair_count; ++i) {
-        uint64_t key = bp->new_pairs[i];
-        if (key == previous) {
-            continue;
+        if (unique == 0 || bp->new_pairs[i] != bp->new_pairs[unique - 1]) {
+            bp->new_pairs[unique++] = bp->new_pairs[i];
         }
-        previous = key;
-        TS_TRY(ts_contact_create(world, (int32_t)(key >> 32), (int32_t)(key & 0xffffffffu)));
     }
+    bp->new_pair_count = unique;
+    if (!ts_contacts_reserve(world, unique) ||
+        !ts_array_reserve(&world->allocator, (void **)&bp->new_ids, &bp->new_id_capacity, unique, sizeof(int32_t))) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
+    }
+    /* In key order on this thread: ids, the pair map, the body lists and the
+     * store slots (cheap bookkeeping). */
+    int32_t *ids = bp->new_ids;
+    for (int32_t i = 0; i < unique; ++i) {
+        uint64_t key = bp->new_pairs[i];
+        ids[i] = ts_contact_register(world, (int32_t)(key >> 32), (int32_t)(key & 0xffffffffu));
+    }
+    /* Then every worker fills store slots (the bulk of a contact's making). */
+    fill_stage stage = {world, ids, unique, ts_block_size(unique, TS_FILL_BLOCK)};
+    ts_parallel_for(&world->parallel, fill_block, &stage, ts_block_count(unique, stage.block_size));
     return TS_OK;
 }
 
@@ -448,6 +480,9 @@ static void finish_block(void *context, int32_t block, int worker)
 bool ts_broadphase_rebuild_tree(ts_world *world)
 {
     rebuild_stage stage = {&world->broadphase.trees[TS_TREE_MOVABLE], 0};
+    if (!ts_tree_refit_enlarged(stage.tree)) {
+        return true; /* refitted in shape: good enough until it drifts */
+    }
     int levels = ts_tree_rebuild_begin(stage.tree, false);
     if (levels < 0) {
         return levels == -1;

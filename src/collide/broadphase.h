@@ -34,6 +34,8 @@ typedef struct ts_broadphase {
     uint64_t *new_pairs; /* scratch of the pair update: every worker's keys, sorted */
     int32_t new_pair_count;
     int32_t new_pair_capacity;
+    int32_t *new_ids; /* scratch of the pair update: the contacts made, in key order */
+    int32_t new_id_capacity;
     ts_pair_buffer worker_pairs[TS_MAX_THREADS];
     uint8_t *enlarged_slots; /* per awake body slot: 1 when one of its shapes left its fat bounds this step */
     int32_t enlarged_capacity;
@@ -61,10 +63,11 @@ ts_result ts_shape_buffer_move(struct ts_world *world, int32_t shape, const char
  * their proxies (all of them: a teleport may skip the fat margin). */
 ts_result ts_body_refresh_proxies(struct ts_world *world, int32_t body, const char *function);
 
-/* Step stage 1 (worker 0, with a parallel stage inside): the moved shapes
+/* Step stage 1 (worker 0, with parallel stages inside): the moved shapes
  * query the trees in parallel, each worker into its own buffer; then the
- * keys of all buffers are sorted and their contacts made in key order;
- * empties the move buffer. */
+ * keys of all buffers are sorted, their contacts registered in key order
+ * (ids, pair map, body lists, store slots) and their store slots filled in
+ * parallel; empties the move buffer. */
 ts_result ts_broadphase_update_pairs(struct ts_world *world);
 
 /* Before the solver: room for one enlarged flag per awake body slot and for
@@ -80,12 +83,14 @@ bool ts_broadphase_compute_bounds(struct ts_world *world, int32_t begin, int32_t
 /* Step stage "finalize" (serial, after compute_bounds): in slot order, grows
  * the marked proxies' tree nodes in place (ts_tree_enlarge_proxy: no remove
  * and reinsert) and queues them for the next pair update. The enlarged part
- * of the tree is rebuilt by ts_broadphase_rebuild_tree. */
+ * of the tree is refitted or rebuilt by ts_broadphase_rebuild_tree. */
 ts_result ts_broadphase_enlarge_proxies(struct ts_world *world);
 
-/* Rebuilds the enlarged part of the movable tree (binned SAH). Reads and
- * writes only the tree, so it may run while other workers do narrowphase.
- * Returns false when out of memory (the tree is then unchanged and still valid). */
+/* Step stage "finalize" (worker 0, parallel stages inside): refits the
+ * enlarged part of the movable tree (tight boxes, same shape), and when its
+ * SAH cost has drifted from the last rebuild's, rebuilds that part with a
+ * binned SAH split across the workers (the same tree for any worker count).
+ * Returns false when out of memory (the tree is then valid, not rebuilt). */
 bool ts_broadphase_rebuild_tree(struct ts_world *world);
 
 #endif

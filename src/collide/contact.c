@@ -130,15 +130,27 @@ static void unlink_edge(ts_world *world, int32_t contact, int side)
 
 /* ---- create / destroy ---- */
 
-/* Room for one more contact, and for one begin or end event per contact in
- * both event buffers, so that a step's events never allocate. */
-static bool reserve_contact(ts_world *world)
+/* Room for `extra` more contacts, and for one begin or end event per contact
+ * in both event buffers, so that a step's events never allocate. */
+bool ts_contacts_reserve(ts_world *world, int32_t extra)
 {
-    int32_t id = ts_id_pool_peek(&world->contact_ids);
-    int32_t events = world->contact_store.table.count + 1;
+    /* The ids the next `extra` takes hand out: the top of the free stack,
+     * then fresh ones. */
+    const ts_id_pool *pool = &world->contact_ids;
+    int32_t ids = 0;
+    int32_t reused = extra < pool->free_count ? extra : pool->free_count;
+    for (int32_t k = 0; k < reused; ++k) {
+        int32_t id = pool->free_ids[pool->free_count - 1 - k];
+        ids = id + 1 > ids ? id + 1 : ids;
+    }
+    if (extra > reused) {
+        int32_t fresh = pool->next_index + (extra - reused);
+        ids = fresh > ids ? fresh : ids;
+    }
+    int32_t events = world->contact_store.table.count + extra;
     ts_contact_events_buffer *e = &world->events;
     const ts_allocator *a = &world->allocator;
-    return ts_array_reserve(a, (void **)&world->contacts, &world->contact_capacity, id + 1, sizeof(ts_contact)) &&
+    return ts_array_reserve(a, (void **)&world->contacts, &world->contact_capacity, ids, sizeof(ts_contact)) &&
            ts_array_reserve(a, (void **)&e->begin_pending, &e->begin_pending_capacity, events,
                             sizeof(ts_contact_begin_event)) &&
            ts_array_reserve(a, (void **)&e->begin_published, &e->begin_published_capacity, events,
@@ -148,17 +160,13 @@ static bool reserve_contact(ts_world *world)
            ts_array_reserve(a, (void **)&e->end_published, &e->end_published_capacity, events,
                             sizeof(ts_contact_end_event)) &&
            ts_array_reserve(a, (void **)&world->doomed_contacts, &world->doomed_capacity, events, sizeof(int32_t)) &&
-           ts_id_pool_reserve(&world->contact_ids, &world->allocator, 0) &&
-           ts_contact_store_reserve(&world->contact_store, &world->allocator, world->contact_store.table.count + 1,
-                                    id + 1) &&
-           ts_pair_set_reserve(&world->pairs, &world->allocator, world->pairs.count + 1);
+           ts_id_pool_reserve(&world->contact_ids, &world->allocator, ids) && /* frees of all of them */
+           ts_contact_store_reserve(&world->contact_store, &world->allocator, events, ids) &&
+           ts_pair_set_reserve(&world->pairs, &world->allocator, world->pairs.count + extra);
 }
 
-ts_result ts_contact_create(ts_world *world, int32_t shape_a, int32_t shape_b)
+int32_t ts_contact_register(ts_world *world, int32_t shape_a, int32_t shape_b)
 {
-    if (!reserve_contact(world)) {
-        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
-    }
     int32_t id = ts_id_pool_take(&world->contact_ids);
     const ts_shape *a = world->shapes + shape_a;
     const ts_shape *b = world->shapes + shape_b;
@@ -176,20 +184,40 @@ ts_result ts_contact_create(ts_world *world, int32_t shape_a, int32_t shape_b)
     link_edge(world, id, 1);
     ts_pair_set_add(&world->pairs, ts_pair_key(shape_a, shape_b), id);
 
-    ts_contact_store *s = &world->contact_store;
     /* A pair of resting bodies (a shape moved while its island fell asleep)
      * sleeps with them. */
     bool rests = ts_body_rests(world, a->body) && ts_body_rests(world, b->body);
-    int32_t i = ts_contact_store_add(s, id, rests ? TS_CONTACT_RANGE_SLEEPING : TS_CONTACT_RANGE_AWAKE);
-    s->shape_a[i] = shape_a;
-    s->shape_b[i] = shape_b;
-    s->body_a[i] = a->body;
-    s->body_b[i] = b->body;
-    /* Box2D's mixing rules: friction sqrt(fa fb), restitution max(ra, rb). */
-    s->friction[i] = sqrtf(a->friction * b->friction);
-    s->restitution[i] = a->restitution > b->restitution ? a->restitution : b->restitution;
-    s->slip1[i] = 0.0f;
-    s->slip2[i] = 0.0f;
+    ts_soa_add_unfilled(&world->contact_store.table, world->contact_store.columns, id,
+                        rests ? TS_CONTACT_RANGE_SLEEPING : TS_CONTACT_RANGE_AWAKE);
+    return id;
+}
+
+void ts_contacts_fill(ts_world *world, const int32_t *ids, int32_t begin, int32_t end)
+{
+    ts_contact_store *s = &world->contact_store;
+    for (int32_t k = begin; k < end; ++k) {
+        const ts_contact *c = world->contacts + ids[k];
+        const ts_shape *a = world->shapes + c->shape_a;
+        const ts_shape *b = world->shapes + c->shape_b;
+        int32_t i = s->table.slot_of_id[ids[k]];
+        ts_soa_zero_slot(&s->table, s->columns, i);
+        s->shape_a[i] = c->shape_a;
+        s->shape_b[i] = c->shape_b;
+        s->body_a[i] = a->body;
+        s->body_b[i] = b->body;
+        /* Box2D's mixing rules: friction sqrt(fa fb), restitution max(ra, rb). */
+        s->friction[i] = sqrtf(a->friction * b->friction);
+        s->restitution[i] = a->restitution > b->restitution ? a->restitution : b->restitution;
+    }
+}
+
+ts_result ts_contact_create(ts_world *world, int32_t shape_a, int32_t shape_b)
+{
+    if (!ts_contacts_reserve(world, 1)) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
+    }
+    int32_t id = ts_contact_register(world, shape_a, shape_b);
+    ts_contacts_fill(world, &id, 0, 1);
     return TS_OK;
 }
 

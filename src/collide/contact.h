@@ -12,6 +12,18 @@ struct ts_world;
 /* Makes the contact of two shapes (a pair not in the pair map). */
 ts_result ts_contact_create(struct ts_world *world, int32_t shape_a, int32_t shape_b);
 
+/* ts_contact_create for a batch, in three parts with the same result as
+ * creating them one by one in the same order:
+ *   ts_contacts_reserve(world, n)              room for n more (false: out of memory)
+ *   id = ts_contact_register(world, a, b)      in order, one thread: id, pair map,
+ *                                              body lists, store slot (not filled)
+ *   ts_contacts_fill(world, ids, begin, end)   any threads: each contact's store
+ *                                              slot, zeroed and filled; touches
+ *                                              only those slots */
+bool ts_contacts_reserve(struct ts_world *world, int32_t extra);
+int32_t ts_contact_register(struct ts_world *world, int32_t shape_a, int32_t shape_b);
+void ts_contacts_fill(struct ts_world *world, const int32_t *ids, int32_t begin, int32_t end);
+
 /* Destroys a contact; a touching one reports an end event. */
 void ts_contact_destroy(struct ts_world *world, int32_t contact);
 

@@ -366,6 +366,7 @@ int ts_tree_create_proxy(ts_dynamic_tree *tree, ts_aabb fat_aabb, uint64_t categ
     node->flags = TS_TREE_NODE_ALLOCATED | TS_TREE_NODE_LEAF;
     insert_leaf(tree, proxy);
     tree->proxy_count += 1;
+    tree->built_cost = 0.0; /* the refit's cost bookkeeping no longer holds */
     return proxy;
 }
 
@@ -381,6 +382,7 @@ void ts_tree_destroy_proxy(ts_dynamic_tree *tree, int proxy)
     remove_leaf(tree, proxy);
     free_node(tree, proxy);
     tree->proxy_count -= 1;
+    tree->built_cost = 0.0;
 }
 
 void ts_tree_move_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb)
@@ -391,6 +393,7 @@ void ts_tree_move_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb)
     remove_leaf(tree, proxy);
     tree->nodes[proxy].aabb = fat_aabb;
     insert_leaf(tree, proxy);
+    tree->built_cost = 0.0;
 }
 
 void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb)
@@ -406,6 +409,9 @@ void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb)
     int index = nodes[proxy].parent;
     while (index != TS_NULL_PROXY) {
         ts_tree_node *node = nodes + index;
+        if ((node->flags & TS_TREE_NODE_ENLARGED) == 0) {
+            tree->enlarged_built_area += (double)ts_aabb_area(node->aabb); /* its area at the rebuild */
+        }
         if (growing) {
             growing = ts_aabb_enlarge_to_contain(&node->aabb, fat_aabb);
         }

@@ -95,6 +95,10 @@ typedef struct ts_dynamic_tree {
     int32_t *rebuild_order;   /* nodes in the order made, per range, for the refit */
     int32_t rebuild_capacity;
     int32_t rebuild_levels;   /* levels split breadth first (ts_tree_rebuild_split) */
+    /* The SAH cost bookkeeping of ts_tree_refit_enlarged (dynamic_tree_build.c). */
+    double built_area;          /* summed internal area after the last rebuild */
+    double built_cost;          /* built_area over the root's area then; 0: unknown (changed since) */
+    double enlarged_built_area; /* the part of built_area that enlarged nodes had when first enlarged */
     ts_tree_build_range rebuild_ranges[TS_TREE_BUILD_RANGES];
 } ts_dynamic_tree;
 
@@ -138,6 +142,14 @@ int ts_tree_rebuild_begin(ts_dynamic_tree *tree, bool full_build);
 void ts_tree_rebuild_split(ts_dynamic_tree *tree, int level, int k);
 void ts_tree_rebuild_finish(ts_dynamic_tree *tree, int k);
 void ts_tree_rebuild_end(ts_dynamic_tree *tree);
+
+/* Shrinks every enlarged node to its children's union, bottom up, keeping
+ * the tree's shape and the enlarged flags (so that a later partial rebuild
+ * still re-places everything that grew). O(enlarged nodes). Returns true
+ * when the enlarged part has drifted from the shape a rebuild would give
+ * (dynamic_tree_build.c says how that is measured): then call
+ * ts_tree_rebuild(tree, false) or its parallel parts. */
+bool ts_tree_refit_enlarged(ts_dynamic_tree *tree);
 
 /* Makes the rebuild's scratch room for the current proxies, so that a later
  * rebuild with no more proxies allocates nothing; false when out of memory. */

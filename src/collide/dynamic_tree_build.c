@@ -315,6 +315,81 @@ static void build_range(ts_dynamic_tree *tree, ts_tree_build_range r)
     }
 }
 
+/* ---- refit ---- */
+
+/* Refit (no rebuild) keeps the tree's shape and shrinks every enlarged node
+ * back to the union of its children: exact for bodies that move together
+ * (a falling crowd), and O(enlarged nodes) instead of O(n log n). What a
+ * refit cannot fix is the shape going stale as bodies move relative to each
+ * other. The measure of that is the SAH cost itself, the summed area of the
+ * internal nodes over the root's area (what a query expects to visit; the
+ * same for a tree that only moved rigidly). The rebuild leaves that sum;
+ * each refit updates it as
+ *
+ *   sum = sum at the rebuild - (those nodes' areas when first enlarged,
+ *         summed by ts_tree_enlarge_proxy) + (their areas now)
+ *
+ * and asks for a rebuild when the cost has grown by TS_TREE_REFIT_SLACK
+ * (or is unknown: other calls changed the tree since). */
+#define TS_TREE_REFIT_SLACK 1.15
+
+bool ts_tree_refit_enlarged(ts_dynamic_tree *tree)
+{
+    int root = tree->root;
+    if (root == TS_NULL_PROXY || is_leaf(tree->nodes + root) ||
+        (tree->nodes[root].flags & TS_TREE_NODE_ENLARGED) == 0) {
+        return false;
+    }
+    ts_tree_node *nodes = tree->nodes;
+    double enlarged_area = 0.0;
+    /* Post-order walk of the enlarged part by parent links (no stack): a node
+     * is refitted when the walk comes back up from its second child. */
+    int index = root;
+    for (;;) {
+        ts_tree_node *node = nodes + index;
+        if (!is_leaf(node) && (node->flags & TS_TREE_NODE_ENLARGED) != 0) {
+            index = node->children.child1;
+            continue;
+        }
+        for (;;) {
+            if (index == root) {
+                goto done;
+            }
+            int parent = nodes[index].parent;
+            if (nodes[parent].children.child1 == index) {
+                index = nodes[parent].children.child2;
+                break;
+            }
+            index = parent;
+            refit(nodes, index);
+            enlarged_area += (double)ts_aabb_area(nodes[index].aabb);
+        }
+    }
+done:;
+    if (!(tree->built_cost > 0.0)) {
+        return true;
+    }
+    double sum = tree->built_area - tree->enlarged_built_area + enlarged_area;
+    double cost = sum / (double)ts_aabb_area(nodes[root].aabb);
+    return !(cost <= TS_TREE_REFIT_SLACK * tree->built_cost);
+}
+
+/* The SAH cost of the whole tree, after a rebuild (one pass over the pool). */
+static void measure_built_cost(ts_dynamic_tree *tree)
+{
+    const ts_tree_node *nodes = tree->nodes;
+    double sum = 0.0;
+    for (int i = 0; i < tree->node_capacity; ++i) {
+        if (nodes[i].flags == TS_TREE_NODE_ALLOCATED) { /* internal, not enlarged */
+            sum += (double)ts_aabb_area(nodes[i].aabb);
+        }
+    }
+    double root_area = tree->root == TS_NULL_PROXY ? 0.0 : (double)ts_aabb_area(nodes[tree->root].aabb);
+    tree->built_area = sum;
+    tree->enlarged_built_area = 0.0;
+    tree->built_cost = root_area > 0.0 ? sum / root_area : 0.0;
+}
+
 /* ---- the rebuild in parts ---- */
 
 int ts_tree_rebuild_begin(ts_dynamic_tree *tree, bool full_build)
@@ -408,6 +483,7 @@ void ts_tree_rebuild_finish(ts_dynamic_tree *tree, int k)
 
 void ts_tree_rebuild_end(ts_dynamic_tree *tree)
 {
+
     /* The nodes of the breadth-first levels, children (higher in the heap) first. */
     for (int i = (1 << tree->rebuild_levels) - 2; i >= 0; --i) {
         if (tree->rebuild_ranges[i].node != TS_NULL_PROXY) {
@@ -415,6 +491,7 @@ void ts_tree_rebuild_end(ts_dynamic_tree *tree)
         }
     }
     assert(tree->nodes[tree->root].parent == TS_NULL_PROXY);
+    measure_built_cost(tree);
 }
 
 bool ts_tree_rebuild(ts_dynamic_tree *tree, bool full_build)

@@ -142,19 +142,31 @@ int32_t ts_soa_move(ts_soa_table *table, void **columns, int32_t slot, int range
     return slot;
 }
 
-int32_t ts_soa_add(ts_soa_table *table, void **columns, int32_t id, int range)
+void ts_soa_zero_slot(const ts_soa_table *table, void **columns, int32_t slot)
 {
-    TS_ASSERT(table->count < table->capacity && id < table->id_capacity);
-    int32_t slot = table->count;
     for (int c = 0; c < table->layout.column_count; ++c) {
         int w = table->layout.widths[c];
         memset((uint32_t *)columns[c] + (size_t)slot * w, 0, (size_t)w * sizeof(uint32_t));
     }
+}
+
+int32_t ts_soa_add_unfilled(ts_soa_table *table, void **columns, int32_t id, int range)
+{
+    TS_ASSERT(table->count < table->capacity && id < table->id_capacity);
+    int32_t slot = table->count;
     table->id_of_slot[slot] = id;
     table->slot_of_id[id] = slot;
     table->count += 1;
     table->end[table->layout.range_count - 1] = table->count;
+    /* Swaps move whole slots, so the other objects keep their elements. */
     return ts_soa_move(table, columns, slot, range);
+}
+
+int32_t ts_soa_add(ts_soa_table *table, void **columns, int32_t id, int range)
+{
+    int32_t slot = ts_soa_add_unfilled(table, columns, id, range);
+    ts_soa_zero_slot(table, columns, slot);
+    return slot;
 }
 
 void ts_soa_remove(ts_soa_table *table, void **columns, int32_t slot)

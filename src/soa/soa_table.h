@@ -45,6 +45,15 @@ bool ts_soa_reserve(ts_soa_table *table, void **columns, const ts_allocator *all
 /* Adds an id (room reserved) to a range with every element zero; returns its slot. */
 int32_t ts_soa_add(ts_soa_table *table, void **columns, int32_t id, int range);
 
+/* ts_soa_add without zeroing: the new object's elements are undefined until
+ * the caller zeroes them (ts_soa_zero_slot, at the slot the object has then).
+ * Lets a batch of adds do the bookkeeping in order and the filling in
+ * parallel, with the same result as ts_soa_add one by one. */
+int32_t ts_soa_add_unfilled(ts_soa_table *table, void **columns, int32_t id, int range);
+
+/* Sets every element of one slot to zero; touches only that slot. */
+void ts_soa_zero_slot(const ts_soa_table *table, void **columns, int32_t slot);
+
 /* Removes the object in slot; other objects' slots may change. */
 void ts_soa_remove(ts_soa_table *table, void **columns, int32_t slot);
 
