@@ -756,6 +756,116 @@ static void test_full_rebuild(void **state)
     ts_tree_destroy(&tree);
 }
 
+/* Grows a random tenth of the proxies in place (each by a random drift). */
+static void enlarge_some(ts_dynamic_tree *tree, scene *s, rng *r, int count, float drift)
+{
+    for (int k = 0; k < count; ++k) {
+        int i = (int)(rng_next(r) % (uint32_t)s->n);
+        ts_vec3 d = {rng_range(r, -drift, drift), rng_range(r, -drift, drift), rng_range(r, -drift, drift)};
+        s->boxes[i] = ts_aabb_union(s->boxes[i], translate_box(s->boxes[i], d));
+        ts_tree_enlarge_proxy(tree, s->proxies[i], s->boxes[i]);
+    }
+}
+
+/* The rebuild in parts (as the step runs it on several workers) gives the
+ * same tree, byte for byte, as ts_tree_rebuild on one thread, whatever order
+ * the parts of one level run in: the nodes a range uses depend only on its
+ * items. 20,000 proxies, so that the breadth-first levels are used. */
+static void test_parallel_rebuild_same_tree(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree serial, parts;
+    assert_true(ts_tree_init(&serial, &allocator, 0));
+    assert_true(ts_tree_init(&parts, &allocator, 0));
+    rng r1 = {4242u}, r2 = {4242u};
+    scene s1 = scene_make(20000), s2 = scene_make(20000);
+    fill_tree(&serial, &s1, &r1, 200.0f);
+    fill_tree(&parts, &s2, &r2, 200.0f);
+    for (int round = 0; round < 3; ++round) {
+        bool full = round == 0;
+        if (!full) {
+            enlarge_some(&serial, &s1, &r1, 2000, 1.0f);
+            enlarge_some(&parts, &s2, &r2, 2000, 1.0f);
+        }
+        assert_true(ts_tree_rebuild(&serial, full));
+        int levels = ts_tree_rebuild_begin(&parts, full);
+        assert_true(levels >= 1 && levels <= TS_TREE_BUILD_LEVELS);
+        for (int level = 0; level < levels; ++level) {
+            for (int k = (1 << level) - 1; k >= 0; --k) { /* backwards: another worker's order */
+                ts_tree_rebuild_split(&parts, level, k);
+            }
+        }
+        for (int k = (1 << levels) - 1; k >= 0; --k) {
+            ts_tree_rebuild_finish(&parts, k);
+        }
+        ts_tree_rebuild_end(&parts);
+        assert_true(ts_tree_validate(&parts));
+        assert_int_equal(serial.root, parts.root);
+        assert_memory_equal(serial.nodes, parts.nodes, (size_t)serial.node_capacity * sizeof(ts_tree_node));
+    }
+    assert_pairs_match_brute_force(&parts, &s2);
+    scene_free(&s1);
+    scene_free(&s2);
+    ts_tree_destroy(&serial);
+    ts_tree_destroy(&parts);
+}
+
+/* Refit: after proxies grow in place, every enlarged node shrinks back to
+ * its children's union (ts_tree_validate checks that every box holds its
+ * children, so every leaf is inside all its ancestors) and every proxy is
+ * still found by a query of its own box. A rigid move of every proxy asks
+ * for no rebuild (the SAH cost is unchanged, up to float rounding); bodies
+ * scattering far from where they were built do ask for one. */
+static void test_refit_and_when_to_rebuild(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    rng r = {99u};
+    scene s = scene_make(3000);
+    fill_tree(&tree, &s, &r, 60.0f);
+    assert_true(ts_tree_refit_enlarged(&tree) == false); /* nothing enlarged */
+    assert_true(ts_tree_rebuild(&tree, true));           /* the cost is known from here */
+
+    /* Every proxy shifted by the same amount, a few times. */
+    for (int step = 0; step < 5; ++step) {
+        ts_vec3 d = {0.3f, -0.7f, 0.2f};
+        for (int i = 0; i < s.n; ++i) {
+            s.boxes[i] = translate_box(s.boxes[i], d);
+            ts_tree_enlarge_proxy(&tree, s.proxies[i], s.boxes[i]);
+        }
+        assert_false(ts_tree_refit_enlarged(&tree));
+        assert_true(ts_tree_validate(&tree));
+        /* Refitted: the root box is exactly the union of the proxies. */
+        ts_aabb all = s.boxes[0];
+        for (int i = 1; i < s.n; ++i) {
+            all = ts_aabb_union(all, s.boxes[i]);
+        }
+        assert_memory_equal(&all, &tree.nodes[tree.root].aabb, sizeof(ts_aabb));
+        assert_pairs_match_brute_force(&tree, &s); /* every proxy found by the others' queries */
+    }
+
+    /* Every proxy thrown to a random place: the shape is stale. */
+    bool asked = false;
+    for (int step = 0; step < 5 && !asked; ++step) {
+        for (int i = 0; i < s.n; ++i) {
+            s.boxes[i] = random_box(&r, 60.0f);
+            ts_tree_enlarge_proxy(&tree, s.proxies[i], s.boxes[i]);
+        }
+        asked = ts_tree_refit_enlarged(&tree);
+        assert_true(ts_tree_validate(&tree));
+        assert_pairs_match_brute_force(&tree, &s);
+    }
+    assert_true(asked);
+    assert_true(ts_tree_rebuild(&tree, false));
+    assert_true(ts_tree_validate(&tree));
+    assert_pairs_match_brute_force(&tree, &s);
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
 /* ts_tree_validate itself catches broken trees: a child sticking out of its
  * parent's box, a wrong height, wrong category bits, a broken parent link,
  * a missing enlarged flag, a cycle in the free list. */
@@ -824,6 +934,8 @@ int main(void)
         cmocka_unit_test(test_query_early_stop),
         cmocka_unit_test(test_enlarge_and_partial_rebuild),
         cmocka_unit_test(test_full_rebuild),
+        cmocka_unit_test(test_parallel_rebuild_same_tree),
+        cmocka_unit_test(test_refit_and_when_to_rebuild),
         cmocka_unit_test(test_validate_detects_corruption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
