@@ -110,4 +110,26 @@ static inline ts_body_id test_dynamic_body(ts_world_id world, ts_vec3 position)
     return body;
 }
 
+/* The arguments of the tests run for both solvers: [soft_step|xpbd]
+ * [substeps]. Returns false (after a usage line) on anything else. */
+static inline bool test_solver_args(int argc, char **argv, const char *program, ts_solver_type *solver, int *substeps)
+{
+    if (argc > 1) {
+        if (strcmp(argv[1], "xpbd") == 0) {
+            *solver = TS_SOLVER_XPBD;
+        } else if (strcmp(argv[1], "soft_step") != 0) {
+            fprintf(stderr, "usage: %s [soft_step|xpbd] [substeps]\n", program);
+            return false;
+        }
+    }
+    if (argc > 2) {
+        *substeps = atoi(argv[2]);
+        if (*substeps < 1 || *substeps > 64) {
+            fprintf(stderr, "substeps must be 1..64\n");
+            return false;
+        }
+    }
+    return true;
+}
+
 #endif

@@ -801,20 +801,8 @@ static void test_jointed_step_allocates_nothing(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1) {
-        if (strcmp(argv[1], "xpbd") == 0) {
-            solver = TS_SOLVER_XPBD;
-        } else if (strcmp(argv[1], "soft_step") != 0) {
-            fprintf(stderr, "usage: test_joints [soft_step|xpbd] [substeps]\n");
-            return 2;
-        }
-    }
-    if (argc > 2) {
-        substeps = atoi(argv[2]);
-        if (substeps < 1 || substeps > 64) {
-            fprintf(stderr, "substeps must be 1..64\n");
-            return 2;
-        }
+    if (!test_solver_args(argc, argv, "test_joints", &solver, &substeps)) {
+        return 2;
     }
     printf("solver %s, %d substeps\n", solver == TS_SOLVER_XPBD ? "xpbd" : "soft_step", substeps);
     const struct CMUnitTest tests[] = {

@@ -523,20 +523,8 @@ static void test_pile_coloring(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1) {
-        if (strcmp(argv[1], "xpbd") == 0) {
-            solver = TS_SOLVER_XPBD;
-        } else if (strcmp(argv[1], "soft_step") != 0) {
-            fprintf(stderr, "usage: test_solver [soft_step|xpbd] [substeps]\n");
-            return 2;
-        }
-    }
-    if (argc > 2) {
-        substeps = atoi(argv[2]);
-        if (substeps < 1 || substeps > 64) {
-            fprintf(stderr, "substeps must be 1..64\n");
-            return 2;
-        }
+    if (!test_solver_args(argc, argv, "test_solver", &solver, &substeps)) {
+        return 2;
     }
     print_message("solver %s, %d substeps\n", solver == TS_SOLVER_XPBD ? "xpbd" : "soft_step", substeps);
     const struct CMUnitTest tests[] = {
