@@ -110,6 +110,35 @@ static inline ts_body_id test_dynamic_body(ts_world_id world, ts_vec3 position)
     return body;
 }
 
+/* FNV-1a over bytes, for the determinism tests' state hashes: start from
+ * TEST_FNV_START and feed the pieces in a fixed order. */
+#define TEST_FNV_START 1469598103934665603ull
+
+static inline uint64_t test_fnv(uint64_t h, const void *data, size_t size)
+{
+    const unsigned char *bytes = data;
+    for (size_t i = 0; i < size; ++i) {
+        h = (h ^ bytes[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
+/* h extended by the transform and the velocities of each body, in order. */
+static inline uint64_t test_hash_bodies(uint64_t h, const ts_body_id *ids, int count)
+{
+    for (int i = 0; i < count; ++i) {
+        ts_transform t;
+        ts_vec3 v, w;
+        assert_int_equal(ts_body_get_transform(ids[i], &t), TS_OK);
+        assert_int_equal(ts_body_get_linear_velocity(ids[i], &v), TS_OK);
+        assert_int_equal(ts_body_get_angular_velocity(ids[i], &w), TS_OK);
+        h = test_fnv(h, &t, sizeof t);
+        h = test_fnv(h, &v, sizeof v);
+        h = test_fnv(h, &w, sizeof w);
+    }
+    return h;
+}
+
 /* The arguments of the tests run for both solvers: [soft_step|xpbd]
  * [substeps]. Returns false (after a usage line) on anything else. */
 static inline bool test_solver_args(int argc, char **argv, const char *program, ts_solver_type *solver, int *substeps)

@@ -475,15 +475,6 @@ static void test_switch_solver_with_joints(void **state)
 
 /* ---- determinism ---- */
 
-static uint64_t fnv(uint64_t h, const void *data, size_t size)
-{
-    const unsigned char *bytes = data;
-    for (size_t i = 0; i < size; ++i) {
-        h = (h ^ bytes[i]) * 1099511628211ull;
-    }
-    return h;
-}
-
 /* A hanging net of 34 x 34 spheres (1,122 dynamic: enough for the solver to
  * use threads) whose joints cycle through every type, with boxes falling
  * onto it (contacts and joints in the same colours). Returns the hash of
@@ -593,21 +584,11 @@ static uint64_t run_jointed_scene(int width, int threads)
     }
     assert_int_equal(counters.simd_width, width);
     assert_true(touched > 0);
-    uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < n; ++i) {
-        ts_transform t;
-        ts_vec3 v, w;
-        assert_ok(ts_body_get_transform(ids[i], &t));
-        assert_ok(ts_body_get_linear_velocity(ids[i], &v));
-        assert_ok(ts_body_get_angular_velocity(ids[i], &w));
-        h = fnv(h, &t, sizeof t);
-        h = fnv(h, &v, sizeof v);
-        h = fnv(h, &w, sizeof w);
-    }
+    uint64_t h = test_hash_bodies(TEST_FNV_START, ids, n);
     const ts_world *wp = ts_world_lookup(world, "test");
     for (int j = 0; j < joint_count; ++j) {
         const ts_joint *joint = wp->joints + (joints[j].index1 - 1);
-        h = fnv(h, &joint->impulses, sizeof joint->impulses);
+        h = test_fnv(h, &joint->impulses, sizeof joint->impulses);
         ts_vec3 p;
         assert_true(ts_joint_get_world_anchors(joints[j], &p, &p) == TS_OK && isfinite(p.x));
     }

@@ -15,15 +15,6 @@ typedef struct snapshot {
     uint64_t impulse_hash;
 } snapshot;
 
-static uint64_t fnv(uint64_t h, const void *data, size_t size)
-{
-    const unsigned char *bytes = data;
-    for (size_t i = 0; i < size; ++i) {
-        h = (h ^ bytes[i]) * 1099511628211ull;
-    }
-    return h;
-}
-
 static int build_pyramid(ts_world_id world, ts_body_id *ids)
 {
     test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){400, 1, 400}, 1);
@@ -157,11 +148,11 @@ static snapshot run(int width, int threads, int (*build)(ts_world_id, ts_body_id
     }
     const ts_world *world = ts_world_lookup(id, "test");
     const ts_contact_store *cs = &world->contact_store;
-    uint64_t h = 1469598103934665603ull;
-    h = fnv(h, cs->normal_impulse, sizeof(float) * 4 * (size_t)cs->table.count);
-    h = fnv(h, cs->friction_impulse1, sizeof(float) * (size_t)cs->table.count);
-    h = fnv(h, cs->friction_impulse2, sizeof(float) * (size_t)cs->table.count);
-    h = fnv(h, cs->twist_impulse, sizeof(float) * (size_t)cs->table.count);
+    uint64_t h = TEST_FNV_START;
+    h = test_fnv(h, cs->normal_impulse, sizeof(float) * 4 * (size_t)cs->table.count);
+    h = test_fnv(h, cs->friction_impulse1, sizeof(float) * (size_t)cs->table.count);
+    h = test_fnv(h, cs->friction_impulse2, sizeof(float) * (size_t)cs->table.count);
+    h = test_fnv(h, cs->twist_impulse, sizeof(float) * (size_t)cs->table.count);
     s.impulse_hash = h;
     assert_ok(ts_destroy_world(id));
     return s;

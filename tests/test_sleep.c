@@ -521,15 +521,6 @@ static void test_sleep_and_wake_allocate_nothing(void **state)
 
 /* ---- determinism ---- */
 
-static uint64_t fnv(uint64_t h, const void *data, size_t size)
-{
-    const unsigned char *bytes = data;
-    for (size_t i = 0; i < size; ++i) {
-        h = (h ^ bytes[i]) * 1099511628211ull;
-    }
-    return h;
-}
-
 /* 250 stacks of 5 (1,250 boxes: above the solver's parallel threshold), all
  * asleep by step 89; at step 90 a ball appears above every other stack and
  * wakes it when it lands; at step 200 one stack's bottom box is destroyed.
@@ -549,7 +540,7 @@ static uint64_t sleep_wake_run(int width, int threads)
     for (int s = 0; s < STACKS; ++s) {
         stack(world, -45.0f + 3.0f * (float)(s % 30), -45.0f + 3.0f * (float)(s / 30), LEVELS, boxes[s]);
     }
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = TEST_FNV_START;
     for (int n = 0; n < 260; ++n) {
         if (n == 90) {
             ts_shape_def shape = ts_default_shape_def();
@@ -572,9 +563,9 @@ static uint64_t sleep_wake_run(int width, int threads)
         if (n == 150) {
             assert_int_equal(c.awake_body_count, (STACKS / 2) * (LEVELS + 1)); /* the stacks hit, and their balls */
         }
-        h = fnv(h, &c.awake_body_count, sizeof c.awake_body_count);
-        h = fnv(h, &c.island_count, sizeof c.island_count);
-        h = fnv(h, &c.narrowphase_pairs, sizeof c.narrowphase_pairs);
+        h = test_fnv(h, &c.awake_body_count, sizeof c.awake_body_count);
+        h = test_fnv(h, &c.island_count, sizeof c.island_count);
+        h = test_fnv(h, &c.narrowphase_pairs, sizeof c.narrowphase_pairs);
     }
     ts_world_counters c = counters_of(world);
     assert_true(c.awake_body_count > 0 && c.awake_body_count < c.body_count - 1); /* some asleep, some awake */
@@ -587,12 +578,12 @@ static uint64_t sleep_wake_run(int width, int threads)
             ts_vec3 v;
             assert_ok(ts_body_get_transform(boxes[s][k], &t));
             assert_ok(ts_body_get_linear_velocity(boxes[s][k], &v));
-            h = fnv(h, &t, sizeof t);
-            h = fnv(h, &v, sizeof v);
+            h = test_fnv(h, &t, sizeof t);
+            h = test_fnv(h, &v, sizeof v);
             int island = island_of(boxes[s][k]);
             bool a = awake(boxes[s][k]);
-            h = fnv(h, &island, sizeof island);
-            h = fnv(h, &a, sizeof a);
+            h = test_fnv(h, &island, sizeof island);
+            h = test_fnv(h, &a, sizeof a);
         }
     }
     check_islands(world);

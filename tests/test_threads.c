@@ -280,34 +280,15 @@ static const scene scenes[] = {
 
 /* ---- running and hashing ---- */
 
-static uint64_t fnv(uint64_t h, const void *data, size_t size)
-{
-    const unsigned char *bytes = data;
-    for (size_t i = 0; i < size; ++i) {
-        h = (h ^ bytes[i]) * 1099511628211ull;
-    }
-    return h;
-}
-
 static uint64_t state_hash(ts_world_id id, const ts_body_id *ids, int count)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < count; ++i) {
-        ts_transform t;
-        ts_vec3 v, w;
-        assert_ok(ts_body_get_transform(ids[i], &t));
-        assert_ok(ts_body_get_linear_velocity(ids[i], &v));
-        assert_ok(ts_body_get_angular_velocity(ids[i], &w));
-        h = fnv(h, &t, sizeof t);
-        h = fnv(h, &v, sizeof v);
-        h = fnv(h, &w, sizeof w);
-    }
+    uint64_t h = test_hash_bodies(TEST_FNV_START, ids, count);
     const ts_world *world = ts_world_lookup(id, "test");
     const ts_contact_store *cs = &world->contact_store;
-    h = fnv(h, cs->normal_impulse, sizeof(float) * 4 * (size_t)cs->table.count);
-    h = fnv(h, cs->friction_impulse1, sizeof(float) * (size_t)cs->table.count);
-    h = fnv(h, cs->friction_impulse2, sizeof(float) * (size_t)cs->table.count);
-    return fnv(h, cs->twist_impulse, sizeof(float) * (size_t)cs->table.count);
+    h = test_fnv(h, cs->normal_impulse, sizeof(float) * 4 * (size_t)cs->table.count);
+    h = test_fnv(h, cs->friction_impulse1, sizeof(float) * (size_t)cs->table.count);
+    h = test_fnv(h, cs->friction_impulse2, sizeof(float) * (size_t)cs->table.count);
+    return test_fnv(h, cs->twist_impulse, sizeof(float) * (size_t)cs->table.count);
 }
 
 /* Steps a scene STEPS times with `threads` workers (through the pool when
