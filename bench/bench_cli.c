@@ -9,7 +9,7 @@ void bench_print_usage(const char *program)
 {
     printf("usage: %s [--scene NAME|all] [--small] [--base B] [--grid G] [--height H] [--count N]\n"
            "       [--side S] [--stacks K] [--steps N] [--runs R] [--threads T] [--solver soft_step|xpbd]\n"
-           "       [--substeps S] [--width W] [--sweep KEY=V1,V2,...] [--compare bullet] [--json]\n"
+           "       [--substeps S] [--contact-hertz F] [--width W] [--sweep KEY=V1,V2,...] [--compare bullet] [--json]\n"
            "       [--no-quality] [--collide-only] [--sleep] [--force] [--list]\n"
            "\n"
            "Scenes are those of shared/scenes.md plus free_fall (N free spinning boxes);\n"
@@ -18,7 +18,8 @@ void bench_print_usage(const char *program)
            "reports the min and median across runs. --sweep threads=1,2,4 (or width=, substeps=,\n"
            "solver=; several --sweep combine) runs every value side by side, interleaved.\n"
            "--width W forces the solver's SIMD lanes (1, 4, 8, 16; default: TESSERA_SIMD, else the\n"
-           "widest the CPU runs). --json prints one JSON object per run on one line. Every run takes its scene's\n"
+           "widest the CPU runs). --contact-hertz F sets the soft step's contact stiffness (default\n"
+           "30; capped at a quarter of the substep rate, 60 Hz at 4 substeps). --json prints one JSON object per run on one line. Every run takes its scene's\n"
            "quality check (stepping on, untimed, to the step scenes.md names) unless\n"
            "--no-quality. --compare bullet also runs tessera-bench-bullet (built when\n"
            "libbullet-dev is installed) on the same scenes and prints the ratio per scene.\n"
@@ -100,6 +101,18 @@ static int parse_param(const char *flag, const char *value, bench_options *o, in
     return 0;
 }
 
+static int parse_positive_float(const char *v, const char *name, float *out)
+{
+    char *end = NULL;
+    double x = strtod(v, &end);
+    if (end == v || *end != '\0' || !(x > 0.0 && x < 1.0e6)) {
+        fprintf(stderr, "%s needs a positive number, got '%s'\n", name, v);
+        return 2;
+    }
+    *out = (float)x;
+    return 0;
+}
+
 static int parse_flag(const char *a, bench_options *o)
 {
     bool *flags[] = {&o->json,         &o->list,       &o->help,  &o->help, &o->collide_only,
@@ -132,6 +145,8 @@ static int parse_valued(const char *a, char *v, bench_options *o)
         return parse_int(v, a, 0, &o->threads);
     } else if (strcmp(a, "--substeps") == 0) {
         return parse_int(v, a, 1, &o->substeps);
+    } else if (strcmp(a, "--contact-hertz") == 0) {
+        return parse_positive_float(v, a, &o->contact_hertz);
     } else if (strcmp(a, "--width") == 0) {
         return parse_int(v, a, 0, &o->width);
     } else if (strcmp(a, "--solver") == 0) {

@@ -32,6 +32,7 @@ typedef struct bench_options {
     int runs;              /* 1..BENCH_MAX_RUNS */
     int threads;           /* -1 = not given */
     int substeps;          /* -1 = not given */
+    float contact_hertz;   /* 0 = not given (the world's default) */
     int width;             /* -1 = not given */
     const char *solver;    /* NULL = not given */
     bool json, list, help;

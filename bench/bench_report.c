@@ -76,6 +76,9 @@ static void json_header(FILE *out, const bench_result *r)
     json_string(out, r->solver);
     fprintf(out, ",\"substeps\":%d,\"iterations\":%d,\"collide_only\":%s", r->substeps, r->iterations,
             r->collide_only ? "true" : "false");
+    if (r->contact_hertz > 0.0f) {
+        fprintf(out, ",\"contact_hertz\":%g", (double)r->contact_hertz);
+    }
 }
 
 static void json_scene(FILE *out, const bench_result *r)

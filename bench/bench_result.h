@@ -40,6 +40,7 @@ typedef struct bench_result {
     int width;          /* SIMD lanes of the solver kernels */
     int threads;
     int substeps;
+    float contact_hertz;
     int iterations;     /* solver iterations per substep (tessera) or step (Bullet); 0 = none */
     /* the scene */
     const scene_info *scene;

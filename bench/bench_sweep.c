@@ -13,6 +13,7 @@ static int base_config(const bench_options *o, bench_config *c)
     s->threads = o->threads >= 0 ? o->threads : (o->compare != NULL ? 1 : 0);
     s->substeps = o->substeps > 0 ? o->substeps : ts_default_world_def().substeps;
     s->width = o->width >= 0 ? o->width : 0;
+    s->contact_hertz = o->contact_hertz > 0.0f ? o->contact_hertz : ts_default_world_def().contact_hertz;
     int solver = tessera_solver_from_name(o->solver != NULL ? o->solver : "soft_step");
     if (solver < 0) {
         fprintf(stderr, "--solver must be soft_step or xpbd, got '%s'\n", o->solver);

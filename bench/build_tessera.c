@@ -16,6 +16,9 @@ ts_world_id tessera_create_world(const scene_desc *desc, const tessera_settings 
     def.gravity = vec(desc->gravity);
     def.threads = s->threads;
     def.substeps = s->substeps;
+    if (s->contact_hertz > 0.0f) {
+        def.contact_hertz = s->contact_hertz;
+    }
     def.solver = s->solver;
     def.simd_width = s->width; /* 0: TESSERA_SIMD, else the widest the CPU runs */
     def.body_capacity = desc->body_count;

@@ -12,6 +12,7 @@
 typedef struct tessera_settings {
     int threads;  /* 0 = every core */
     int substeps;
+    float contact_hertz; /* > 0: the world's contact_hertz (capped at a quarter of the substep rate); 0 = default */
     int width;    /* SIMD lanes (1, 4, 8, 16); 0 = TESSERA_SIMD, else the widest the CPU runs */
     ts_solver_type solver;
 } tessera_settings;

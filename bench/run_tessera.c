@@ -51,6 +51,7 @@ static void start_result(const scene_info *scene, const scene_params *params, co
     r->width = c->settings.width;
     r->solver = c->collide_only ? "none (collide only)" : tessera_solver_name(c->settings.solver);
     r->substeps = c->settings.substeps;
+    r->contact_hertz = c->settings.contact_hertz;
     r->iterations = c->collide_only ? 0 : 1; /* soft step: one solve and one relax pass per substep */
     r->scene = scene;
     r->params = *params;
