@@ -332,7 +332,11 @@ static ts_transform shape_transform(const ts_world *world, const ts_shape *shape
     const ts_body_store *s = &world->store;
     int32_t i = s->table.slot_of_id[shape->body];
     ts_transform body = {{s->px[i], s->py[i], s->pz[i]}, {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
-    return ts_transform_mul(body, shape->sim_local);
+    /* most shapes sit at their body's centre of mass on its principal axes */
+    const ts_transform *l = &shape->sim_local;
+    bool identity = l->p.x == 0.0f && l->p.y == 0.0f && l->p.z == 0.0f && l->q.x == 0.0f && l->q.y == 0.0f &&
+                    l->q.z == 0.0f && l->q.w == 1.0f;
+    return identity ? body : ts_transform_mul(body, shape->sim_local);
 }
 
 static ts_vec3 body_center(const ts_world *world, int32_t body)
@@ -508,9 +512,11 @@ static void update_contact(ts_world *world, int32_t i)
         ts_collide_shapes(a->type, &a->geometry, xa, b->type, &b->geometry, xb, margin, &m);
     }
 
-    /* Last step's points, to carry their impulses over (see match_points). */
+    /* Last step's points, to carry their impulses over (see match_points).
+     * A reused manifold has last step's points in last step's order, so each
+     * keeps its impulse where it is. */
     old_points old;
-    old.count = s->point_count[i];
+    old.count = cached ? 0 : s->point_count[i];
     for (int k = 0; k < old.count; ++k) {
         int p = 4 * i + k;
         old.feature[k] = s->feature[p];
@@ -547,9 +553,11 @@ static void update_contact(ts_world *world, int32_t i)
         s->separation[p] = mp->separation;
         s->feature[p] = mp->feature_id;
     }
-    match_points(s, i, m.point_count, &old);
-    if (!cached && m.point_count > 0) {
-        store_cache(s, i, xa, xb, relative, &m);
+    if (!cached) {
+        match_points(s, i, m.point_count, &old);
+        if (m.point_count > 0) {
+            store_cache(s, i, xa, xb, relative, &m);
+        }
     }
     uint32_t touching = m.point_count > 0 ? TS_CONTACT_TOUCHING : 0u;
     if (touching && !flags) {
