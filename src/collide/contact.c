@@ -327,7 +327,7 @@ void ts_contacts_free(ts_world *world)
 
 /* ---- the narrowphase stage ---- */
 
-static ts_transform shape_transform(const ts_world *world, const ts_shape *shape)
+TS_FORCE_INLINE ts_transform shape_transform(const ts_world *world, const ts_shape *shape)
 {
     const ts_body_store *s = &world->store;
     int32_t i = s->table.slot_of_id[shape->body];
@@ -496,20 +496,29 @@ static void update_contact(ts_world *world, int32_t i)
     ts_transform xa = shape_transform(world, a);
     ts_transform xb = shape_transform(world, b);
     float margin = speculative_margin(world, a->body, b->body);
-    ts_transform relative = ts_transform_inv_mul(xa, xb);
+    ts_transform relative = {0};
     ts_manifold m;
     /* Fat bounds overlap for many pairs that are far apart (bodies moving
-     * side by side have swept bounds): bounding spheres farther apart than
-     * the margin cannot touch, and cost a fraction of the full test. */
+     * side by side have swept bounds; half the pairs of a falling pile):
+     * bounding spheres farther apart than the margin cannot touch, and cost a
+     * fraction of the full test. Such a pair that had no points has nothing
+     * to forget either. */
     float reach = bounding_radius(a) + bounding_radius(b) + margin;
     bool cached = false;
     if (ts_length_sq(ts_sub(xb.p, xa.p)) > reach * reach) {
+        if (s->point_count[i] == 0) {
+            s->flags[i] = 0u;
+            return;
+        }
         m.point_count = 0;
-    } else if ((s->flags[i] & TS_CONTACT_CACHED) != 0 && cache_holds(s, i, relative)) {
-        reuse_manifold(s, i, xa, xb, &m);
-        cached = true;
     } else {
-        ts_collide_shapes(a->type, &a->geometry, xa, b->type, &b->geometry, xb, margin, &m);
+        relative = ts_transform_inv_mul(xa, xb);
+        if ((s->flags[i] & TS_CONTACT_CACHED) != 0 && cache_holds(s, i, relative)) {
+            reuse_manifold(s, i, xa, xb, &m);
+            cached = true;
+        } else {
+            ts_collide_shapes(a->type, &a->geometry, xa, b->type, &b->geometry, xb, margin, &m);
+        }
     }
 
     /* Last step's points, to carry their impulses over (see match_points).
