@@ -343,8 +343,16 @@ void ts_collide_boxes(const ts_box *a, ts_transform xfa, const ts_box *b, ts_tra
     tsn_mat3 c = tsn_mul_tm(&sa.r, &sb.r);
     ts_vec3 t = tsn_mul_tv(&sa.r, ts_sub(sb.p, sa.p));
 
+    /* A face axis that already separates by the margin settles it: the nine
+     * edge axes, the costly part, are only tested for boxes this close. */
     sat_query fa = query_faces_a(&sa, &sb, &c, t);
+    if (fa.separation >= margin) {
+        return;
+    }
     sat_query fb = query_faces_b(&sa, &sb, &c, t);
+    if (fb.separation >= margin) {
+        return;
+    }
     sat_query ed = query_edges(&sa, &sb, &c, t);
     float max_sep = tsn_maxf(fa.separation, fb.separation);
     if (ed.valid) {
