@@ -240,19 +240,38 @@ static void derive(ts_contact_bundle *b, const lane_inputs *in)
     derive_friction(b, n, t1, t2, mass, ia, ib, ca, cb);
 }
 
+/* The most points of any lane, and whether some used lane has fewer. */
+static void count_points(ts_contact_bundle *b, const lane_inputs *in)
+{
+    int most = 0, fewest = TS_CONTACT_POINTS;
+    for (int l = 0; l < TS_W; ++l) {
+        int n = 0;
+        for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
+            n += in->point_used[k][l] > 0.0f;
+        }
+        if (b->contact_slot[l] >= 0) {
+            most = n > most ? n : most;
+            fewest = n < fewest ? n : fewest;
+        }
+    }
+    b->point_count = most;
+    b->mixed = most > 0 && fewest < most;
+}
+
 void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_contact_bundle *b,
-                                        const ts_graph_color *color, int32_t first_contact, int lanes)
+                                        const int32_t *contacts, int32_t count, int32_t first_contact, int lanes)
 {
     lane_inputs in;
     for (int l = 0; l < TS_W; ++l) {
         int32_t k = first_contact + l;
-        if (l < lanes && k < color->count) {
-            gather_lane(c, b, &in, l, color->contacts[k]);
+        if (l < lanes && k < count) {
+            gather_lane(c, b, &in, l, contacts[k]);
         } else {
             gather_empty_lane(c, b, &in, l);
         }
     }
     derive(b, &in);
+    count_points(b, &in);
 }
 
 void TS_WIDE(ts_contact_store_impulses)(ts_world *world, const ts_contact_bundle *b)

@@ -37,11 +37,11 @@ typedef struct ts_contact_prepare_context {
     bool warm_start;
 } ts_contact_prepare_context;
 
-/* Fills bundle b with the colour's contacts first_contact .. + lanes - 1
- * (lanes is TS_W, or 1 for the overflow, whose contacts may share bodies and
- * so must run one by one); lanes past the colour's end are empty. */
+/* Fills bundle b with contacts[first_contact .. + lanes - 1] of a colour's
+ * count contacts (lanes is TS_W, or 1 for the overflow, whose contacts may
+ * share bodies and so must run one by one); lanes past the end are empty. */
 void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_contact_bundle *b,
-                                        const ts_graph_color *color, int32_t first_contact, int lanes);
+                                        const int32_t *contacts, int32_t count, int32_t first_contact, int lanes);
 
 /* Writes the bundle's accumulated impulses back to the contact store. */
 void TS_WIDE(ts_contact_store_impulses)(struct ts_world *world, const ts_contact_bundle *b);

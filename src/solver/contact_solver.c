@@ -25,15 +25,61 @@
 
 #include <string.h>
 
+/* The four velocities of a pair, to undo a point's update in the lanes that
+ * do not have that point (mixed bundles only; see contact_solver.h). */
+typedef struct lane_velocities {
+    ts_wv3 va, wa, vb, wb;
+} lane_velocities;
+
+TS_FORCE_INLINE lane_velocities velocities_of(const pair_lanes *p) { return (lane_velocities){p->a.v, p->a.w, p->b.v, p->b.w}; }
+
+TS_FORCE_INLINE ts_wm point_used(const ts_contact_point_lanes *cp)
+{
+    return ts_w_gt(ts_w_load(cp->normal_mass), ts_w_zero());
+}
+
+TS_FORCE_INLINE void keep_unused(ts_wm used, pair_lanes *p, const lane_velocities *before)
+{
+    p->a.v = ts_wv3_select(used, p->a.v, before->va);
+    p->a.w = ts_wv3_select(used, p->a.w, before->wa);
+    p->b.v = ts_wv3_select(used, p->b.v, before->vb);
+    p->b.w = ts_wv3_select(used, p->b.w, before->wb);
+}
+
+/* The kernels' point loops take count and mixed as constants where they can
+ * (4 points, no lane missing one: box stacks), so that loop is unrolled and
+ * carries no masks. */
+#define TS_FOR_POINT_LOOP(b, call)                                                                                     \
+    do {                                                                                                               \
+        if ((b)->mixed) {                                                                                              \
+            call((b)->point_count, true);                                                                              \
+        } else if ((b)->point_count == 4) {                                                                            \
+            call(4, false);                                                                                            \
+        } else {                                                                                                       \
+            call((b)->point_count, false);                                                                             \
+        }                                                                                                              \
+    } while (0)
+
+TS_FORCE_INLINE void warm_start_points(const ts_contact_bundle *b, pair_lanes *p, ts_wv3 n, int count, bool mixed)
+{
+    for (int k = 0; k < count; ++k) {
+        const ts_contact_point_lanes *cp = b->points + k;
+        lane_velocities before = velocities_of(p);
+        ts_pair_apply_impulse(p, ts_wv3_scale(ts_w_load(cp->normal_impulse), n), ts_wv3_load(cp->anchor_a),
+                              ts_wv3_load(cp->anchor_b));
+        if (mixed) {
+            keep_unused(point_used(cp), p, &before);
+        }
+    }
+}
+
 void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_contact_bundle *b)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
-    for (int k = 0; k < 4; ++k) {
-        const ts_contact_point_lanes *cp = b->points + k;
-        ts_pair_apply_impulse(&p, ts_wv3_scale(ts_w_load(cp->normal_impulse), n), ts_wv3_load(cp->anchor_a),
-                      ts_wv3_load(cp->anchor_b));
-    }
+#define TS_WARM_POINTS(count, mixed) warm_start_points(b, &p, n, count, mixed)
+    TS_FOR_POINT_LOOP(b, TS_WARM_POINTS);
+#undef TS_WARM_POINTS
     ts_wv3 friction = ts_wv3_scale(ts_w_load(b->friction_impulse[0]), ts_wv3_load(b->tangent1));
     friction = ts_wv3_mul_add(friction, ts_w_load(b->friction_impulse[1]), ts_wv3_load(b->tangent2));
     ts_pair_apply_impulse(&p, friction, ts_wv3_load(b->center_a), ts_wv3_load(b->center_b));
@@ -98,7 +144,7 @@ TS_FORCE_INLINE void push_out(const ts_contact_solver_context *c, const ts_conta
 {
     ts_wf zero = ts_w_zero();
     ts_wf half = ts_w_splat(0.5f);
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < b->point_count; ++k) {
         const ts_contact_point_lanes *cp = b->points + k;
         ts_wv3 ra = ts_wv3_load(cp->anchor_a);
         ts_wv3 rb = ts_wv3_load(cp->anchor_b);
@@ -163,25 +209,46 @@ TS_FORCE_INLINE void solve_friction(ts_contact_bundle *b, pair_lanes *p, ts_wv3 
     ts_pair_apply_angular(p, ts_wv3_scale(ts_w_sub(twist, old_twist), n));
 }
 
+/* What the normal rows leave for friction and push-out. */
+typedef struct normal_sums {
+    ts_wf total_normal; /* sum of the normal impulses */
+    ts_wf twist_limit;  /* sum of normal impulse x lever arm */
+    ts_wm deep;         /* lanes with a point deeper than the push depth */
+} normal_sums;
+
+TS_FORCE_INLINE void solve_points(const ts_contact_solver_context *c, ts_contact_bundle *b, pair_lanes *p,
+                                  const separation_frame *frame, ts_wv3 n, bool use_bias, int count, bool mixed,
+                                  normal_sums *sums)
+{
+    ts_wf deep_below = ts_w_splat(-TS_CONTACT_PUSH_DEPTH);
+    for (int k = 0; k < count; ++k) {
+        ts_contact_point_lanes *cp = b->points + k;
+        lane_velocities before = velocities_of(p);
+        ts_wf s = solve_normal(c, b, p, frame, cp, n, use_bias);
+        ts_wm used = point_used(cp);
+        ts_wf impulse = ts_w_load(cp->normal_impulse);
+        if (mixed) {
+            keep_unused(used, p, &before);
+            impulse = ts_w_select(used, impulse, ts_w_zero()); /* an unused point's may be -0 */
+        }
+        sums->deep = ts_w_or(sums->deep, ts_w_and(ts_w_gt(deep_below, s), used));
+        sums->total_normal = ts_w_add(sums->total_normal, impulse);
+        sums->twist_limit = ts_w_add(sums->twist_limit, ts_w_mul(impulse, ts_w_load(cp->lever_arm)));
+    }
+}
+
 void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     separation_frame frame = separation_frame_of(&p, n);
-    ts_wf total_normal = ts_w_zero();
-    ts_wf twist_limit = ts_w_zero();
-    ts_wm deep = ts_w_gt(ts_w_zero(), ts_w_splat(1.0f)); /* none */
-    ts_wf deep_below = ts_w_splat(-TS_CONTACT_PUSH_DEPTH);
-    for (int k = 0; k < 4; ++k) {
-        ts_contact_point_lanes *cp = b->points + k;
-        ts_wf s = solve_normal(c, b, &p, &frame, cp, n, use_bias);
-        deep = ts_w_or(deep, ts_w_and(ts_w_gt(deep_below, s), ts_w_gt(ts_w_load(cp->normal_mass), ts_w_zero())));
-        ts_wf impulse = ts_w_load(cp->normal_impulse);
-        total_normal = ts_w_add(total_normal, impulse);
-        twist_limit = ts_w_add(twist_limit, ts_w_mul(impulse, ts_w_load(cp->lever_arm)));
-    }
+    normal_sums sums = {ts_w_zero(), ts_w_zero(), ts_w_gt(ts_w_zero(), ts_w_splat(1.0f)) /* none */};
+#define TS_SOLVE_POINTS(count, mixed) solve_points(c, b, &p, &frame, n, use_bias, count, mixed, &sums)
+    TS_FOR_POINT_LOOP(b, TS_SOLVE_POINTS);
+#undef TS_SOLVE_POINTS
+    ts_wm deep = sums.deep;
     if (!use_bias) {
-        solve_friction(b, &p, n, total_normal, twist_limit);
+        solve_friction(b, &p, n, sums.total_normal, sums.twist_limit);
     }
     if (ts_w_mask_bits(deep) != 0) {
         push_out(c, b, &p, n);
@@ -201,7 +268,7 @@ void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_cont
     ts_wf e = ts_w_load(b->restitution);
     ts_wf zero = ts_w_zero();
     ts_wf threshold = ts_w_splat(-c->restitution_threshold);
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < b->point_count; ++k) {
         ts_contact_point_lanes *cp = b->points + k;
         ts_wf approach = ts_w_load(cp->relative_velocity);
         ts_wm active = ts_w_and(ts_w_gt(threshold, approach), ts_w_gt(ts_w_load(cp->max_normal_impulse), zero));
@@ -215,7 +282,11 @@ void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_cont
         delta = ts_w_sub(total, old);
         ts_w_store(cp->normal_impulse, total);
         ts_w_store(cp->max_normal_impulse, ts_w_max(ts_w_load(cp->max_normal_impulse), delta));
+        lane_velocities before = velocities_of(&p);
         ts_pair_apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
+        if (b->mixed) {
+            keep_unused(point_used(cp), &p, &before);
+        }
     }
     TS_PAIR_STORE(c->states, b, &p);
 }

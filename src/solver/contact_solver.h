@@ -6,9 +6,12 @@
  * different dynamic bodies (they come from one graph colour), so bundles of a
  * colour run in any order on any thread.
  *
- * Unused points have zero masses and impulses, unused lanes point at the
- * dummy body state (zero velocity, never written back): both then compute
- * zero impulses, so no lane needs a branch. */
+ * Unused lanes point at the dummy body state (zero velocity, never written
+ * back), so no lane needs a branch. Kernels visit only the bundle's
+ * point_count points (contacts are bundled with others of as many points,
+ * see ts_contact_order_color); in a mixed bundle a lane's unused points, which
+ * have zero masses and impulses, are masked out, so a lane's bits never
+ * depend on the lanes it shares a bundle with. */
 #ifndef TS_CONTACT_SOLVER_H
 #define TS_CONTACT_SOLVER_H
 
@@ -52,6 +55,8 @@ typedef struct ts_contact_bundle {
     float mass_scale[TS_W];
     float impulse_scale[TS_W];
     ts_contact_point_lanes points[4];
+    int32_t point_count; /* the most points of any lane */
+    int32_t mixed;       /* 1 when some used lane has fewer than point_count */
 } ts_contact_bundle;
 
 /* Overlap up to this depth is the soft spring's (a loaded stack rests a

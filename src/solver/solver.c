@@ -20,6 +20,7 @@
 #include "../soa/array.h"
 #include "../timer.h"
 #include "../world.h"
+#include "contact_order.h"
 #include "contact_prepare.h"
 #include "contact_solver.h"
 #include "integrate.h"
@@ -64,6 +65,7 @@ typedef enum pass {
     PASS_INTEGRATE_VELOCITIES,
     PASS_INTEGRATE_POSITIONS,
     PASS_FINISH,
+    PASS_ORDER,
     PASS_PREPARE,
     PASS_WARM_START,
     PASS_SOLVE,
@@ -137,8 +139,18 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
             ++color;
         }
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
-        TS_WIDE(ts_contact_prepare_bundle)(&c->prepare, bundles + k, c->world->graph.colors + color,
-                                           (k - color_begin[color]) * lanes, lanes);
+        TS_WIDE(ts_contact_prepare_bundle)(&c->prepare, bundles + k, c->scratch->ordered + c->scratch->ordered_begin[color],
+                                           c->world->graph.colors[color].count, (k - color_begin[color]) * lanes,
+                                           lanes);
+    }
+}
+
+/* Orders colours [begin, end) (contact_order.h). */
+static void order_colors(solve_context *c, int32_t begin, int32_t end)
+{
+    for (int32_t color = begin; color < end; ++color) {
+        ts_contact_order_color(c->world, c->world->graph.colors + color,
+                               c->scratch->ordered + c->scratch->ordered_begin[color]);
     }
 }
 
@@ -170,6 +182,7 @@ static void run_block(void *context, int32_t block, int worker)
         ts_sleep_update_timers(c->world, begin, end);
         ts_broadphase_compute_bounds(c->world, begin, end);
         break;
+    case PASS_ORDER: order_colors(c, begin, end); break;
     case PASS_PREPARE:
         if (begin < end) {
             prepare_bundles(c, begin, end);
@@ -240,6 +253,7 @@ static void run_solver(solve_context *c)
     double mark = ts_now_ms();
 
     run_bodies(c, PASS_STATES_BEGIN);
+    run_stage(c, PASS_ORDER, 0, TS_OVERFLOW_COLOR + 1, 0, 0, 1);
     run_all_bundles(c, PASS_PREPARE);
     lap(&mark, &p->prepare);
 
@@ -268,7 +282,12 @@ static void run_solver(solve_context *c)
 bool TS_WIDE(ts_solver_reserve_scratch)(ts_world *world, int32_t awake)
 {
     ts_solver_scratch *s = &world->solver_scratch;
-    int32_t bundles = 0;
+    int32_t bundles = 0, contacts = 0;
+    for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
+        s->ordered_begin[color] = contacts;
+        contacts += world->graph.colors[color].count;
+    }
+    s->ordered_begin[TS_OVERFLOW_COLOR + 1] = contacts;
     for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
         s->color_begin[color] = bundles;
         bundles += (world->graph.colors[color].count + TS_W - 1) / TS_W;
@@ -279,7 +298,9 @@ bool TS_WIDE(ts_solver_reserve_scratch)(ts_world *world, int32_t awake)
     return ts_array_reserve(&world->allocator, (void **)&s->states, &s->state_capacity, awake + 1,
                             sizeof(ts_body_state)) &&
            ts_array_reserve(&world->allocator, &s->bundles, &s->bundle_bytes,
-                            bundles * (int32_t)sizeof(ts_contact_bundle), 1);
+                            bundles * (int32_t)sizeof(ts_contact_bundle), 1) &&
+           ts_array_reserve(&world->allocator, (void **)&s->ordered, &s->ordered_capacity, contacts,
+                            sizeof(int32_t));
 }
 
 ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)

@@ -16,6 +16,9 @@ typedef struct ts_solver_scratch {
     void *bundles; /* the width's bundles: colour 0's, colour 1's, ..., then the overflow's (one lane each) */
     int32_t bundle_bytes;
     int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
+    int32_t *ordered; /* soft step: each colour's contacts in bundle order (contact_order.h) */
+    int32_t ordered_capacity;
+    int32_t ordered_begin[TS_COLOR_COUNT + 2]; /* colour c's: ordered + ordered_begin[c] */
     ts_body_state *predicted; /* XPBD: the states after each substep's prediction */
     int32_t predicted_capacity;
     void *xpbd_lanes; /* XPBD: its lanes beside each bundle (xpbd_contact.h) */

@@ -127,7 +127,8 @@ static void prepare_bundles(const xpbd_run *r, int32_t begin, int32_t end)
             ++color;
         }
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
-        TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, r->world->graph.colors + color,
+        const ts_graph_color *in_color = r->world->graph.colors + color;
+        TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, in_color->contacts, in_color->count,
                                            (k - color_begin[color]) * lanes, lanes);
         TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->world, r->bundles + k, r->lanes + k);
     }
