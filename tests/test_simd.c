@@ -245,15 +245,16 @@ static void test_push_out_same_at_every_width_and_thread_count(void **state)
 }
 
 /* The XPBD solver (its position and velocity passes, the kept prediction,
- * the derived velocities) gives the same bits at every width and thread
- * count too. */
+ * the derived velocities; on the overlapped pyramid its push pass and the
+ * kept substep starts) gives the same bits at every width and thread count
+ * too. */
 static void test_xpbd_same_at_every_width_and_thread_count(void **state)
 {
     (void)state;
     solver = TS_SOLVER_XPBD;
-    int (*builds[])(ts_world_id, ts_body_id *) = {build_pyramid, build_pile};
-    const char *names[] = {"xpbd pyramid", "xpbd pile"};
-    for (int b = 0; b < 2; ++b) {
+    int (*builds[])(ts_world_id, ts_body_id *) = {build_pyramid, build_pile, build_overlapped};
+    const char *names[] = {"xpbd pyramid", "xpbd pile", "xpbd overlapped pyramid"};
+    for (int b = 0; b < 3; ++b) {
         snapshot reference = run(1, 1, builds[b]);
         int widths[] = {4, 8, 16, 8};
         int threads[] = {1, 1, 1, 2};

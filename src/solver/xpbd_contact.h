@@ -39,8 +39,12 @@ typedef struct ts_xpbd_contact_lanes {
 
 typedef struct ts_xpbd_context {
     ts_body_state *states; /* awake bodies by slot, then the dummy */
+    /* in a step that started with overlap deeper than TS_CONTACT_PUSH_DEPTH
+     * (xpbd_push.c): the states at the substep's start, by slot; else NULL */
+    const ts_body_state *substep_start;
     float h, inv_h;        /* substep and its inverse */
     float push_speed;      /* largest speed at which overlap from before the step is pushed out, m/s */
+    float push_step;       /* push_speed h: the most a deep contact's overlap shrinks per substep, m */
     float restitution_threshold; /* approach speed below which nothing bounces, m/s */
     float compliance;        /* α̃ = α / h^2 of contacts between dynamic bodies, 1/kg */
     float static_compliance; /* α̃ of contacts with a static or kinematic body */
@@ -48,8 +52,10 @@ typedef struct ts_xpbd_context {
 } ts_xpbd_context;
 
 /* At the step's start: start separations, slip origins (kept from the last
- * step in the contact store), zero multipliers. */
-void TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const struct ts_world *world, const ts_contact_bundle *b,
+ * step in the contact store), zero multipliers. Returns whether a point of
+ * the bundle starts deeper than TS_CONTACT_PUSH_DEPTH (the step then runs
+ * the push pass, xpbd_push.c). */
+bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const struct ts_world *world, const ts_contact_bundle *b,
                                     ts_xpbd_contact_lanes *x);
 
 /* Writes the bundle's impulses (reported) and slip offsets (kept for the
@@ -59,7 +65,8 @@ void TS_WIDE(ts_xpbd_contact_store)(struct ts_world *world, const ts_contact_bun
 
 /* The position pass of substep `substep` (0-based; the push-out allowance
  * grows with the time since the step's start). Writes dp, dq of dynamic
- * bodies only. */
+ * bodies only. With c->substep_start, overlap deeper than
+ * TS_CONTACT_PUSH_DEPTH at the substep's start is left to the push pass. */
 void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts_contact_bundle *b,
                                               ts_xpbd_contact_lanes *x, int substep);
 
@@ -68,5 +75,10 @@ void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts
  * twist_impulse) for ts_contact_store_impulses. */
 void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_contact_bundle *b,
                                                ts_xpbd_contact_lanes *x);
+
+/* The push pass (xpbd_push.c), after the velocity pass of a substep in a
+ * step with deep overlap: moves the bodies of each point deeper than
+ * TS_CONTACT_PUSH_DEPTH apart by positions only, at most push_step. */
+void TS_WIDE(ts_xpbd_contact_push)(const ts_xpbd_context *c, const ts_contact_bundle *b);
 
 #endif

@@ -13,6 +13,10 @@
  *   velocities   one pass over the contacts and joints: restitution or
  *                rest, dynamic friction and twist; joint motors and spring
  *                damping;
+ *   push         only in a step that starts with overlap deeper than
+ *                TS_CONTACT_PUSH_DEPTH: that overlap moved out by positions
+ *                alone (xpbd_push.c), which also keep the states at each
+ *                substep's start for the position pass;
  *
  * and after the substeps stores the last substep's impulses (reported by
  * ts_body_get_contacts and the joints' reaction readouts; XPBD does not warm
@@ -23,11 +27,13 @@
  *   from anchors fixed at the step's start: no world position enters a
  *   constraint or a derived velocity, so nothing loses precision far from
  *   the origin (Solver2D found XPBD unstable there; Catto's fix).
- * - Overlap the step started with is pushed out at contact_push_speed at
- *   most (a growing allowance), so a deep overlap does not teleport bodies;
- *   and the velocity pass takes back the separating speed a push-out made
- *   (the normal impulse of the substep stays >= 0), so pushed boxes do not
- *   fly off.
+ * - Overlap the step started with, up to TS_CONTACT_PUSH_DEPTH, is pushed
+ *   out at contact_push_speed at most (a growing allowance), and the
+ *   velocity pass takes back the separating speed a push-out made (the
+ *   normal impulse of the substep stays >= 0). Deeper overlap is moved out
+ *   by positions only (the push pass), since pushed out by the position
+ *   pass it became velocity that added up along a column (a 25%-overlapped
+ *   pyramid launched its top box at 20-28 m/s).
  * - Dynamic friction limits an impulse by an impulse (μ times the normal
  *   impulse of the substep), at the manifold centre with a twist limit, as
  *   the soft step does; the paper's formula mixes a speed with an impulse.
@@ -72,6 +78,12 @@
  * and a 15-box stack sways 25 cm at 4 substeps; two hold it within 1 cm. */
 #define TS_XPBD_POINT_SWEEPS 2
 
+/* Push passes per substep in a step with deep overlap (xpbd_push.c): one
+ * left the 25%-overlapped B = 10 pyramid 21-25 cm deep after 1 s at 4
+ * substeps (the overlap around a pushed box is pushed back into it); two
+ * recover it, as the soft step's two pushes a substep (solve and relax). */
+#define TS_XPBD_PUSH_PASSES 2
+
 typedef struct xpbd_run {
     ts_world *world;
     ts_parallel *parallel;
@@ -88,6 +100,7 @@ typedef struct xpbd_run {
     int substep; /* the substep in progress (the position pass's push-out allowance) */
     int32_t awake;
     int32_t first_bad[TS_MAX_THREADS]; /* per worker: the first body held at its last finite state */
+    bool deep[TS_MAX_THREADS];         /* per worker: a contact it prepared starts deeper than the push depth */
 } xpbd_run;
 
 typedef enum pass {
@@ -98,6 +111,7 @@ typedef enum pass {
     PASS_PREPARE,
     PASS_POSITIONS,
     PASS_VELOCITIES,
+    PASS_PUSH,
     PASS_STORE
 } pass;
 
@@ -118,7 +132,7 @@ typedef struct xpbd_stage {
 static inline int32_t min_slot(int32_t a, int32_t b) { return a < b ? a : b; }
 
 /* Prepares bundles [begin, end), which may span colours. */
-static void prepare_bundles(const xpbd_run *r, int32_t begin, int32_t end)
+static void prepare_bundles(xpbd_run *r, int32_t begin, int32_t end, int worker)
 {
     const int32_t *color_begin = r->scratch->color_begin;
     int color = 0;
@@ -130,7 +144,9 @@ static void prepare_bundles(const xpbd_run *r, int32_t begin, int32_t end)
         const ts_graph_color *in_color = r->world->graph.colors + color;
         TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, in_color->contacts, in_color->count,
                                            (k - color_begin[color]) * lanes, lanes);
-        TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->world, r->bundles + k, r->lanes + k);
+        if (TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->world, r->bundles + k, r->lanes + k)) {
+            r->deep[worker] = true;
+        }
     }
 }
 
@@ -141,6 +157,7 @@ static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
         TS_WIDE(ts_xpbd_contact_solve_positions)(&r->kernels, r->bundles + k, r->lanes + k, r->substep);
         break;
     case PASS_VELOCITIES: TS_WIDE(ts_xpbd_contact_solve_velocities)(&r->kernels, r->bundles + k, r->lanes + k); break;
+    case PASS_PUSH: TS_WIDE(ts_xpbd_contact_push)(&r->kernels, r->bundles + k); break;
     case PASS_STORE: TS_WIDE(ts_xpbd_contact_store)(r->world, r->bundles + k, r->lanes + k); break;
     default: break;
     }
@@ -181,6 +198,9 @@ static void run_block(void *context, int32_t block, int worker)
     switch (stage->kind) {
     case PASS_STATES_BEGIN: TS_WIDE(ts_states_begin)(scratch->states, store, begin, end); break;
     case PASS_PREDICT:
+        if (r->kernels.substep_start != NULL) {
+            TS_WIDE(ts_xpbd_keep_prediction)(scratch->substep_start, scratch->states, begin, end); /* a copy */
+        }
         bad = TS_WIDE(ts_integrate_velocities)(scratch->states, store, begin, end, r->gravity, h);
         bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h));
         TS_WIDE(ts_xpbd_keep_prediction)(scratch->predicted, scratch->states, begin, end);
@@ -193,7 +213,7 @@ static void run_block(void *context, int32_t block, int worker)
         break;
     case PASS_PREPARE:
         if (begin < end) {
-            prepare_bundles(r, begin, end);
+            prepare_bundles(r, begin, end, worker);
         }
         break;
     default:
@@ -259,6 +279,11 @@ static void run_xpbd(xpbd_run *r)
     double mark = ts_now_ms();
     run_bodies(r, PASS_STATES_BEGIN);
     run_all_bundles(r, PASS_PREPARE);
+    bool deep = false;
+    for (int w = 0; w < r->parallel->worker_count; ++w) {
+        deep = deep || r->deep[w];
+    }
+    r->kernels.substep_start = deep ? r->scratch->substep_start : NULL;
     lap(&mark, &p->prepare);
     for (int sub = 0; sub < r->substeps; ++sub) {
         r->substep = sub;
@@ -269,6 +294,11 @@ static void run_xpbd(xpbd_run *r)
         run_bodies(r, PASS_DERIVE);
         lap(&mark, &p->integrate_velocities);
         run_colors(r, PASS_VELOCITIES);
+        if (deep) { /* profiled with the velocity pass */
+            for (int push = 0; push < TS_XPBD_PUSH_PASSES; ++push) {
+                run_colors(r, PASS_PUSH);
+            }
+        }
         lap(&mark, &p->relax);
     }
     run_all_bundles(r, PASS_STORE);
@@ -278,8 +308,9 @@ static void run_xpbd(xpbd_run *r)
 }
 
 /* The soft step's scratch (states, bundles, colour ranges) plus XPBD's:
- * the predicted states, the lanes beside each contact bundle and the joint
- * bundles. */
+ * the predicted states, the substep's start states (reserved in every step,
+ * so that a deep overlap appearing later allocates nothing), the lanes
+ * beside each contact bundle and the joint bundles. */
 static bool reserve_scratch(ts_world *world, int32_t awake)
 {
     if (!TS_WIDE(ts_solver_reserve_scratch)(world, awake) || !TS_WIDE(ts_xpbd_joint_begin)(world)) {
@@ -288,6 +319,8 @@ static bool reserve_scratch(ts_world *world, int32_t awake)
     ts_solver_scratch *s = &world->solver_scratch;
     int32_t bundles = s->color_begin[TS_OVERFLOW_COLOR + 1];
     return ts_array_reserve(&world->allocator, (void **)&s->predicted, &s->predicted_capacity, awake + 1,
+                            sizeof(ts_body_state)) &&
+           ts_array_reserve(&world->allocator, (void **)&s->substep_start, &s->substep_start_capacity, awake + 1,
                             sizeof(ts_body_state)) &&
            ts_array_reserve(&world->allocator, &s->xpbd_lanes, &s->xpbd_lane_bytes,
                             bundles * (int32_t)sizeof(ts_xpbd_contact_lanes), 1);
@@ -303,6 +336,7 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
     ts_solver_scratch *scratch = &world->solver_scratch;
     scratch->states[awake] = ts_body_state_at_rest(ts_v3(0, 0, 0), ts_v3(0, 0, 0)); /* the dummy */
     scratch->predicted[awake] = scratch->states[awake];
+    scratch->substep_start[awake] = scratch->states[awake];
 
     float h = dt / (float)world->substeps;
     ts_vec3 g = world->gravity;
@@ -315,9 +349,17 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
         .bundles = scratch->bundles,
         .lanes = scratch->xpbd_lanes,
         .prepare = {world, awake, unused, unused, world->enable_warm_starting},
-        .kernels = {scratch->states, h, 1.0f / h, world->contact_push_speed,
-                    world->restitution_threshold > bounce_floor ? world->restitution_threshold : bounce_floor,
-                    0.0f, 0.0f, TS_XPBD_POINT_SWEEPS},
+        .kernels = {.states = scratch->states,
+                    .substep_start = NULL, /* set after the prepare pass: deep overlap or not */
+                    .h = h,
+                    .inv_h = 1.0f / h,
+                    .push_speed = world->contact_push_speed,
+                    .push_step = world->contact_push_speed * h,
+                    .restitution_threshold = world->restitution_threshold > bounce_floor ? world->restitution_threshold
+                                                                                         : bounce_floor,
+                    .compliance = 0.0f,
+                    .static_compliance = 0.0f,
+                    .point_sweeps = TS_XPBD_POINT_SWEEPS},
         .joints = scratch->xpbd_joint_bundles,
         .joint_begin = world->joint_scratch.color_begin,
         .joint_kernels = {scratch->states, world, awake, h, 1.0f / h},
@@ -328,6 +370,7 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
     int workers = world->parallel.worker_count;
     for (int w = 0; w < workers; ++w) {
         r.first_bad[w] = INT32_MAX;
+        r.deep[w] = false;
     }
     run_xpbd(&r);
     int32_t bad = INT32_MAX;
