@@ -35,6 +35,8 @@ typedef struct ts_xpbd_contact_lanes {
     float static_lambda[2][TS_W];    /* this substep's static friction multipliers, kg m */
     float slip[2][TS_W]; /* slip origin - centre offset at the last velocity pass (stored across steps) */
     float load[TS_W]; /* Σ normal impulse x h of the last substep (the last step's at the start), kg m */
+    float deep[TS_W]; /* 1: a point of the lane's contact started the step deeper than TS_CONTACT_PUSH_DEPTH */
+    int32_t any_deep; /* some lane did: the push pass moves the bundle's deep lanes (per lane: same at every width) */
 } ts_xpbd_contact_lanes;
 
 typedef struct ts_xpbd_context {
@@ -77,8 +79,10 @@ void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_cont
                                                ts_xpbd_contact_lanes *x);
 
 /* The push pass (xpbd_push.c), after the velocity pass of a substep in a
- * step with deep overlap: moves the bodies of each point deeper than
- * TS_CONTACT_PUSH_DEPTH apart by positions only, at most push_step. */
-void TS_WIDE(ts_xpbd_contact_push)(const ts_xpbd_context *c, const ts_contact_bundle *b);
+ * step with deep overlap: in a bundle with a point that started the step
+ * deeper than TS_CONTACT_PUSH_DEPTH, moves the bodies of each point deeper
+ * than that apart by positions only, at most push_step. */
+void TS_WIDE(ts_xpbd_contact_push)(const ts_xpbd_context *c, const ts_contact_bundle *b,
+                                   const ts_xpbd_contact_lanes *x);
 
 #endif

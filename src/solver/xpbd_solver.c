@@ -157,7 +157,7 @@ static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
         TS_WIDE(ts_xpbd_contact_solve_positions)(&r->kernels, r->bundles + k, r->lanes + k, r->substep);
         break;
     case PASS_VELOCITIES: TS_WIDE(ts_xpbd_contact_solve_velocities)(&r->kernels, r->bundles + k, r->lanes + k); break;
-    case PASS_PUSH: TS_WIDE(ts_xpbd_contact_push)(&r->kernels, r->bundles + k); break;
+    case PASS_PUSH: TS_WIDE(ts_xpbd_contact_push)(&r->kernels, r->bundles + k, r->lanes + k); break;
     case PASS_STORE: TS_WIDE(ts_xpbd_contact_store)(r->world, r->bundles + k, r->lanes + k); break;
     default: break;
     }
