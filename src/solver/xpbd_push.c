@@ -37,7 +37,7 @@
  * where some contact starts deeper than d (ts_xpbd_contact_begin reports
  * it); other steps run exactly as before, bit for bit. On the 25%-overlapped
  * pyramid (test_solver) the fastest box now moves at 2.3 m/s at 4 substeps
- * and 3.1 m/s at 8 (19.7 and 27.8 before), the push speed being 3 m/s.
+ * and 3.0 m/s at 8 (19.7 and 27.8 before), the push speed being 3 m/s.
  *
  * Prior art: Box2D v3 (and Box3D) clamp the soft contact's push-out speed
  * (contactSpeed) and drop the bias in the relax pass, so push-out leaves no
