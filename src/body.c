@@ -93,6 +93,7 @@ static void write_motion_columns(ts_world *world, int32_t body)
     s->linear_damping[i] = dynamic ? b->linear_damping : 0.0f;
     s->angular_damping[i] = dynamic ? b->angular_damping : 0.0f;
     s->gravity_scale[i] = dynamic ? b->gravity_scale : 0.0f;
+    s->table.revision += 1; /* the mass, or the frame the joints' anchors are kept in, may have changed */
 }
 
 static bool usable(float value) { return ts_is_finite(value) && value > 0.0f && ts_is_finite(1.0f / value); }

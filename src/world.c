@@ -405,6 +405,7 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
             world->joints[j].impulses = (ts_joint_impulses){{0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
         }
         world->solver = solver;
+        world->joint_scratch.ball_step = -1; /* the ball bundles' impulses are gone too */
     }
     return TS_OK;
 }

@@ -87,6 +87,7 @@ static bool add_member(ts_constraint_graph *graph, const ts_allocator *allocator
     int c = choose_color(graph, body_a, body_b);
     ts_graph_color *color = graph->colors + c;
     member_list list = joint ? joint_list(color) : contact_list(color);
+    graph->joint_revision += joint ? 1u : 0u;
     if (!ts_array_reserve(allocator, (void **)list.items, list.capacity, *list.count + 1, sizeof(int32_t))) {
         return false;
     }
@@ -126,6 +127,7 @@ static int32_t remove_member(ts_constraint_graph *graph, bool joint, int c, int3
 {
     ts_graph_color *color = graph->colors + c;
     member_list list = joint ? joint_list(color) : contact_list(color);
+    graph->joint_revision += joint ? 1u : 0u;
     if (c != TS_OVERFLOW_COLOR) {
         if (body_a >= 0) {
             set_bit(color, body_a, false);

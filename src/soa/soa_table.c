@@ -110,6 +110,7 @@ static void swap_slots(ts_soa_table *table, void **columns, int32_t a, int32_t b
             column[b * w + k] = t;
         }
     }
+    table->revision += 1;
     int32_t id_a = table->id_of_slot[a];
     int32_t id_b = table->id_of_slot[b];
     table->id_of_slot[a] = id_b;
@@ -121,6 +122,7 @@ static void swap_slots(ts_soa_table *table, void **columns, int32_t a, int32_t b
 int32_t ts_soa_move(ts_soa_table *table, void **columns, int32_t slot, int range)
 {
     int current = ts_soa_range_of(table, slot);
+    table->revision += current != range ? 1u : 0u; /* the ranges change even when no slot does */
     /* Towards the end: swap with the last slot of the range, which then
      * becomes the first slot of the next range. */
     while (current < range) {
@@ -158,6 +160,7 @@ int32_t ts_soa_add_unfilled(ts_soa_table *table, void **columns, int32_t id, int
     table->slot_of_id[id] = slot;
     table->count += 1;
     table->end[table->layout.range_count - 1] = table->count;
+    table->revision += 1;
     /* Swaps move whole slots, so the other objects keep their elements. */
     return ts_soa_move(table, columns, slot, range);
 }
@@ -176,6 +179,7 @@ void ts_soa_remove(ts_soa_table *table, void **columns, int32_t slot)
     swap_slots(table, columns, slot, last);
     table->slot_of_id[table->id_of_slot[last]] = -1;
     table->count -= 1;
+    table->revision += 1;
     table->end[table->layout.range_count - 1] = table->count;
 }
 

@@ -33,6 +33,7 @@ typedef struct ts_soa_table {
     int32_t capacity;
     int32_t id_capacity;
     int32_t end[TS_SOA_MAX_RANGES]; /* end[range_count - 1] == count */
+    uint32_t revision; /* bumped whenever an object's slot changes (add, remove, move) */
 } ts_soa_table;
 
 void ts_soa_init(ts_soa_table *table, ts_soa_layout layout);

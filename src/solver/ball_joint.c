@@ -37,43 +37,28 @@ int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n) { return n * (int32_t)sizeof(ts
 
 /* ---- preparation ---- */
 
-/* What each lane reads from its joint and bodies, row by row, before the
- * derivation runs on all lanes at once (empty lanes: the dummy, zeros and
- * the identity rotation). */
+/* What each lane reads from its bodies, row by row, before the derivation
+ * runs on all lanes at once (empty lanes: zeros and the identity rotation). */
 typedef struct ball_lane_rows {
-    float local_a[3][TS_W], local_b[3][TS_W]; /* anchors in the simulation frames */
     float center_a[3][TS_W], center_b[3][TS_W];
     float rotation_a[4][TS_W], rotation_b[4][TS_W];
 } ball_lane_rows;
 
-/* One body of lane l: its state index, mass and world inverse inertia
- * (zero unless awake: a sleeping or static body does not move here), its
- * simulation frame (centre of mass, principal axes) and the joint anchor in
- * that frame, conj(principal) (p - centre) for the anchor p in the body's
- * origin frame. */
-TS_FORCE_INLINE void put_body(const ts_joint_prepare_context *c, int32_t body, ts_vec3 local, int l,
-                              int32_t *state, float *inv_mass, float inertia[6][TS_W], float anchor[3][TS_W],
-                              float center[3][TS_W], float rotation[4][TS_W])
+/* What a filled bundle keeps of one body of lane l: its state index, store
+ * slot and mass (zero unless awake: a sleeping or static body does not move
+ * here) and the joint anchor in its simulation frame (centre of mass,
+ * principal axes), conj(principal) (p - centre) for the anchor p in the
+ * body's origin frame. */
+static void fill_body(const ts_joint_prepare_context *c, int32_t body, ts_vec3 local, int l, int32_t *state,
+                      int32_t *slot, float *inv_mass, float anchor[3][TS_W])
 {
     const ts_world *world = c->world;
     const ts_body_store *s = &world->store;
     int32_t i = s->table.slot_of_id[body];
     bool awake = i < c->awake;
     state[l] = awake ? i : c->awake;
+    slot[l] = i;
     inv_mass[l] = awake ? s->inv_mass[i] : 0.0f;
-    inertia[0][l] = awake ? s->inv_iw_xx[i] : 0.0f;
-    inertia[1][l] = awake ? s->inv_iw_yy[i] : 0.0f;
-    inertia[2][l] = awake ? s->inv_iw_zz[i] : 0.0f;
-    inertia[3][l] = awake ? s->inv_iw_xy[i] : 0.0f;
-    inertia[4][l] = awake ? s->inv_iw_xz[i] : 0.0f;
-    inertia[5][l] = awake ? s->inv_iw_yz[i] : 0.0f;
-    center[0][l] = s->px[i];
-    center[1][l] = s->py[i];
-    center[2][l] = s->pz[i];
-    rotation[0][l] = s->qx[i];
-    rotation[1][l] = s->qy[i];
-    rotation[2][l] = s->qz[i];
-    rotation[3][l] = s->qw[i];
     const ts_mass_data *md = &world->bodies[body].mass_data;
     ts_vec3 p = ts_sub(local, md->center);
     if (md->principal_rotation.w != 1.0f) { /* spheres and unrotated boxes skip a rotation */
@@ -84,47 +69,77 @@ TS_FORCE_INLINE void put_body(const ts_joint_prepare_context *c, int32_t body, t
     anchor[2][l] = p.z;
 }
 
-static void put_empty(ts_ball_bundle *b, ball_lane_rows *r, int l, int32_t dummy)
+static void fill_lanes(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
 {
-    b->body_a[l] = dummy;
-    b->body_b[l] = dummy;
-    b->inv_mass_a[l] = 0.0f;
-    b->inv_mass_b[l] = 0.0f;
-    for (int k = 0; k < 6; ++k) {
-        b->inv_inertia_a[k][l] = 0.0f;
-        b->inv_inertia_b[k][l] = 0.0f;
-    }
-    for (int k = 0; k < 3; ++k) {
-        r->local_a[k][l] = r->local_b[k][l] = 0.0f;
-        r->center_a[k][l] = r->center_b[k][l] = 0.0f;
-        b->impulse[k][l] = 0.0f;
-    }
-    for (int k = 0; k < 4; ++k) {
-        r->rotation_a[k][l] = r->rotation_b[k][l] = k == 3 ? 1.0f : 0.0f;
-    }
-}
-
-void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
-{
-    ball_lane_rows r;
     for (int l = 0; l < TS_W; ++l) {
-        if (l >= lanes) {
-            put_empty(b, &r, l, c->awake);
+        if (l >= lanes) { /* empty: the dummy, zero masses and impulses */
+            b->body_a[l] = b->body_b[l] = c->awake;
+            b->slot_a[l] = b->slot_b[l] = -1;
+            b->inv_mass_a[l] = b->inv_mass_b[l] = 0.0f;
+            for (int k = 0; k < 3; ++k) {
+                b->local_a[k][l] = b->local_b[k][l] = 0.0f;
+                b->impulse[k][l] = 0.0f;
+            }
             continue;
         }
         const ts_joint *j = c->world->joints + ids[l];
-        put_body(c, j->edges[0].body, j->local_frame[0].p, l, b->body_a, b->inv_mass_a, b->inv_inertia_a, r.local_a,
-                 r.center_a, r.rotation_a);
-        put_body(c, j->edges[1].body, j->local_frame[1].p, l, b->body_b, b->inv_mass_b, b->inv_inertia_b, r.local_b,
-                 r.center_b, r.rotation_b);
-        ts_vec3 impulse = c->warm_start ? j->impulses.linear : ts_v3(0, 0, 0);
+        fill_body(c, j->edges[0].body, j->local_frame[0].p, l, b->body_a, b->slot_a, b->inv_mass_a, b->local_a);
+        fill_body(c, j->edges[1].body, j->local_frame[1].p, l, b->body_b, b->slot_b, b->inv_mass_b, b->local_b);
+        ts_vec3 impulse = j->impulses.linear;
         b->impulse[0][l] = impulse.x;
         b->impulse[1][l] = impulse.y;
         b->impulse[2][l] = impulse.z;
     }
+}
+
+/* One body's pose at the step's start and, when awake, its world inverse
+ * inertia (from ts_states_begin), from its store slot. */
+TS_FORCE_INLINE void pose_of(const ts_body_store *s, int32_t slot, bool awake, int l, float center[3][TS_W],
+                             float rotation[4][TS_W], float inertia[6][TS_W])
+{
+    if (slot < 0) {
+        for (int k = 0; k < 3; ++k) {
+            center[k][l] = 0.0f;
+        }
+        rotation[0][l] = rotation[1][l] = rotation[2][l] = 0.0f;
+        rotation[3][l] = 1.0f;
+        for (int k = 0; k < 6; ++k) {
+            inertia[k][l] = 0.0f;
+        }
+        return;
+    }
+    center[0][l] = s->px[slot];
+    center[1][l] = s->py[slot];
+    center[2][l] = s->pz[slot];
+    rotation[0][l] = s->qx[slot];
+    rotation[1][l] = s->qy[slot];
+    rotation[2][l] = s->qz[slot];
+    rotation[3][l] = s->qw[slot];
+    inertia[0][l] = awake ? s->inv_iw_xx[slot] : 0.0f;
+    inertia[1][l] = awake ? s->inv_iw_yy[slot] : 0.0f;
+    inertia[2][l] = awake ? s->inv_iw_zz[slot] : 0.0f;
+    inertia[3][l] = awake ? s->inv_iw_xy[slot] : 0.0f;
+    inertia[4][l] = awake ? s->inv_iw_xz[slot] : 0.0f;
+    inertia[5][l] = awake ? s->inv_iw_yz[slot] : 0.0f;
+}
+
+void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
+{
+    if (c->ball_fill) {
+        fill_lanes(c, b, ids, lanes);
+    }
+    if (!c->warm_start) {
+        memset(b->impulse, 0, sizeof b->impulse);
+    }
+    const ts_body_store *s = &c->world->store;
+    ball_lane_rows r;
+    for (int l = 0; l < TS_W; ++l) {
+        pose_of(s, b->slot_a[l], b->body_a[l] != c->awake, l, r.center_a, r.rotation_a, b->inv_inertia_a);
+        pose_of(s, b->slot_b[l], b->body_b[l] != c->awake, l, r.center_b, r.rotation_b, b->inv_inertia_b);
+    }
     /* every lane at once: the anchors in the world, the gap, K^-1 */
-    ts_wv3 ra = ts_wquat_rotate(ts_wquat_load(r.rotation_a), ts_wv3_load(r.local_a));
-    ts_wv3 rb = ts_wquat_rotate(ts_wquat_load(r.rotation_b), ts_wv3_load(r.local_b));
+    ts_wv3 ra = ts_wquat_rotate(ts_wquat_load(r.rotation_a), ts_wv3_load(b->local_a));
+    ts_wv3 rb = ts_wquat_rotate(ts_wquat_load(r.rotation_b), ts_wv3_load(b->local_b));
     ts_wv3 delta_center = ts_wv3_sub(ts_wv3_load(r.center_b), ts_wv3_load(r.center_a));
     ts_wv3_store(b->anchor_a, ra);
     ts_wv3_store(b->anchor_b, rb);

@@ -44,6 +44,13 @@ typedef struct ts_ball_bundle {
     float gap[3][TS_W];
     float point_mass[6][TS_W];
     float impulse[3][TS_W];
+    /* Kept across steps with the layout (joint_scratch.h), read only by the
+     * preparation: each body's store slot (for its pose at the step's
+     * start; -1 in an empty lane) and the anchors in the simulation frames. */
+    int32_t slot_a[TS_W];
+    int32_t slot_b[TS_W];
+    float local_a[3][TS_W];
+    float local_b[3][TS_W];
 } ts_ball_bundle;
 
 /* The ball bundles of the world's joint scratch (64-byte aligned). */
@@ -52,7 +59,11 @@ ts_ball_bundle *TS_WIDE(ts_ball_bundles)(const ts_joint_scratch *scratch);
 /* Bytes to reserve for n ball bundles (with room to align them). */
 int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n);
 
-/* Fills ball bundle b with the joints ids[0 .. lanes - 1]. */
+/* Fills ball bundle b with the joints ids[0 .. lanes - 1]: everything
+ * when c->ball_fill says so (a new layout, or the bundle not prepared in the
+ * previous step), else only what moves with the bodies (anchors in the
+ * world, centres, world inverse inertias, K^-1), the rest kept from the
+ * previous step (bodies, masses, local anchors, the impulses it ended with). */
 void TS_WIDE(ts_ball_prepare)(const struct ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids,
                               int lanes);
 

@@ -37,6 +37,13 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
 {
     ts_joint_scratch *s = &world->joint_scratch;
     const ts_allocator *allocator = &world->allocator;
+    uint32_t graph_revision = world->graph.joint_revision, store_revision = world->store.table.revision;
+    if (s->layout_width == TS_W && s->layout_graph_revision == graph_revision &&
+        s->layout_store_revision == store_revision) {
+        s->layout_rebuilt = false; /* the same joints in the same colours on the same body slots */
+        return true;
+    }
+    s->layout_width = 0; /* until laid out */
     int32_t joints = 0, bundles = 0, balls = 0;
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
         const ts_graph_color *gc = world->graph.colors + color;
@@ -98,6 +105,10 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
         placed += active;
     }
     s->color_begin[TS_OVERFLOW_COLOR + 1] = bundle;
+    s->layout_width = TS_W;
+    s->layout_graph_revision = graph_revision;
+    s->layout_store_revision = store_revision;
+    s->layout_rebuilt = true;
     return true;
 }
 

@@ -17,6 +17,7 @@ typedef struct ts_joint_prepare_context {
     int32_t awake; /* awake bodies; the dummy state is at this index */
     float h;       /* substep */
     bool warm_start;
+    bool ball_fill; /* fill the ball bundles afresh (ts_joint_take_ball_fill) */
 } ts_joint_prepare_context;
 
 /* A body as a joint lane sees it at the step's start: its state index (the
@@ -35,6 +36,17 @@ ts_joint_body_view TS_WIDE(ts_joint_view_body)(const ts_joint_prepare_context *c
 /* Serial, before the solver's parallel region: lays out the bundles of every
  * colour (world->joint_scratch). False when the allocator fails. */
 bool TS_WIDE(ts_joint_solver_begin)(struct ts_world *world);
+
+/* Whether this soft step must fill its ball bundles afresh rather than
+ * refresh them (ball_joint.h): when the layout was rebuilt, or the previous
+ * step did not fill them (the first step, XPBD, a solver switch). Marks
+ * them filled by the step `step` (world step_count). */
+static inline bool ts_joint_take_ball_fill(ts_joint_scratch *s, int32_t step)
+{
+    bool fill = s->layout_rebuilt || s->ball_step != step - 1;
+    s->ball_step = step;
+    return fill;
+}
 
 /* Fills bundle k (any order, any thread). */
 void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t k);

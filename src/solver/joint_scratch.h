@@ -26,6 +26,18 @@ typedef struct ts_joint_scratch {
     void *ball_bundles; /* the width's ball bundles, in the order of refs (64-byte aligned inside) */
     int32_t ball_bytes;
     int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
+    /* The layout above is kept while nothing it depends on changed: the
+     * graph's joints (graph joint_revision), the body slots and masses
+     * (body store table revision) and the width. layout_width 0: none yet. */
+    uint32_t layout_graph_revision;
+    uint32_t layout_store_revision;
+    int32_t layout_width;
+    /* The ball bundles keep their bodies, masses, anchors in the bodies'
+     * simulation frames and impulses across steps: valid when the soft step
+     * filled them in the previous step (world step_count) with this layout;
+     * -1 forces a full fill (a new layout, a switch of solver). */
+    int32_t ball_step;
+    bool layout_rebuilt; /* ts_joint_solver_begin laid out the bundles afresh this step */
 } ts_joint_scratch;
 
 void ts_joint_scratch_free(ts_joint_scratch *scratch, const ts_allocator *allocator);
