@@ -51,9 +51,26 @@ static ts_transform body_sim_transform(const ts_world *world, int32_t body)
     return (ts_transform){{s->px[i], s->py[i], s->pz[i]}, {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
 }
 
+/* The absolute rotation matrix |R| of a unit quaternion, row by row: a box
+ * of half-extents h turned by R spans |R| h along the world axes. */
+static void abs_rotation(ts_quat q, ts_vec3 rows[3])
+{
+    float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    rows[0] = ts_abs3(ts_v3(1.0f - 2.0f * (yy + zz), 2.0f * (xy - wz), 2.0f * (xz + wy)));
+    rows[1] = ts_abs3(ts_v3(2.0f * (xy + wz), 1.0f - 2.0f * (xx + zz), 2.0f * (yz - wx)));
+    rows[2] = ts_abs3(ts_v3(2.0f * (xz - wy), 2.0f * (yz + wx), 1.0f - 2.0f * (xx + yy)));
+}
+
+/* Per body and step, so kept cheap: a sphere needs only its centre (no
+ * rotation at all when it sits at the centre of mass, as a body's only
+ * shape does), a box one rotation matrix instead of three turned axes. */
 static ts_aabb shape_bounds(const ts_shape *shape, ts_transform body)
 {
-    ts_transform xf = ts_transform_mul(body, shape->sim_local);
+    const ts_transform *local = &shape->sim_local;
+    bool centred = local->p.x == 0.0f && local->p.y == 0.0f && local->p.z == 0.0f;
+    ts_vec3 center = centred ? body.p : ts_transform_point(body, local->p);
     ts_vec3 extent;
     switch (shape->type) {
     case TS_SHAPE_SPHERE: {
@@ -63,22 +80,21 @@ static ts_aabb shape_bounds(const ts_shape *shape, ts_transform body)
     }
     case TS_SHAPE_CAPSULE: {
         /* segment end offset R (0, h, 0), grown by the radius */
-        ts_vec3 axis = ts_abs3(ts_rotate(xf.q, ts_v3(0.0f, shape->geometry.capsule.half_height, 0.0f)));
+        ts_quat q = ts_quat_mul(body.q, local->q);
+        ts_vec3 axis = ts_abs3(ts_rotate(q, ts_v3(0.0f, shape->geometry.capsule.half_height, 0.0f)));
         float r = shape->geometry.capsule.radius;
         extent = ts_add(axis, ts_v3(r, r, r));
         break;
     }
     default: {
         /* |R| h: the box's extent along each world axis */
-        ts_vec3 h = shape->geometry.box.half_extents;
-        ts_vec3 ex = ts_abs3(ts_rotate(xf.q, ts_v3(h.x, 0, 0)));
-        ts_vec3 ey = ts_abs3(ts_rotate(xf.q, ts_v3(0, h.y, 0)));
-        ts_vec3 ez = ts_abs3(ts_rotate(xf.q, ts_v3(0, 0, h.z)));
-        extent = ts_add(ts_add(ex, ey), ez);
+        ts_vec3 h = shape->geometry.box.half_extents, rows[3];
+        abs_rotation(ts_quat_mul(body.q, local->q), rows);
+        extent = ts_v3(ts_dot(rows[0], h), ts_dot(rows[1], h), ts_dot(rows[2], h));
         break;
     }
     }
-    return (ts_aabb){ts_sub(xf.p, extent), ts_add(xf.p, extent)};
+    return (ts_aabb){ts_sub(center, extent), ts_add(center, extent)};
 }
 
 ts_aabb ts_shape_compute_aabb(const ts_world *world, int32_t shape)

@@ -177,14 +177,14 @@ TS_FORCE_INLINE void store_velocities(const ts_joint_solver_context *c, const ts
     scatter_velocities(c->states, b->body_b, b->inv_mass_b, (velocity_lanes){p->b.v, p->b.w});
 }
 
-void TS_WIDE(ts_ball_warm_start)(const ts_joint_solver_context *c, ts_ball_bundle *b)
+TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_ball_bundle *b)
 {
     pair_lanes p = load_velocities(c, b);
     ts_pair_apply_impulse(&p, ts_wv3_load(b->impulse), ts_wv3_load(b->arm_a), ts_wv3_load(b->arm_b));
     store_velocities(c, b, &p);
 }
 
-void TS_WIDE(ts_ball_solve)(const ts_joint_solver_context *c, ts_ball_bundle *b)
+TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_ball_bundle *b)
 {
     pair_lanes p = load_velocities(c, b);
     ts_wv3 ra = ts_wv3_load(b->arm_a), rb = ts_wv3_load(b->arm_b);
@@ -198,7 +198,7 @@ void TS_WIDE(ts_ball_solve)(const ts_joint_solver_context *c, ts_ball_bundle *b)
     store_velocities(c, b, &p);
 }
 
-void TS_WIDE(ts_ball_relax)(const ts_joint_solver_context *c, ts_ball_bundle *b)
+TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle *b)
 {
     pair_lanes p = {gather_state(c->states, b->body_a),     gather_state(c->states, b->body_b),
                     ts_w_load(b->inv_mass_a),              ts_w_load(b->inv_mass_b),
@@ -217,6 +217,27 @@ void TS_WIDE(ts_ball_relax)(const ts_joint_solver_context *c, ts_ball_bundle *b)
     ts_wv3_store(b->arm_b, rb);
     ts_wv3_store(b->gap, gap);
     ts_wsym3_store(b->point_mass, mass);
+}
+
+void TS_WIDE(ts_ball_warm_start)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count)
+{
+    for (int32_t k = 0; k < count; ++k) {
+        ball_warm_start(c, b + k);
+    }
+}
+
+void TS_WIDE(ts_ball_solve)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count)
+{
+    for (int32_t k = 0; k < count; ++k) {
+        ball_solve(c, b + k);
+    }
+}
+
+void TS_WIDE(ts_ball_relax)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count)
+{
+    for (int32_t k = 0; k < count; ++k) {
+        ball_relax(c, b + k);
+    }
 }
 
 /* ---- after the substeps ---- */

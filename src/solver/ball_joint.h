@@ -67,15 +67,18 @@ int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n);
 void TS_WIDE(ts_ball_prepare)(const struct ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids,
                               int lanes);
 
+/* The kernels run over `count` consecutive bundles from b (one colour's:
+ * they touch different bodies). */
+
 /* Applies the accumulated impulses at the substep's anchors. */
-void TS_WIDE(ts_ball_warm_start)(const ts_joint_solver_context *c, ts_ball_bundle *b);
+void TS_WIDE(ts_ball_warm_start)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count);
 
 /* One soft pass at the substep's pose (velocities only). */
-void TS_WIDE(ts_ball_solve)(const ts_joint_solver_context *c, ts_ball_bundle *b);
+void TS_WIDE(ts_ball_solve)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count);
 
 /* One rigid pass at the pose after the positions moved; keeps that pose
  * (anchors, gap, K^-1) for the next substep. */
-void TS_WIDE(ts_ball_relax)(const ts_joint_solver_context *c, ts_ball_bundle *b);
+void TS_WIDE(ts_ball_relax)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count);
 
 /* Writes the impulses and reaction forces back to the joints. */
 void TS_WIDE(ts_ball_store_impulses)(struct ts_world *world, const ts_ball_bundle *b, const int32_t *ids, int lanes,

@@ -12,6 +12,7 @@
 #include "integrate.h"
 
 #include "body_lanes.h"
+#include "velocity_lanes.h"
 
 /* W values of a column from slot i (count < W: the last one repeated). */
 TS_FORCE_INLINE ts_wf load_column(const float *column, int32_t i, int count)
@@ -136,7 +137,7 @@ int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, cons
     int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; i += TS_W) {
         bundle_slots s = slots_from(i, end);
-        body_lanes b = gather(states, s.index);
+        velocity_lanes b = gather_velocities(states, s.index); /* dp and dq are not read or written */
         COLUMN_LANES(fx); COLUMN_LANES(fy); COLUMN_LANES(fz);
         COLUMN_LANES(tx); COLUMN_LANES(ty); COLUMN_LANES(tz);
         COLUMN_LANES(inv_mass); COLUMN_LANES(linear_damping); COLUMN_LANES(angular_damping);
@@ -169,7 +170,7 @@ int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, cons
         b.w = ts_wv3_select(ok, w, b.w);
         int32_t bad = first_not_finite(ok, &s);
         first_bad = bad < first_bad ? bad : first_bad;
-        scatter_all(states, s.index, s.count, b);
+        scatter_velocities_count(states, s.index, s.count, b);
     }
     return first_bad;
 }
@@ -209,15 +210,13 @@ TS_FORCE_INLINE gyro_result gyroscopic(const ts_body_store *store, int32_t i, in
 
 /* Dynamic bodies with unequal principal moments need the gyroscopic update
  * (a sphere or cube keeps w: L = I w; kinematic bodies keep theirs). */
-TS_FORCE_INLINE ts_wm needs_gyroscopic(const ts_body_store *store, const bundle_slots *s)
+TS_FORCE_INLINE ts_wm needs_gyroscopic(const ts_body_store *store, int32_t i, int count)
 {
-    float lanes[TS_W];
-    for (int l = 0; l < TS_W; ++l) {
-        int32_t k = s->index[l];
-        bool isotropic = store->ix[k] == store->iy[k] && store->iy[k] == store->iz[k];
-        lanes[l] = store->inv_mass[k] > 0.0f && !isotropic ? 1.0f : 0.0f;
-    }
-    return ts_w_gt(ts_w_load(lanes), ts_w_zero());
+    ts_wf ix = load_column(store->ix, i, count), iy = load_column(store->iy, i, count);
+    ts_wf iz = load_column(store->iz, i, count), inv_mass = load_column(store->inv_mass, i, count);
+    /* unequal moments: ix != iy or iy != iz (moments are finite) */
+    ts_wm unequal = ts_w_or(ts_w_or(ts_w_gt(ix, iy), ts_w_gt(iy, ix)), ts_w_or(ts_w_gt(iy, iz), ts_w_gt(iz, iy)));
+    return ts_w_and(unequal, ts_w_gt(inv_mass, ts_w_zero()));
 }
 
 int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
@@ -228,11 +227,11 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
     int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; i += TS_W) {
         bundle_slots s = slots_from(i, end);
-        body_lanes b = gather(states, s.index);
+        body_lanes b = gather_state(states, s.index);
         ts_wv3 dp = ts_wv3_mul_add(b.dp, hw, b.v);
         ts_wquat dq = ts_wquat_rotate_by(b.dq, b.w, half_h);
         ts_wv3 w = b.w;
-        ts_wm gyro = needs_gyroscopic(store, &s);
+        ts_wm gyro = needs_gyroscopic(store, i, s.count);
         if (any_lane(gyro)) {
             gyro_result r = gyroscopic(store, i, s.count, &b, half_h);
             dq = ts_wquat_select(gyro, r.dq, dq);
@@ -245,7 +244,7 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
         b.w = ts_wv3_select(ok, w, b.w);
         int32_t bad = first_not_finite(ok, &s);
         first_bad = bad < first_bad ? bad : first_bad;
-        scatter_all(states, s.index, s.count, b);
+        scatter_motion_count(states, s.index, s.count, b.w, b.dp, b.dq); /* v is unchanged */
     }
     return first_bad;
 }

@@ -366,9 +366,40 @@ void TS_WIDE(ts_joint_warm_start)(const ts_joint_solver_context *c, int32_t k)
 {
     ts_joint_bundle_ref ref = c->scratch->refs[k];
     if (ref.type == TS_JOINT_BALL) {
-        TS_WIDE(ts_ball_warm_start)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot);
+        TS_WIDE(ts_ball_warm_start)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot, 1);
     } else {
         warm_start_any(c, general_bundle(c->scratch, ref));
+    }
+}
+
+/* Ball bundles come in runs (a colour's joints are sorted by type), each
+ * run's slots consecutive: one call per run. */
+void TS_WIDE(ts_joint_pass)(const ts_joint_solver_context *c, int32_t begin, int32_t end, ts_joint_pass_kind kind)
+{
+    const ts_joint_bundle_ref *refs = c->scratch->refs;
+    ts_ball_bundle *balls = TS_WIDE(ts_ball_bundles)(c->scratch);
+    for (int32_t k = begin; k < end;) {
+        ts_joint_bundle_ref ref = refs[k];
+        if (ref.type != TS_JOINT_BALL) {
+            if (kind == TS_JOINT_PASS_WARM_START) {
+                warm_start_any(c, general_bundle(c->scratch, ref));
+            } else {
+                solve_any(c, general_bundle(c->scratch, ref), kind == TS_JOINT_PASS_SOLVE);
+            }
+            k += 1;
+            continue;
+        }
+        int32_t run = 1;
+        while (k + run < end && refs[k + run].type == TS_JOINT_BALL) {
+            run += 1;
+        }
+        ts_ball_bundle *b = balls + ref.slot;
+        switch (kind) {
+        case TS_JOINT_PASS_WARM_START: TS_WIDE(ts_ball_warm_start)(c, b, run); break;
+        case TS_JOINT_PASS_SOLVE: TS_WIDE(ts_ball_solve)(c, b, run); break;
+        default: TS_WIDE(ts_ball_relax)(c, b, run); break;
+        }
+        k += run;
     }
 }
 
@@ -378,8 +409,8 @@ void TS_WIDE(ts_joint_solve)(const ts_joint_solver_context *c, int32_t k, bool u
     if (ref.type != TS_JOINT_BALL) {
         solve_any(c, general_bundle(c->scratch, ref), use_bias);
     } else if (use_bias) {
-        TS_WIDE(ts_ball_solve)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot);
+        TS_WIDE(ts_ball_solve)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot, 1);
     } else {
-        TS_WIDE(ts_ball_relax)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot);
+        TS_WIDE(ts_ball_relax)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot, 1);
     }
 }

@@ -70,4 +70,11 @@ void TS_WIDE(ts_joint_warm_start)(const ts_joint_solver_context *c, int32_t k);
  * or without (relax); limits ahead of their bound are speculative in both. */
 void TS_WIDE(ts_joint_solve)(const ts_joint_solver_context *c, int32_t k, bool use_bias);
 
+typedef enum ts_joint_pass_kind { TS_JOINT_PASS_WARM_START, TS_JOINT_PASS_SOLVE, TS_JOINT_PASS_RELAX } ts_joint_pass_kind;
+
+/* One pass (warm start, solve or relax) over bundles [begin, end) of a
+ * colour, in order: the same as bundle by bundle, with one call per run of
+ * ball bundles. */
+void TS_WIDE(ts_joint_pass)(const ts_joint_solver_context *c, int32_t begin, int32_t end, ts_joint_pass_kind kind);
+
 #endif

@@ -128,6 +128,21 @@ static void run_joint_bundle(solve_context *c, int32_t k, pass kind)
     }
 }
 
+/* Joint bundles [begin, end): the solver passes a run at a time. */
+static void run_joint_bundles(solve_context *c, int32_t begin, int32_t end, pass kind)
+{
+    if (kind == PASS_WARM_START || kind == PASS_SOLVE || kind == PASS_RELAX) {
+        ts_joint_pass_kind joint_kind = kind == PASS_WARM_START ? TS_JOINT_PASS_WARM_START
+                                        : kind == PASS_SOLVE    ? TS_JOINT_PASS_SOLVE
+                                                                : TS_JOINT_PASS_RELAX;
+        TS_WIDE(ts_joint_pass)(&c->joint_kernels, begin, end, joint_kind);
+        return;
+    }
+    for (int32_t k = begin; k < end; ++k) {
+        run_joint_bundle(c, k, kind);
+    }
+}
+
 /* Prepares bundles [begin, end), which may span colours. */
 static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
 {
@@ -163,9 +178,8 @@ static void run_block(void *context, int32_t block, int worker)
     int32_t begin, end;
     block_range(block, stage->block_size, stage->count + stage->joint_count, &begin, &end);
     if (end > stage->count) { /* the block's joint bundles */
-        for (int32_t k = (begin > stage->count ? begin : stage->count); k < end; ++k) {
-            run_joint_bundle(c, stage->joint_first + k - stage->count, stage->kind);
-        }
+        int32_t first = stage->joint_first + (begin > stage->count ? begin : stage->count) - stage->count;
+        run_joint_bundles(c, first, stage->joint_first + end - stage->count, stage->kind);
         end = stage->count;
     }
     begin += stage->first;

@@ -85,17 +85,53 @@ TS_FORCE_INLINE body_lanes gather_state(const ts_body_state *states, const int32
                         gather_quat(states, index, 12)};
 }
 
-/* x, y, z columns back into rows (x, y, z, 0): rows[l] holds lane l (and
- * lane l + 4 in the upper half at W = 8). */
-TS_FORCE_INLINE void group_rows(ts_wv3 c, ts_wf rows[4])
+/* x, y, z, w columns back into rows (x, y, z, w): rows[l] holds lane l
+ * (and lane l + 4 in the upper half at W = 8). */
+TS_FORCE_INLINE void column_rows(ts_wf x, ts_wf y, ts_wf z, ts_wf w, ts_wf rows[4])
 {
-    ts_wf zero = ts_w_zero();
-    ts_wf xy01 = VL_UNPACKLO(c.x, c.y), xy23 = VL_UNPACKHI(c.x, c.y); /* x0 y0 x1 y1, x2 y2 x3 y3 */
-    ts_wf z01 = VL_UNPACKLO(c.z, zero), z23 = VL_UNPACKHI(c.z, zero); /* z0 0 z1 0, z2 0 z3 0 */
-    rows[0] = VL_SHUFFLE(xy01, z01, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
-    rows[1] = VL_SHUFFLE(xy01, z01, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
-    rows[2] = VL_SHUFFLE(xy23, z23, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
-    rows[3] = VL_SHUFFLE(xy23, z23, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+    ts_wf xy01 = VL_UNPACKLO(x, y), xy23 = VL_UNPACKHI(x, y); /* x0 y0 x1 y1, x2 y2 x3 y3 */
+    ts_wf zw01 = VL_UNPACKLO(z, w), zw23 = VL_UNPACKHI(z, w); /* z0 w0 z1 w1, z2 w2 z3 w3 */
+    rows[0] = VL_SHUFFLE(xy01, zw01, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    rows[1] = VL_SHUFFLE(xy01, zw01, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+    rows[2] = VL_SHUFFLE(xy23, zw23, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    rows[3] = VL_SHUFFLE(xy23, zw23, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+}
+
+/* x, y, z columns back into rows (x, y, z, 0). */
+TS_FORCE_INLINE void group_rows(ts_wv3 c, ts_wf rows[4]) { column_rows(c.x, c.y, c.z, ts_w_zero(), rows); }
+
+/* Rows of lanes [0, count) to the group at `offset` floats of their states. */
+TS_FORCE_INLINE void store_rows_count(ts_body_state *states, const int32_t index[TS_W], int count, int offset,
+                                      const ts_wf rows[4])
+{
+    for (int l = 0; l < 4; ++l) {
+#if TS_W == 8
+        if (l < count) {
+            simde_mm_storeu_ps((float *)(states + index[l]) + offset, simde_mm256_castps256_ps128(rows[l]));
+        }
+        if (l + 4 < count) {
+            simde_mm_storeu_ps((float *)(states + index[l + 4]) + offset, simde_mm256_extractf128_ps(rows[l], 1));
+        }
+#else
+        if (l < count) {
+            simde_mm_storeu_ps((float *)(states + index[l]) + offset, rows[l]);
+        }
+#endif
+    }
+}
+
+/* Writes w, dp and dq (not v) of the first `count` lanes (the position
+ * integrator's bundles of consecutive slots). */
+TS_FORCE_INLINE void scatter_motion_count(ts_body_state *states, const int32_t index[TS_W], int count, ts_wv3 w,
+                                          ts_wv3 dp, ts_wquat dq)
+{
+    ts_wf rows[4];
+    group_rows(w, rows);
+    store_rows_count(states, index, count, 4, rows);
+    group_rows(dp, rows);
+    store_rows_count(states, index, count, 8, rows);
+    column_rows(dq.x, dq.y, dq.z, dq.w, rows);
+    store_rows_count(states, index, count, 12, rows);
 }
 
 /* Lane l's v and w rows (the 16-byte groups at offsets 0 and 4). */
@@ -129,6 +165,30 @@ TS_FORCE_INLINE void scatter_velocities(ts_body_state *states, const int32_t ind
         }
 #else
         if (dynamic == all || (dynamic >> l & 1u) != 0) {
+            store_lane(states, index[l], v[l], w[l]);
+        }
+#endif
+    }
+}
+
+/* Writes v and w back for the first `count` lanes, whatever their mass
+ * (the integrators' bundles of consecutive slots). */
+TS_FORCE_INLINE void scatter_velocities_count(ts_body_state *states, const int32_t index[TS_W], int count,
+                                              velocity_lanes b)
+{
+    ts_wf v[4], w[4];
+    group_rows(b.v, v);
+    group_rows(b.w, w);
+    for (int l = 0; l < 4; ++l) {
+#if TS_W == 8
+        if (l < count) {
+            store_lane(states, index[l], simde_mm256_castps256_ps128(v[l]), simde_mm256_castps256_ps128(w[l]));
+        }
+        if (l + 4 < count) {
+            store_lane(states, index[l + 4], simde_mm256_extractf128_ps(v[l], 1), simde_mm256_extractf128_ps(w[l], 1));
+        }
+#else
+        if (l < count) {
             store_lane(states, index[l], v[l], w[l]);
         }
 #endif
@@ -173,6 +233,37 @@ TS_FORCE_INLINE void scatter_velocities(ts_body_state *states, const int32_t ind
             s->v = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
             s->w = (ts_vec3){rows[3][l], rows[4][l], rows[5][l]};
         }
+    }
+}
+
+TS_FORCE_INLINE void scatter_motion_count(ts_body_state *states, const int32_t index[TS_W], int count, ts_wv3 w,
+                                          ts_wv3 dp, ts_wquat dq)
+{
+    float rows[10][TS_W];
+    ts_wv3_store(rows, w);
+    ts_wv3_store(rows + 3, dp);
+    ts_w_store(rows[6], dq.x);
+    ts_w_store(rows[7], dq.y);
+    ts_w_store(rows[8], dq.z);
+    ts_w_store(rows[9], dq.w);
+    for (int l = 0; l < count; ++l) {
+        ts_body_state *s = states + index[l];
+        s->w = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
+        s->dp = (ts_vec3){rows[3][l], rows[4][l], rows[5][l]};
+        s->dq = (ts_quat){rows[6][l], rows[7][l], rows[8][l], rows[9][l]};
+    }
+}
+
+TS_FORCE_INLINE void scatter_velocities_count(ts_body_state *states, const int32_t index[TS_W], int count,
+                                              velocity_lanes b)
+{
+    float rows[6][TS_W];
+    ts_wv3_store(rows, b.v);
+    ts_wv3_store(rows + 3, b.w);
+    for (int l = 0; l < count; ++l) {
+        ts_body_state *s = states + index[l];
+        s->v = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
+        s->w = (ts_vec3){rows[3][l], rows[4][l], rows[5][l]};
     }
 }
 
