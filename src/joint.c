@@ -176,6 +176,7 @@ static void remove_from_graph(ts_world *world, int32_t index)
     if (j->color < 0) {
         return;
     }
+    ts_joint_flush_impulses(world); /* while the bundles' joints are still those of their layout */
     int32_t moved =
         ts_graph_remove_joint(&world->graph, j->color, j->color_index, j->graph_body[0], j->graph_body[1]);
     if (moved >= 0) {
@@ -658,6 +659,7 @@ ts_result ts_joint_get_reaction_force(ts_joint_id id, ts_vec3 *force)
 {
     TS_CHECK_NOT_NULL(force, __func__);
     LOOKUP(id, world, j);
+    ts_joint_flush_impulses(world);
     *force = j->reaction_force;
     return TS_OK;
 }
@@ -666,6 +668,7 @@ ts_result ts_joint_get_reaction_torque(ts_joint_id id, ts_vec3 *torque)
 {
     TS_CHECK_NOT_NULL(torque, __func__);
     LOOKUP(id, world, j);
+    ts_joint_flush_impulses(world);
     *torque = j->reaction_torque;
     return TS_OK;
 }

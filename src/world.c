@@ -406,6 +406,7 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
         }
         world->solver = solver;
         world->joint_scratch.ball_step = -1; /* the ball bundles' impulses are gone too */
+        world->joint_scratch.ball_impulses_pending = false;
     }
     return TS_OK;
 }

@@ -43,7 +43,8 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
         s->layout_rebuilt = false; /* the same joints in the same colours on the same body slots */
         return true;
     }
-    s->layout_width = 0; /* until laid out */
+    ts_joint_flush_impulses(world); /* from the old layout, before it goes */
+    s->layout_width = 0;            /* until laid out */
     int32_t joints = 0, bundles = 0, balls = 0;
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
         const ts_graph_color *gc = world->graph.colors + color;
@@ -110,6 +111,17 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
     s->layout_store_revision = store_revision;
     s->layout_rebuilt = true;
     return true;
+}
+
+bool TS_WIDE(ts_joint_take_ball_fill)(ts_world *world, int32_t step)
+{
+    ts_joint_scratch *s = &world->joint_scratch;
+    bool fill = s->layout_rebuilt || s->ball_step != step - 1;
+    if (fill) {
+        ts_joint_flush_impulses(world); /* the fill reads the joints' impulses */
+    }
+    s->ball_step = step;
+    return fill;
 }
 
 /* ---- small 3x3 algebra (symmetric: xx yy zz xy xz yz) ---- */
@@ -351,14 +363,24 @@ void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t
 
 static ts_vec3 get3(const float rows[3][TS_W], int l) { return ts_v3(rows[0][l], rows[1][l], rows[2][l]); }
 
+void TS_WIDE(ts_ball_flush_impulses)(ts_world *world)
+{
+    const ts_joint_scratch *s = &world->joint_scratch;
+    ts_ball_bundle *balls = TS_WIDE(ts_ball_bundles)(s);
+    for (int32_t k = 0; k < s->color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+        ts_joint_bundle_ref ref = s->refs[k];
+        if (ref.type == TS_JOINT_BALL) {
+            TS_WIDE(ts_ball_store_impulses)(world, balls + ref.slot, s->sorted + ref.first, ref.lanes, s->ball_inv_h);
+        }
+    }
+}
+
 void TS_WIDE(ts_joint_store_impulses)(ts_world *world, int32_t k, float inv_h)
 {
     const ts_joint_scratch *s = &world->joint_scratch;
     ts_joint_bundle_ref ref = s->refs[k];
     if (ref.type == TS_JOINT_BALL) {
-        TS_WIDE(ts_ball_store_impulses)(world, TS_WIDE(ts_ball_bundles)(s) + ref.slot, s->sorted + ref.first,
-                                        ref.lanes, inv_h);
-        return;
+        return; /* kept in the bundle until flushed (ball_impulses_pending) */
     }
     const ts_joint_bundle *b = general_bundle(s, ref);
     for (int l = 0; l < TS_W; ++l) {

@@ -41,18 +41,14 @@ bool TS_WIDE(ts_joint_solver_begin)(struct ts_world *world);
  * refresh them (ball_joint.h): when the layout was rebuilt, or the previous
  * step did not fill them (the first step, XPBD, a solver switch). Marks
  * them filled by the step `step` (world step_count). */
-static inline bool ts_joint_take_ball_fill(ts_joint_scratch *s, int32_t step)
-{
-    bool fill = s->layout_rebuilt || s->ball_step != step - 1;
-    s->ball_step = step;
-    return fill;
-}
+bool TS_WIDE(ts_joint_take_ball_fill)(struct ts_world *world, int32_t step);
 
 /* Fills bundle k (any order, any thread). */
 void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t k);
 
 /* Writes bundle k's impulses back to its joints, with the reaction force
- * and torque (impulse per substep / h). */
+ * and torque (impulse per substep / h); ball bundles keep theirs until
+ * ts_joint_flush_impulses (joint_scratch.h). */
 void TS_WIDE(ts_joint_store_impulses)(struct ts_world *world, int32_t k, float inv_h);
 
 #endif

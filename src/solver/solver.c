@@ -341,7 +341,7 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
         .kernels = {scratch->states, 1.0f / h, world->contact_push_speed, world->contact_push_speed * h,
                     world->restitution_threshold},
         .joint_prepare = {world, awake, h, world->enable_warm_starting,
-                          ts_joint_take_ball_fill(&world->joint_scratch, world->step_count)},
+                          TS_WIDE(ts_joint_take_ball_fill)(world, world->step_count)},
         .joint_kernels = {scratch->states, &world->joint_scratch, 1.0f / h, joint_soft.bias_rate, joint_soft.mass_scale,
                           joint_soft.impulse_scale},
         .gravity = world->gravity,
@@ -349,6 +349,8 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
         .substeps = world->substeps,
         .awake = awake,
     };
+    world->joint_scratch.ball_impulses_pending = true; /* the ball bundles' impulses are the newest from here on */
+    world->joint_scratch.ball_inv_h = 1.0f / h;
     int workers = world->parallel.worker_count;
     for (int w = 0; w < workers; ++w) {
         c.first_bad[w] = INT32_MAX;

@@ -18,6 +18,26 @@ void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allo
     ts_array_free(allocator, &scratch->xpbd_joint_bundles, &scratch->xpbd_joint_bundle_bytes, 1);
 }
 
+void ts_joint_flush_impulses(ts_world *world)
+{
+    if (!world->joint_scratch.ball_impulses_pending) {
+        return;
+    }
+    switch (world->joint_scratch.layout_width) { /* the width that laid the bundles out */
+#ifdef TS_BUILT_W4
+    case 4: ts_ball_flush_impulses_w4(world); break;
+#endif
+#ifdef TS_BUILT_W8
+    case 8: ts_ball_flush_impulses_w8(world); break;
+#endif
+#ifdef TS_BUILT_W16
+    case 16: ts_ball_flush_impulses_w16(world); break;
+#endif
+    default: ts_ball_flush_impulses_w1(world); break;
+    }
+    world->joint_scratch.ball_impulses_pending = false;
+}
+
 bool ts_simd_width_is_built(int width)
 {
     switch (width) {
