@@ -248,3 +248,34 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
     }
     return first_bad;
 }
+
+/* ---- the step's end ---- */
+
+void TS_WIDE(ts_states_finish_wide)(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+{
+    ts_wf zero = ts_w_zero();
+    for (int32_t i = begin; i < end; i += TS_W) {
+        bundle_slots s = slots_from(i, end);
+        body_lanes b = gather_state(states, s.index);
+        store_column(store->px, i, s.count, ts_w_add(load_column(store->px, i, s.count), b.dp.x));
+        store_column(store->py, i, s.count, ts_w_add(load_column(store->py, i, s.count), b.dp.y));
+        store_column(store->pz, i, s.count, ts_w_add(load_column(store->pz, i, s.count), b.dp.z));
+        ts_wquat q = ts_wquat_normalize(ts_wquat_mul(b.dq, start_rotation(store, i, s.count)));
+        store_column(store->qx, i, s.count, q.x);
+        store_column(store->qy, i, s.count, q.y);
+        store_column(store->qz, i, s.count, q.z);
+        store_column(store->qw, i, s.count, q.w);
+        store_column(store->vx, i, s.count, b.v.x);
+        store_column(store->vy, i, s.count, b.v.y);
+        store_column(store->vz, i, s.count, b.v.z);
+        store_column(store->wx, i, s.count, b.w.x);
+        store_column(store->wy, i, s.count, b.w.y);
+        store_column(store->wz, i, s.count, b.w.z);
+        store_column(store->fx, i, s.count, zero);
+        store_column(store->fy, i, s.count, zero);
+        store_column(store->fz, i, s.count, zero);
+        store_column(store->tx, i, s.count, zero);
+        store_column(store->ty, i, s.count, zero);
+        store_column(store->tz, i, s.count, zero);
+    }
+}

@@ -192,7 +192,7 @@ static void run_block(void *context, int32_t block, int worker)
         break;
     case PASS_INTEGRATE_POSITIONS: bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, c->h); break;
     case PASS_FINISH:
-        ts_states_finish(states, store, begin, end);
+        TS_WIDE(ts_states_finish_wide)(states, store, begin, end);
         ts_sleep_update_timers(c->world, begin, end);
         ts_broadphase_compute_bounds(c->world, begin, end);
         break;
