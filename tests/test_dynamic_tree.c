@@ -811,6 +811,53 @@ static void test_parallel_rebuild_same_tree(void **state)
     ts_tree_destroy(&parts);
 }
 
+/* The refit in parts (as the step runs it on several workers) gives the
+ * same nodes, byte for byte, and the same answer as ts_tree_refit_enlarged,
+ * whatever order the parts run in: each part writes only its own subtree
+ * and its own area, and the areas are summed in part order. 20,000 proxies,
+ * so that the enlarged part reaches the split depth and has parts. */
+static void test_parallel_refit_same_tree(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree serial, parts;
+    assert_true(ts_tree_init(&serial, &allocator, 0));
+    assert_true(ts_tree_init(&parts, &allocator, 0));
+    rng r1 = {777u}, r2 = {777u};
+    scene s1 = scene_make(20000), s2 = scene_make(20000);
+    fill_tree(&serial, &s1, &r1, 200.0f);
+    fill_tree(&parts, &s2, &r2, 200.0f);
+    assert_true(ts_tree_rebuild(&serial, true));
+    assert_true(ts_tree_rebuild(&parts, true));
+    int rebuilds = 0;
+    for (int round = 0; round < 8; ++round) {
+        float drift = round < 4 ? 2.0f : 60.0f; /* small moves keep the shape, large ones stale it */
+        enlarge_some(&serial, &s1, &r1, 3000, drift);
+        enlarge_some(&parts, &s2, &r2, 3000, drift);
+        bool serial_asks = ts_tree_refit_enlarged(&serial);
+        int count = ts_tree_refit_begin(&parts);
+        assert_true(count > 1 && count <= TS_TREE_REFIT_PARTS);
+        for (int k = count - 1; k >= 0; --k) { /* backwards: another worker's order */
+            ts_tree_refit_part(&parts, k);
+        }
+        bool parts_asks = ts_tree_refit_end(&parts);
+        assert_true(serial_asks == parts_asks);
+        assert_true(ts_tree_validate(&parts));
+        assert_memory_equal(serial.nodes, parts.nodes, (size_t)serial.node_capacity * sizeof(ts_tree_node));
+        if (parts_asks) { /* as the step does: rebuild the enlarged part */
+            rebuilds += 1;
+            assert_true(ts_tree_rebuild(&serial, false));
+            assert_true(ts_tree_rebuild(&parts, false));
+        }
+    }
+    assert_true(rebuilds > 0 && rebuilds < 8); /* both answers were exercised */
+    assert_pairs_match_brute_force(&parts, &s2);
+    scene_free(&s1);
+    scene_free(&s2);
+    ts_tree_destroy(&serial);
+    ts_tree_destroy(&parts);
+}
+
 /* Refit: after proxies grow in place, every enlarged node shrinks back to
  * its children's union (ts_tree_validate checks that every box holds its
  * children, so every leaf is inside all its ancestors) and every proxy is
@@ -936,6 +983,7 @@ int main(void)
         cmocka_unit_test(test_full_rebuild),
         cmocka_unit_test(test_parallel_rebuild_same_tree),
         cmocka_unit_test(test_refit_and_when_to_rebuild),
+        cmocka_unit_test(test_parallel_refit_same_tree),
         cmocka_unit_test(test_validate_detects_corruption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -486,6 +486,13 @@ static void split_block(void *context, int32_t block, int worker)
     ts_tree_rebuild_split(stage->tree, stage->level, block);
 }
 
+static void refit_block(void *context, int32_t block, int worker)
+{
+    (void)worker;
+    const rebuild_stage *stage = context;
+    ts_tree_refit_part(stage->tree, block);
+}
+
 static void finish_block(void *context, int32_t block, int worker)
 {
     (void)worker;
@@ -496,7 +503,14 @@ static void finish_block(void *context, int32_t block, int worker)
 bool ts_broadphase_rebuild_tree(ts_world *world)
 {
     rebuild_stage stage = {&world->broadphase.trees[TS_TREE_MOVABLE], 0};
-    if (!ts_tree_refit_enlarged(stage.tree)) {
+    /* The refit: the subtrees below the top of the enlarged part in one
+     * stage, then the top (the answer does not depend on who ran what). */
+    int parts = ts_tree_refit_begin(stage.tree);
+    if (parts < 0) {
+        return true; /* nothing grew */
+    }
+    ts_parallel_for(&world->parallel, refit_block, &stage, parts);
+    if (!ts_tree_refit_end(stage.tree)) {
         return true; /* refitted in shape: good enough until it drifts */
     }
     int levels = ts_tree_rebuild_begin(stage.tree, false);

@@ -68,6 +68,12 @@ typedef struct ts_tree_node {
 #define TS_TREE_BUILD_LEVELS 5
 #define TS_TREE_BUILD_RANGES ((2 << TS_TREE_BUILD_LEVELS) - 1)
 
+/* A refit in parts (ts_tree_refit_begin) splits the enlarged part at this
+ * depth: up to 2^TS_TREE_REFIT_LEVELS subtrees refitted independently, and
+ * the enlarged nodes above them refitted last. */
+#define TS_TREE_REFIT_LEVELS 5
+#define TS_TREE_REFIT_PARTS (1 << TS_TREE_REFIT_LEVELS)
+
 /* Items [begin, end) of a rebuild, to hang below `parent` as child `slot`
  * (0: child1, 1: child2; parent TS_NULL_PROXY: the root); `node` is the
  * internal node the split made, or TS_NULL_PROXY. */
@@ -100,6 +106,13 @@ typedef struct ts_dynamic_tree {
     double built_cost;          /* built_area over the root's area then; 0: unknown (changed since) */
     double enlarged_built_area; /* the part of built_area that enlarged nodes had when first enlarged */
     ts_tree_build_range rebuild_ranges[TS_TREE_BUILD_RANGES];
+    /* The refit in parts: the enlarged nodes above the split depth (breadth
+     * first), the subtree roots at it, and each subtree's summed area. */
+    int32_t refit_top[TS_TREE_REFIT_PARTS - 1];
+    int32_t refit_roots[TS_TREE_REFIT_PARTS];
+    double refit_areas[TS_TREE_REFIT_PARTS];
+    int refit_top_count;
+    int refit_root_count;
 } ts_dynamic_tree;
 
 /* Returns false (and leaves *tree empty, safe to destroy) when the allocator
@@ -150,6 +163,19 @@ void ts_tree_rebuild_end(ts_dynamic_tree *tree);
  * (dynamic_tree_build.c says how that is measured): then call
  * ts_tree_rebuild(tree, false) or its parallel parts. */
 bool ts_tree_refit_enlarged(ts_dynamic_tree *tree);
+
+/* The same refit in parts that may run on several threads (ts_tree_refit_enlarged
+ * is these on one thread; the nodes and the answer come out the same):
+ *
+ *   parts = ts_tree_refit_begin(tree)                 one thread
+ *   ts_tree_refit_part(tree, k), k in [0, parts)       any threads
+ *   rebuild = ts_tree_refit_end(tree)                  one thread
+ *
+ * begin returns -1 when nothing is enlarged (then call nothing else and no
+ * rebuild is needed); parts may be 0 (a small enlarged part: end does it all). */
+int ts_tree_refit_begin(ts_dynamic_tree *tree);
+void ts_tree_refit_part(ts_dynamic_tree *tree, int k);
+bool ts_tree_refit_end(ts_dynamic_tree *tree);
 
 /* Makes the rebuild's scratch room for the current proxies, so that a later
  * rebuild with no more proxies allocates nothing; false when out of memory. */

@@ -333,27 +333,27 @@ static void build_range(ts_dynamic_tree *tree, ts_tree_build_range r)
  * (or is unknown: other calls changed the tree since). */
 #define TS_TREE_REFIT_SLACK 1.15
 
-bool ts_tree_refit_enlarged(ts_dynamic_tree *tree)
+static inline bool is_enlarged_internal(const ts_tree_node *node)
 {
-    int root = tree->root;
-    if (root == TS_NULL_PROXY || is_leaf(tree->nodes + root) ||
-        (tree->nodes[root].flags & TS_TREE_NODE_ENLARGED) == 0) {
-        return false;
-    }
-    ts_tree_node *nodes = tree->nodes;
-    double enlarged_area = 0.0;
-    /* Post-order walk of the enlarged part by parent links (no stack): a node
-     * is refitted when the walk comes back up from its second child. */
-    int index = root;
+    return !is_leaf(node) && (node->flags & TS_TREE_NODE_ENLARGED) != 0;
+}
+
+/* Refits the enlarged nodes of the subtree at `top` (an enlarged internal
+ * node), children first, by a post-order walk along parent links (no stack):
+ * a node is refitted when the walk comes back up from its second child.
+ * Returns the refitted nodes' summed area, in walk order. */
+static double refit_subtree(ts_tree_node *nodes, int top)
+{
+    double area = 0.0;
+    int index = top;
     for (;;) {
-        ts_tree_node *node = nodes + index;
-        if (!is_leaf(node) && (node->flags & TS_TREE_NODE_ENLARGED) != 0) {
-            index = node->children.child1;
+        if (is_enlarged_internal(nodes + index)) {
+            index = nodes[index].children.child1;
             continue;
         }
         for (;;) {
-            if (index == root) {
-                goto done;
+            if (index == top) {
+                return area;
             }
             int parent = nodes[index].parent;
             if (nodes[parent].children.child1 == index) {
@@ -362,16 +362,84 @@ bool ts_tree_refit_enlarged(ts_dynamic_tree *tree)
             }
             index = parent;
             refit(nodes, index);
-            enlarged_area += (double)ts_aabb_area(nodes[index].aabb);
+            area += (double)ts_aabb_area(nodes[index].aabb);
         }
     }
-done:;
+}
+
+/* Breadth first through the enlarged nodes down to TS_TREE_REFIT_LEVELS:
+ * those above it go to refit_top (parents before children), those at it
+ * become the parts. Depends only on the tree. */
+int ts_tree_refit_begin(ts_dynamic_tree *tree)
+{
+    int root = tree->root;
+    tree->refit_top_count = 0;
+    tree->refit_root_count = 0;
+    if (root == TS_NULL_PROXY || !is_enlarged_internal(tree->nodes + root)) {
+        return -1;
+    }
+    const ts_tree_node *nodes = tree->nodes;
+    int32_t *top = tree->refit_top;
+    int count = 0;
+    int level_begin = 0;
+    top[count++] = root;
+    for (int level = 1; level <= TS_TREE_REFIT_LEVELS; ++level) {
+        int level_end = count;
+        for (int i = level_begin; i < level_end; ++i) {
+            const int32_t children[2] = {nodes[top[i]].children.child1, nodes[top[i]].children.child2};
+            for (int c = 0; c < 2; ++c) {
+                if (!is_enlarged_internal(nodes + children[c])) {
+                    continue;
+                }
+                if (level < TS_TREE_REFIT_LEVELS) {
+                    top[count++] = children[c];
+                } else {
+                    tree->refit_roots[tree->refit_root_count++] = children[c];
+                }
+            }
+        }
+        level_begin = level_end;
+    }
+    tree->refit_top_count = count;
+    return tree->refit_root_count;
+}
+
+void ts_tree_refit_part(ts_dynamic_tree *tree, int k)
+{
+    assert(k < tree->refit_root_count);
+    tree->refit_areas[k] = refit_subtree(tree->nodes, tree->refit_roots[k]);
+}
+
+bool ts_tree_refit_end(ts_dynamic_tree *tree)
+{
+    ts_tree_node *nodes = tree->nodes;
+    double enlarged_area = 0.0;
+    for (int k = 0; k < tree->refit_root_count; ++k) {
+        enlarged_area += tree->refit_areas[k];
+    }
+    /* The top nodes children first (breadth-first order backwards). */
+    for (int i = tree->refit_top_count - 1; i >= 0; --i) {
+        refit(nodes, tree->refit_top[i]);
+        enlarged_area += (double)ts_aabb_area(nodes[tree->refit_top[i]].aabb);
+    }
     if (!(tree->built_cost > 0.0)) {
         return true;
     }
     double sum = tree->built_area - tree->enlarged_built_area + enlarged_area;
-    double cost = sum / (double)ts_aabb_area(nodes[root].aabb);
+    double cost = sum / (double)ts_aabb_area(nodes[tree->root].aabb);
     return !(cost <= TS_TREE_REFIT_SLACK * tree->built_cost);
+}
+
+bool ts_tree_refit_enlarged(ts_dynamic_tree *tree)
+{
+    int parts = ts_tree_refit_begin(tree);
+    if (parts < 0) {
+        return false;
+    }
+    for (int k = 0; k < parts; ++k) {
+        ts_tree_refit_part(tree, k);
+    }
+    return ts_tree_refit_end(tree);
 }
 
 /* The SAH cost of the whole tree, after a rebuild (one pass over the pool). */

@@ -5,13 +5,15 @@
  * A parallel stage is a function over blocks [0, block_count). Worker 0
  * publishes the stage (one atomic store), every worker claims blocks, and
  * worker 0 waits until all blocks are done, then goes on. Nothing else
- * synchronises: between two stages the helpers spin, then sleep on a
+ * synchronises: between two stages the helpers spin, then yield their core
+ * for up to half a millisecond (the serial parts of a step), then sleep on a
  * condition variable until worker 0 publishes the next stage (it signals
  * only when someone sleeps, so a quiet machine makes no system call).
  *
- * Claiming (Box2D v3's scheme): worker w of n starts at block
+ * Claiming (Box2D v3's scheme, on a ring): worker w of n starts at block
  * block_count * w / n and claims forward until it meets a block someone else
- * took, then backward from its start. With every worker present that is a
+ * took, then backward from its start (worker 0: from the last block), so
+ * each takes over the tail of its slower neighbour. With every worker present that is a
  * static split (the same blocks land on the same worker each substep, so
  * their data stays in that core's cache); a worker that is late, or never
  * runs because the machine is busy, loses its blocks to the others instead

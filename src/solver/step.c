@@ -8,7 +8,8 @@
  *   3. solve          (parallel) the soft-step substeps (solver.c), then bodies written
  *                                back, their sleep timers and shape bounds updated
  *   4. finalize       (serial)   grow the proxies that left their fat bounds in place
- *                     (parallel) rebuild the grown part of the movable tree (binned SAH)
+ *                     (parallel) refit the grown part of the movable tree, and rebuild it
+ *                                (binned SAH) when it has drifted
  *   5. sleep          (serial)   islands at rest sleep, one island split (islands/sleep.h)
  *   6. publish the step's events, sorted
  *
@@ -67,13 +68,13 @@ typedef struct step_context {
 } step_context;
 
 /* The most stages a step publishes: pairs, narrowphase, body passes, the
- * tree rebuild's levels, and a stage per colour per pass over bundles (parallel.h: past this they run on
+ * tree's refit and its rebuild's levels, and a stage per colour per pass over bundles (parallel.h: past this they run on
  * worker 0 alone, still correct). */
 static int32_t stage_capacity(const ts_world *world)
 {
     const int32_t colors = TS_COLOR_COUNT + 1;
     const int32_t per_substep = 2 + 3 * colors;
-    return 16 + 2 * colors + (TS_TREE_BUILD_LEVELS + 1) + world->substeps * per_substep;
+    return 16 + 2 * colors + (TS_TREE_BUILD_LEVELS + 2) + world->substeps * per_substep;
 }
 
 static ts_result step_body(void *context)
