@@ -25,17 +25,6 @@
  * spinning helper would take the core from worker 0. */
 #define TS_SPINS_BEFORE_YIELD 2000
 
-/* After the spins a helper yields its core in a loop for this long before it
- * sleeps. The serial parts of a step (making contacts, their colours and
- * islands, destroying parted ones, growing proxies) take 0.1-0.5 ms on a
- * large scene: long enough to outlast the spins, so without this phase the
- * helper slept through each and the next stage paid a wake (a system call
- * on worker 0, ~10-50 us before the helper ran). A yield on an idle core
- * returns at once, so the helper still sees the next stage within about a
- * microsecond and worker 0 makes no system call; on a busy core it hands
- * the core to whoever waits for it. */
-#define TS_YIELD_MS_BEFORE_SLEEP 0.5
-
 bool ts_parallel_init(ts_parallel *p, const ts_allocator *allocator)
 {
     memset(p, 0, sizeof *p);
@@ -81,7 +70,7 @@ int32_t ts_block_size(int32_t count, int32_t min_size)
 
 /* ---- waiting ---- */
 
-/* A helper waits for the next stage: spins, yields, then sleeps. Worker 0 stores
+/* A helper waits for the next stage: spins, then sleeps. Worker 0 stores
  * `published` and then reads `sleepers`; a helper adds itself to `sleepers`
  * and then reads `published` (both sequentially consistent), so at least
  * one of them sees the other: a helper never sleeps through a stage. */
@@ -94,14 +83,6 @@ static uint64_t wait_for_stage(ts_parallel *p, uint64_t old)
         }
         ts_cpu_pause();
     }
-    double start = ts_now_ms();
-    do {
-        sched_yield();
-        uint64_t v = atomic_load_explicit(&p->published, memory_order_acquire);
-        if (v != old) {
-            return v;
-        }
-    } while (ts_now_ms() - start < TS_YIELD_MS_BEFORE_SLEEP);
     pthread_mutex_lock(&p->lock);
     atomic_fetch_add(&p->sleepers, 1);
     uint64_t v;

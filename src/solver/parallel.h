@@ -5,8 +5,7 @@
  * A parallel stage is a function over blocks [0, block_count). Worker 0
  * publishes the stage (one atomic store), every worker claims blocks, and
  * worker 0 waits until all blocks are done, then goes on. Nothing else
- * synchronises: between two stages the helpers spin, then yield their core
- * for up to half a millisecond (the serial parts of a step), then sleep on a
+ * synchronises: between two stages the helpers spin, then sleep on a
  * condition variable until worker 0 publishes the next stage (it signals
  * only when someone sleeps, so a quiet machine makes no system call).
  *
