@@ -55,6 +55,7 @@
 #include "xpbd_joint.h"
 
 #include "../core.h"
+#include "point_mass.h"
 #include "wide_atan2.h"
 #include "xpbd_lanes.h"
 
@@ -90,20 +91,6 @@ TS_FORCE_INLINE void add_arm(ts_wsym3 *k, ts_wsym3 s, ts_wv3 r)
     ts_wv3 cz = ts_wv3_cross(ts_wsym3_mul(s, (ts_wv3){r.y, ts_w_neg(r.x), zero}), r);
     *k = (ts_wsym3){ts_w_add(k->xx, cx.x), ts_w_add(k->yy, cy.y), ts_w_add(k->zz, cz.z),
                     ts_w_add(k->xy, cy.x), ts_w_add(k->xz, cz.x), ts_w_add(k->yz, cz.y)};
-}
-
-/* The inverse by cofactors; zero where singular. */
-TS_FORCE_INLINE ts_wsym3 sym_inverse(ts_wsym3 m)
-{
-    ts_wf cxx = ts_w_sub(ts_w_mul(m.yy, m.zz), ts_w_mul(m.yz, m.yz));
-    ts_wf cyy = ts_w_sub(ts_w_mul(m.xx, m.zz), ts_w_mul(m.xz, m.xz));
-    ts_wf czz = ts_w_sub(ts_w_mul(m.xx, m.yy), ts_w_mul(m.xy, m.xy));
-    ts_wf cxy = ts_w_sub(ts_w_mul(m.xz, m.yz), ts_w_mul(m.xy, m.zz));
-    ts_wf cxz = ts_w_sub(ts_w_mul(m.xy, m.yz), ts_w_mul(m.yy, m.xz));
-    ts_wf cyz = ts_w_sub(ts_w_mul(m.xy, m.xz), ts_w_mul(m.xx, m.yz));
-    ts_wf inv = inverse_or_zero(ts_w_add(ts_w_add(ts_w_mul(m.xx, cxx), ts_w_mul(m.xy, cxy)), ts_w_mul(m.xz, cxz)));
-    return (ts_wsym3){ts_w_mul(cxx, inv), ts_w_mul(cyy, inv), ts_w_mul(czz, inv),
-                      ts_w_mul(cxy, inv), ts_w_mul(cxz, inv), ts_w_mul(cyz, inv)};
 }
 
 /* -[[a, b], [b, c]]^-1 (x, y) into (*l1, *l2); zero where singular. */
@@ -174,7 +161,7 @@ TS_FORCE_INLINE point_block solve_point(const ts_xpbd_joint_bundle *b, pair_lane
     ts_wsym3 k = {m, m, m, zero, zero, zero};
     add_arm(&k, p->inv_inertia_a, q.ra);
     add_arm(&k, p->inv_inertia_b, q.rb);
-    point_block block = {q.ra, q.rb, sym_inverse(k)};
+    point_block block = {q.ra, q.rb, ts_wsym3_inverse(k)};
     ts_wv3 impulse = ts_wv3_neg(ts_wsym3_mul(block.inverse, q.d));
     push_pair(p, impulse, q.ra, q.rb);
     *force = ts_wv3_add(*force, impulse);
@@ -236,7 +223,7 @@ TS_FORCE_INLINE void solve_fixed(const ts_xpbd_joint_bundle *b, pair_lanes *p, t
     s = (ts_wsym3){ts_w_sub(s.xx, ts_wv3_dot(gx, mx)), ts_w_sub(s.yy, ts_wv3_dot(gy, my)),
                    ts_w_sub(s.zz, ts_wv3_dot(gz, mz)), ts_w_sub(s.xy, ts_wv3_dot(gx, my)),
                    ts_w_sub(s.xz, ts_wv3_dot(gx, mz)), ts_w_sub(s.yz, ts_wv3_dot(gy, mz))};
-    ts_wv3 angular = ts_wv3_neg(ts_wsym3_mul(sym_inverse(s), rotation_error(b, p)));
+    ts_wv3 angular = ts_wv3_neg(ts_wsym3_mul(ts_wsym3_inverse(s), rotation_error(b, p)));
     twist_holding_point(p, &k, angular, force, torque);
 }
 
