@@ -38,11 +38,10 @@ static void store3(float rows[3][TS_W], int l, float x, float y, float z)
 }
 
 /* One body of a lane: its state index (the dummy unless awake) and masses. */
-static void gather_body(const ts_contact_prepare_context *c, int32_t body, int l, int32_t *state, float *inv_mass,
+static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, int32_t *state, float *inv_mass,
                         float inv_inertia[6][TS_W], float v[3][TS_W], float w[3][TS_W])
 {
     const ts_body_store *s = &c->world->store;
-    int32_t i = s->table.slot_of_id[body];
     if (i >= c->awake) {
         *state = c->awake;
         *inv_mass = 0.0f;
@@ -73,17 +72,14 @@ static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle
     in->inv_count[l] = count > 0 ? 1.0f / (float)count : 0.0f;
     for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
         ts_contact_point_lanes *cp = b->points + k;
-        cp->max_normal_impulse[l] = 0.0f;
         if (k < count) {
             int p = 4 * i + k;
             store3(cp->anchor_a, l, s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]);
-            store3(cp->anchor_b, l, s->anchor_bx[p], s->anchor_by[p], s->anchor_bz[p]);
             in->separation[k][l] = s->separation[p];
             in->point_used[k][l] = 1.0f;
             cp->normal_impulse[l] = c->warm_start ? s->normal_impulse[p] : 0.0f;
         } else {
             store3(cp->anchor_a, l, 0.0f, 0.0f, 0.0f);
-            store3(cp->anchor_b, l, 0.0f, 0.0f, 0.0f);
             in->separation[k][l] = 0.0f;
             in->point_used[k][l] = 0.0f;
             cp->normal_impulse[l] = 0.0f;
@@ -107,6 +103,7 @@ static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bu
     store3(in->vb, l, 0.0f, 0.0f, 0.0f);
     store3(in->wb, l, 0.0f, 0.0f, 0.0f);
     store3(b->normal, l, 0.0f, 1.0f, 0.0f);
+    store3(b->anchor_shift, l, 0.0f, 0.0f, 0.0f);
     b->friction[l] = 0.0f;
     b->restitution[l] = 0.0f;
     b->friction_impulse[0][l] = 0.0f;
@@ -122,11 +119,19 @@ static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *
                         int32_t contact)
 {
     const ts_contact_store *s = &c->world->contact_store;
+    const ts_body_store *bodies = &c->world->store;
     int32_t i = s->table.slot_of_id[contact];
-    gather_body(c, s->body_a[i], l, &b->body_a[l], &b->inv_mass_a[l], b->inv_inertia_a, in->va, in->wa);
-    gather_body(c, s->body_b[i], l, &b->body_b[l], &b->inv_mass_b[l], b->inv_inertia_b, in->vb, in->wb);
+    int32_t ia = bodies->table.slot_of_id[s->body_a[i]];
+    int32_t ib = bodies->table.slot_of_id[s->body_b[i]];
+    gather_body(c, ia, l, &b->body_a[l], &b->inv_mass_a[l], b->inv_inertia_a, in->va, in->wa);
+    gather_body(c, ib, l, &b->body_b[l], &b->inv_mass_b[l], b->inv_inertia_b, in->vb, in->wb);
     b->contact_slot[l] = i;
     store3(b->normal, l, s->nx[i], s->ny[i], s->nz[i]);
+    /* the anchors are point - centre on each body (contact.c), so
+     * anchor_b - anchor_a = centre A - centre B, exactly so far from the
+     * origin too (the two centres' difference rounds as the anchors did) */
+    store3(b->anchor_shift, l, bodies->px[ia] - bodies->px[ib], bodies->py[ia] - bodies->py[ib],
+           bodies->pz[ia] - bodies->pz[ib]);
     b->friction[l] = s->friction[i];
     b->restitution[l] = s->restitution[i];
     b->friction_impulse[0][l] = c->warm_start ? s->friction_impulse1[i] : 0.0f;
@@ -176,30 +181,32 @@ TS_FORCE_INLINE ts_wv3 point_velocity(const float v[3][TS_W], const float w[3][T
 
 /* Normal rows of the points: base separation, normal mass, approach speed;
  * returns the friction centres (the mean anchors) through ca, cb. */
-TS_FORCE_INLINE void derive_points(ts_contact_bundle *b, const lane_inputs *in, ts_wv3 n, ts_wf mass, ts_wsym3 ia,
-                                   ts_wsym3 ib, ts_wv3 *ca, ts_wv3 *cb)
+TS_FORCE_INLINE void derive_points(ts_contact_bundle *b, ts_contact_bounce_lanes *bounce, const lane_inputs *in,
+                                   ts_wv3 n, ts_wf mass, ts_wsym3 ia, ts_wsym3 ib, ts_wv3 *ca)
 {
     ts_wf zero = ts_w_zero();
-    ts_wv3 sum_a = {zero, zero, zero}, sum_b = {zero, zero, zero};
+    ts_wv3 sum_a = {zero, zero, zero};
     for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
         sum_a = ts_wv3_add(sum_a, ts_wv3_load(b->points[k].anchor_a));
-        sum_b = ts_wv3_add(sum_b, ts_wv3_load(b->points[k].anchor_b));
     }
-    ts_wf inv_count = ts_w_load(in->inv_count);
-    *ca = ts_wv3_scale(inv_count, sum_a);
-    *cb = ts_wv3_scale(inv_count, sum_b);
+    *ca = ts_wv3_scale(ts_w_load(in->inv_count), sum_a);
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
+    ts_wf separation_shift = ts_wv3_dot(shift, n);
     for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
         ts_contact_point_lanes *cp = b->points + k;
         ts_wm used = ts_w_gt(ts_w_load(in->point_used[k]), zero);
         ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
-        ts_w_store(cp->base_separation, ts_w_sub(ts_w_load(in->separation[k]), ts_wv3_dot(ts_wv3_sub(rb, ra), n)));
+        ts_wv3 rb = ts_contact_anchor_b(ra, shift);
+        ts_w_store(cp->base_separation, ts_w_sub(ts_w_load(in->separation[k]), separation_shift));
         ts_wf k_normal = ts_w_add(mass, angular_mass(ia, ib, ra, rb, n));
         ts_w_store(cp->normal_mass, ts_w_select(used, safe_inverse(k_normal), zero));
         ts_wv3 lever = ts_wv3_sub(ra, *ca);
         ts_w_store(cp->lever_arm, ts_w_select(used, ts_w_sqrt(ts_wv3_dot(lever, lever)), zero));
-        ts_wv3 dv = ts_wv3_sub(point_velocity(in->vb, in->wb, rb), point_velocity(in->va, in->wa, ra));
-        ts_w_store(cp->relative_velocity, ts_w_select(used, ts_wv3_dot(n, dv), zero));
+        if (bounce) {
+            ts_wv3 dv = ts_wv3_sub(point_velocity(in->vb, in->wb, rb), point_velocity(in->va, in->wa, ra));
+            ts_w_store(bounce->relative_velocity[k], ts_w_select(used, ts_wv3_dot(n, dv), zero));
+            ts_w_store(bounce->max_normal_impulse[k], zero);
+        }
     }
 }
 
@@ -207,8 +214,9 @@ TS_FORCE_INLINE void derive_points(ts_contact_bundle *b, const lane_inputs *in, 
  *   K_ij = (mA + mB) d_ij + (cA x ti) . IA^-1 (cA x tj) + (cB x ti) . IB^-1 (cB x tj)
  * and the twist mass 1 / (n . (IA^-1 + IB^-1) n). */
 TS_FORCE_INLINE void derive_friction(ts_contact_bundle *b, ts_wv3 n, ts_wv3 t1, ts_wv3 t2, ts_wf mass, ts_wsym3 ia,
-                                     ts_wsym3 ib, ts_wv3 ca, ts_wv3 cb)
+                                     ts_wsym3 ib, ts_wv3 ca)
 {
+    ts_wv3 cb = ts_contact_anchor_b(ca, ts_wv3_load(b->anchor_shift));
     ts_wv3 a1 = ts_wv3_cross(ca, t1), a2 = ts_wv3_cross(ca, t2);
     ts_wv3 b1 = ts_wv3_cross(cb, t1), b2 = ts_wv3_cross(cb, t2);
     ts_wv3 ia_a2 = ts_wsym3_mul(ia, a2), ib_b2 = ts_wsym3_mul(ib, b2);
@@ -217,7 +225,6 @@ TS_FORCE_INLINE void derive_friction(ts_contact_bundle *b, ts_wv3 n, ts_wv3 t1, 
     ts_wf kxy = ts_w_add(ts_wv3_dot(a1, ia_a2), ts_wv3_dot(b1, ib_b2));
     ts_wf inv_det = safe_inverse(ts_w_sub(ts_w_mul(kxx, kyy), ts_w_mul(kxy, kxy)));
     ts_wv3_store(b->center_a, ca);
-    ts_wv3_store(b->center_b, cb);
     ts_w_store(b->tangent_mass[0], ts_w_mul(inv_det, kyy));
     ts_w_store(b->tangent_mass[1], ts_w_neg(ts_w_mul(inv_det, kxy)));
     ts_w_store(b->tangent_mass[2], ts_w_mul(inv_det, kxx));
@@ -225,19 +232,18 @@ TS_FORCE_INLINE void derive_friction(ts_contact_bundle *b, ts_wv3 n, ts_wv3 t1, 
     ts_w_store(b->twist_mass, safe_inverse(k_twist));
 }
 
-static void derive(ts_contact_bundle *b, const lane_inputs *in)
+static void derive(ts_contact_bundle *b, ts_contact_bounce_lanes *bounce, const lane_inputs *in)
 {
     ts_wv3 n = ts_wv3_load(b->normal);
     ts_wv3 t1 = perpendicular(n);
-    ts_wv3 t2 = ts_wv3_cross(n, t1);
+    ts_wv3 t2 = ts_contact_tangent2(n, t1);
     ts_wv3_store(b->tangent1, t1);
-    ts_wv3_store(b->tangent2, t2);
     ts_wf mass = ts_w_add(ts_w_load(b->inv_mass_a), ts_w_load(b->inv_mass_b));
     ts_wsym3 ia = ts_wsym3_load(b->inv_inertia_a);
     ts_wsym3 ib = ts_wsym3_load(b->inv_inertia_b);
-    ts_wv3 ca, cb;
-    derive_points(b, in, n, mass, ia, ib, &ca, &cb);
-    derive_friction(b, n, t1, t2, mass, ia, ib, ca, cb);
+    ts_wv3 ca;
+    derive_points(b, bounce, in, n, mass, ia, ib, &ca);
+    derive_friction(b, n, t1, t2, mass, ia, ib, ca);
 }
 
 /* The most points of any lane, and whether some used lane has fewer. */
@@ -258,8 +264,20 @@ static void count_points(ts_contact_bundle *b, const lane_inputs *in)
     b->mixed = most > 0 && fewest < most;
 }
 
+/* Whether some lane has restitution. */
+static bool any_restitution(const ts_contact_bundle *b)
+{
+    for (int l = 0; l < TS_W; ++l) {
+        if (b->restitution[l] > 0.0f) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_contact_bundle *b,
-                                        const int32_t *contacts, int32_t count, int32_t first_contact, int lanes)
+                                        ts_contact_bounce_lanes *bounce, const int32_t *contacts, int32_t count,
+                                        int32_t first_contact, int lanes)
 {
     lane_inputs in;
     for (int l = 0; l < TS_W; ++l) {
@@ -270,7 +288,8 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
             gather_empty_lane(c, b, &in, l);
         }
     }
-    derive(b, &in);
+    b->bounces = any_restitution(b);
+    derive(b, b->bounces ? bounce : NULL, &in);
     count_points(b, &in);
 }
 

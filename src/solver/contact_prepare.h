@@ -39,9 +39,12 @@ typedef struct ts_contact_prepare_context {
 
 /* Fills bundle b with contacts[first_contact .. + lanes - 1] of a colour's
  * count contacts (lanes is TS_W, or 1 for the overflow, whose contacts may
- * share bodies and so must run one by one); lanes past the end are empty. */
+ * share bodies and so must run one by one); lanes past the end are empty.
+ * When a lane has restitution, b->bounces is set and the approach speeds go
+ * to *bounce (the soft step's; XPBD passes NULL and keeps its own). */
 void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_contact_bundle *b,
-                                        const int32_t *contacts, int32_t count, int32_t first_contact, int lanes);
+                                        ts_contact_bounce_lanes *bounce, const int32_t *contacts, int32_t count,
+                                        int32_t first_contact, int lanes);
 
 /* Writes the bundle's accumulated impulses back to the contact store. */
 void TS_WIDE(ts_contact_store_impulses)(struct ts_world *world, const ts_contact_bundle *b);

@@ -60,13 +60,14 @@ TS_FORCE_INLINE void keep_unused(ts_wm used, pair_lanes *p, const lane_velocitie
         }                                                                                                              \
     } while (0)
 
-TS_FORCE_INLINE void warm_start_points(const ts_contact_bundle *b, pair_lanes *p, ts_wv3 n, int count, bool mixed)
+TS_FORCE_INLINE void warm_start_points(const ts_contact_bundle *b, pair_lanes *p, ts_wv3 n, ts_wv3 shift, int count,
+                                       bool mixed)
 {
     for (int k = 0; k < count; ++k) {
         const ts_contact_point_lanes *cp = b->points + k;
         lane_velocities before = velocities_of(p);
-        ts_pair_apply_impulse(p, ts_wv3_scale(ts_w_load(cp->normal_impulse), n), ts_wv3_load(cp->anchor_a),
-                              ts_wv3_load(cp->anchor_b));
+        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+        ts_pair_apply_impulse(p, ts_wv3_scale(ts_w_load(cp->normal_impulse), n), ra, ts_contact_anchor_b(ra, shift));
         if (mixed) {
             keep_unused(point_used(cp), p, &before);
         }
@@ -77,12 +78,15 @@ void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_conta
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
-#define TS_WARM_POINTS(count, mixed) warm_start_points(b, &p, n, count, mixed)
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
+#define TS_WARM_POINTS(count, mixed) warm_start_points(b, &p, n, shift, count, mixed)
     TS_FOR_POINT_LOOP(b, TS_WARM_POINTS);
 #undef TS_WARM_POINTS
-    ts_wv3 friction = ts_wv3_scale(ts_w_load(b->friction_impulse[0]), ts_wv3_load(b->tangent1));
-    friction = ts_wv3_mul_add(friction, ts_w_load(b->friction_impulse[1]), ts_wv3_load(b->tangent2));
-    ts_pair_apply_impulse(&p, friction, ts_wv3_load(b->center_a), ts_wv3_load(b->center_b));
+    ts_wv3 t1 = ts_wv3_load(b->tangent1);
+    ts_wv3 friction = ts_wv3_scale(ts_w_load(b->friction_impulse[0]), t1);
+    friction = ts_wv3_mul_add(friction, ts_w_load(b->friction_impulse[1]), ts_contact_tangent2(n, t1));
+    ts_wv3 ca = ts_wv3_load(b->center_a);
+    ts_pair_apply_impulse(&p, friction, ca, ts_contact_anchor_b(ca, shift));
     ts_pair_apply_angular(&p, ts_wv3_scale(ts_w_load(b->twist_impulse), n));
     TS_PAIR_STORE(c->states, b, &p);
 }
@@ -96,10 +100,11 @@ TS_FORCE_INLINE ts_wf current_separation(const separation_frame *f, const ts_con
 }
 
 TS_FORCE_INLINE ts_wf solve_normal(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p,
-                                   const separation_frame *frame, ts_contact_point_lanes *cp, ts_wv3 n, bool use_bias)
+                                   const separation_frame *frame, ts_contact_point_lanes *cp, ts_wv3 n, ts_wv3 shift,
+                                   ts_contact_bounce_lanes *bounce, int k, bool use_bias)
 {
     ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-    ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+    ts_wv3 rb = ts_contact_anchor_b(ra, shift);
     ts_wf s = current_separation(frame, cp, ra, rb);
     ts_wf zero = ts_w_zero();
     ts_wf one = ts_w_splat(1.0f);
@@ -119,8 +124,8 @@ TS_FORCE_INLINE ts_wf solve_normal(const ts_contact_solver_context *c, const ts_
     /* The fastest approach seen before any impulse of a substep: a body that
      * hits the ground partway through a step arrives faster than it started
      * the step (by up to g dt), and restitution should return that speed. */
-    if (use_bias) {
-        ts_w_store(cp->relative_velocity, ts_w_min(ts_w_load(cp->relative_velocity), vn));
+    if (use_bias && bounce) {
+        ts_w_store(bounce->relative_velocity[k], ts_w_min(ts_w_load(bounce->relative_velocity[k]), vn));
     }
     ts_wf old = ts_w_load(cp->normal_impulse);
     ts_wf delta = ts_w_sub(ts_w_neg(ts_w_mul(ts_w_mul(ts_w_load(cp->normal_mass), mass_scale), ts_w_add(vn, bias))),
@@ -128,7 +133,9 @@ TS_FORCE_INLINE ts_wf solve_normal(const ts_contact_solver_context *c, const ts_
     ts_wf total = ts_w_max(ts_w_add(old, delta), zero);
     delta = ts_w_sub(total, old);
     ts_w_store(cp->normal_impulse, total);
-    ts_w_store(cp->max_normal_impulse, ts_w_max(ts_w_load(cp->max_normal_impulse), delta));
+    if (bounce) {
+        ts_w_store(bounce->max_normal_impulse[k], ts_w_max(ts_w_load(bounce->max_normal_impulse[k]), delta));
+    }
     ts_pair_apply_impulse(p, ts_wv3_scale(delta, n), ra, rb);
     return s;
 }
@@ -140,14 +147,15 @@ TS_FORCE_INLINE ts_wf solve_normal(const ts_contact_solver_context *c, const ts_
  * dθ = I^-1 (r x P n)), so the overlap beyond d shrinks by β of itself, at
  * most push_step per pass. Bodies end apart at rest instead of launched; the
  * points are taken in turn with the separation recomputed after each move. */
-TS_FORCE_INLINE void push_out(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p, ts_wv3 n)
+TS_FORCE_INLINE void push_out(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p, ts_wv3 n,
+                              ts_wv3 shift)
 {
     ts_wf zero = ts_w_zero();
     ts_wf half = ts_w_splat(0.5f);
     for (int k = 0; k < b->point_count; ++k) {
         const ts_contact_point_lanes *cp = b->points + k;
         ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        ts_wv3 rb = ts_contact_anchor_b(ra, shift);
         separation_frame frame = separation_frame_of(p, n);
         ts_wf s = current_separation(&frame, cp, ra, rb);
         ts_wf beyond = ts_w_add(s, ts_w_splat(TS_CONTACT_PUSH_DEPTH));
@@ -173,13 +181,13 @@ TS_FORCE_INLINE void push_out(const ts_contact_solver_context *c, const ts_conta
  * clamped to the disc of radius friction * (sum of the normal impulses), and
  * the twist impulse to friction * sum(normal impulse * lever arm), the
  * torque the same pressure could resist spread over the points. */
-TS_FORCE_INLINE void solve_friction(ts_contact_bundle *b, pair_lanes *p, ts_wv3 n, ts_wf total_normal,
+TS_FORCE_INLINE void solve_friction(ts_contact_bundle *b, pair_lanes *p, ts_wv3 n, ts_wv3 shift, ts_wf total_normal,
                                     ts_wf twist_limit)
 {
     ts_wv3 t1 = ts_wv3_load(b->tangent1);
-    ts_wv3 t2 = ts_wv3_load(b->tangent2);
+    ts_wv3 t2 = ts_contact_tangent2(n, t1);
     ts_wv3 ca = ts_wv3_load(b->center_a);
-    ts_wv3 cb = ts_wv3_load(b->center_b);
+    ts_wv3 cb = ts_contact_anchor_b(ca, shift);
     ts_wv3 dv = ts_pair_relative_velocity(p, ca, cb);
     ts_wf vt1 = ts_wv3_dot(dv, t1);
     ts_wf vt2 = ts_wv3_dot(dv, t2);
@@ -217,14 +225,14 @@ typedef struct normal_sums {
 } normal_sums;
 
 TS_FORCE_INLINE void solve_points(const ts_contact_solver_context *c, ts_contact_bundle *b, pair_lanes *p,
-                                  const separation_frame *frame, ts_wv3 n, bool use_bias, int count, bool mixed,
-                                  normal_sums *sums)
+                                  const separation_frame *frame, ts_wv3 n, ts_wv3 shift, ts_contact_bounce_lanes *bounce,
+                                  bool use_bias, int count, bool mixed, normal_sums *sums)
 {
     ts_wf deep_below = ts_w_splat(-TS_CONTACT_PUSH_DEPTH);
     for (int k = 0; k < count; ++k) {
         ts_contact_point_lanes *cp = b->points + k;
         lane_velocities before = velocities_of(p);
-        ts_wf s = solve_normal(c, b, p, frame, cp, n, use_bias);
+        ts_wf s = solve_normal(c, b, p, frame, cp, n, shift, bounce, k, use_bias);
         ts_wm used = point_used(cp);
         ts_wf impulse = ts_w_load(cp->normal_impulse);
         if (mixed) {
@@ -237,21 +245,23 @@ TS_FORCE_INLINE void solve_points(const ts_contact_solver_context *c, ts_contact
     }
 }
 
-void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias)
+void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b,
+                               ts_contact_bounce_lanes *bounce, bool use_bias)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
     separation_frame frame = separation_frame_of(&p, n);
     normal_sums sums = {ts_w_zero(), ts_w_zero(), ts_w_gt(ts_w_zero(), ts_w_splat(1.0f)) /* none */};
-#define TS_SOLVE_POINTS(count, mixed) solve_points(c, b, &p, &frame, n, use_bias, count, mixed, &sums)
+#define TS_SOLVE_POINTS(count, mixed) solve_points(c, b, &p, &frame, n, shift, bounce, use_bias, count, mixed, &sums)
     TS_FOR_POINT_LOOP(b, TS_SOLVE_POINTS);
 #undef TS_SOLVE_POINTS
     ts_wm deep = sums.deep;
     if (!use_bias) {
-        solve_friction(b, &p, n, sums.total_normal, sums.twist_limit);
+        solve_friction(b, &p, n, shift, sums.total_normal, sums.twist_limit);
     }
     if (ts_w_mask_bits(deep) != 0) {
-        push_out(c, b, &p, n);
+        push_out(c, b, &p, n, shift);
         TS_PAIR_STORE_POSE(c->states, b, &p);
         return;
     }
@@ -261,27 +271,28 @@ void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bu
 /* Velocity-level bounce: a point that approached faster than the threshold
  * (relative velocity < -threshold) and pushed at some time in the step gets
  * vn' = -e vn0 where it can. */
-void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_contact_bundle *b)
+void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_contact_bundle *b,
+                                     const ts_contact_bounce_lanes *bounce)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
     ts_wf e = ts_w_load(b->restitution);
     ts_wf zero = ts_w_zero();
     ts_wf threshold = ts_w_splat(-c->restitution_threshold);
     for (int k = 0; k < b->point_count; ++k) {
         ts_contact_point_lanes *cp = b->points + k;
-        ts_wf approach = ts_w_load(cp->relative_velocity);
-        ts_wm active = ts_w_and(ts_w_gt(threshold, approach), ts_w_gt(ts_w_load(cp->max_normal_impulse), zero));
+        ts_wf approach = ts_w_load(bounce->relative_velocity[k]);
+        ts_wm active = ts_w_and(ts_w_gt(threshold, approach), ts_w_gt(ts_w_load(bounce->max_normal_impulse[k]), zero));
         active = ts_w_and(active, ts_w_gt(e, zero));
         ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        ts_wv3 rb = ts_contact_anchor_b(ra, shift);
         ts_wf vn = ts_wv3_dot(ts_pair_relative_velocity(&p, ra, rb), n);
         ts_wf old = ts_w_load(cp->normal_impulse);
         ts_wf delta = ts_w_neg(ts_w_mul(ts_w_load(cp->normal_mass), ts_w_add(vn, ts_w_mul(e, approach))));
         ts_wf total = ts_w_select(active, ts_w_max(ts_w_add(old, delta), zero), old);
         delta = ts_w_sub(total, old);
         ts_w_store(cp->normal_impulse, total);
-        ts_w_store(cp->max_normal_impulse, ts_w_max(ts_w_load(cp->max_normal_impulse), delta));
         lane_velocities before = velocities_of(&p);
         ts_pair_apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
         if (b->mixed) {

@@ -18,19 +18,28 @@
 #include "body_state.h"
 #include "wide.h"
 
+#include "../core.h"
+
 typedef struct ts_contact_point_lanes {
-    float anchor_a[3][TS_W];  /* point - centre of mass of A at the step's start, world */
-    float anchor_b[3][TS_W];
-    float base_separation[TS_W]; /* separation - n . (anchor_b - anchor_a): add n . (moved B - moved A) */
+    float anchor_a[3][TS_W]; /* point - centre of mass of A at the step's start, world; B's is anchor_a + anchor_shift */
+    float base_separation[TS_W]; /* separation - n . anchor_shift: add n . (moved B - moved A) */
     float normal_mass[TS_W];     /* 1 / effective mass along n (0 for an unused point) */
-    float normal_impulse[TS_W]; /* accumulated over the step (warm started from the last) */
-    float lever_arm[TS_W];      /* distance from the friction centre, for the twist limit */
-    float relative_velocity[TS_W];  /* fastest approach in the step, for restitution */
-    float max_normal_impulse[TS_W]; /* largest increment this step: 0 means it never pushed */
+    float normal_impulse[TS_W];  /* accumulated over the step (warm started from the last) */
+    float lever_arm[TS_W];       /* distance from the friction centre, for the twist limit */
 } ts_contact_point_lanes;
 
+/* Rows start at multiples of their size and a bundle fills whole 64-byte
+ * lines at W >= 4 (measured: a bundle that ends mid-line costs the passes
+ * more than the bytes it saves). */
+#define TS_CONTACT_BUNDLE_ALIGN (TS_W >= 4 ? 64 : 4)
+
+/* What a pass reads is what it streams from memory (large scenes' bundles
+ * outgrow the caches), so the bundle keeps only what cannot be formed
+ * cheaply: B's anchors are A's plus one shift per lane, tangent2 is
+ * normal x tangent1, and restitution's bookkeeping lives beside the bundle
+ * (ts_contact_bounce_lanes), touched only where a lane bounces. */
 typedef struct ts_contact_bundle {
-    int32_t body_a[TS_W]; /* body state index (the dummy for static bodies and empty lanes) */
+    _Alignas(TS_CONTACT_BUNDLE_ALIGN) int32_t body_a[TS_W]; /* body state index (the dummy for static bodies and empty lanes) */
     int32_t body_b[TS_W];
     int32_t contact_slot[TS_W]; /* contact store slot, -1 for an empty lane */
     float inv_mass_a[TS_W];
@@ -38,15 +47,16 @@ typedef struct ts_contact_bundle {
     float inv_inertia_a[6][TS_W]; /* world inverse inertia at the step's start: xx yy zz xy xz yz */
     float inv_inertia_b[6][TS_W];
     float normal[3][TS_W]; /* from A to B */
-    float tangent1[3][TS_W];
-    float tangent2[3][TS_W]; /* normal x tangent1 */
+    float tangent1[3][TS_W]; /* tangent2 = normal x tangent1 */
+    /* anchor_b - anchor_a = centre of A - centre of B at the step's start,
+     * the same for every point of the manifold and its friction centre */
+    float anchor_shift[3][TS_W];
     float friction[TS_W];
     float restitution[TS_W];
     /* Friction acts at the manifold's centre (the mean of its anchors) along
      * both tangents at once, with a twist impulse about the normal for the
      * spin a single point cannot resist (Box3D's model). */
-    float center_a[3][TS_W];
-    float center_b[3][TS_W];
+    float center_a[3][TS_W]; /* B's: center_a + anchor_shift */
     float tangent_mass[3][TS_W]; /* inverse of the 2x2 tangent effective mass: xx, xy, yy */
     float twist_mass[TS_W];
     float friction_impulse[2][TS_W];
@@ -57,7 +67,19 @@ typedef struct ts_contact_bundle {
     ts_contact_point_lanes points[4];
     int32_t point_count; /* the most points of any lane */
     int32_t mixed;       /* 1 when some used lane has fewer than point_count */
+    int32_t bounces;     /* 1 when some lane has restitution (the solve pass then fills ts_contact_bounce_lanes) */
 } ts_contact_bundle;
+
+/* Restitution's bookkeeping for one bundle, kept beside the bundles and
+ * touched only by bundles with a bouncing lane. */
+typedef struct ts_contact_bounce_lanes {
+    float relative_velocity[4][TS_W];  /* fastest approach in the step */
+    float max_normal_impulse[4][TS_W]; /* largest increment this step: 0 means it never pushed */
+} ts_contact_bounce_lanes;
+
+/* B's anchor of a point, and the tangent not stored. */
+TS_FORCE_INLINE ts_wv3 ts_contact_anchor_b(ts_wv3 anchor_a, ts_wv3 shift) { return ts_wv3_add(anchor_a, shift); }
+TS_FORCE_INLINE ts_wv3 ts_contact_tangent2(ts_wv3 normal, ts_wv3 tangent1) { return ts_wv3_cross(normal, tangent1); }
 
 /* Overlap up to this depth is the soft spring's (a loaded stack rests a
  * few mm deep; a tall one up to ~1.5 cm at its base); beyond it the solve and
@@ -81,15 +103,18 @@ typedef struct ts_contact_solver_context {
 /* Applies the accumulated impulses (the warm start of a substep). */
 void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_contact_bundle *b);
 
-/* One pass of sequential impulses. Solve (use_bias): the normal impulses
+/* One pass of sequential impulses (bounce: the bundle's restitution
+ * bookkeeping, NULL unless b->bounces). Solve (use_bias): the normal impulses
  * with the soft bias only, pushing overlap out. Relax: the normal impulses
  * without bias, then friction, so that friction acts on the velocities the
  * step keeps and not on the push-out (Box3D's split; in our tests it drifts a
  * pyramid's top less than friction in both passes). Both passes move
  * points deeper than TS_CONTACT_PUSH_DEPTH apart by positions. */
-void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b, bool use_bias);
+void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b,
+                               ts_contact_bounce_lanes *bounce, bool use_bias);
 
 /* After the substeps: bounce points that approached faster than the threshold. */
-void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_contact_bundle *b);
+void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_contact_bundle *b,
+                                     const ts_contact_bounce_lanes *bounce);
 
 #endif

@@ -88,26 +88,19 @@ typedef struct solve_stage {
     int32_t block_size;
 } solve_stage;
 
-/* Most contacts do not bounce; their bundles skip the restitution pass. */
-static bool any_restitution(const ts_contact_bundle *b)
+/* Contact bundle k. Most contacts do not bounce: their bundles leave the
+ * restitution bookkeeping alone and skip the restitution pass. */
+static void run_bundle(solve_context *c, int32_t k, pass kind)
 {
-    for (int l = 0; l < TS_W; ++l) {
-        if (b->restitution[l] > 0.0f) {
-            return true;
-        }
-    }
-    return false;
-}
-
-static void run_bundle(solve_context *c, ts_contact_bundle *b, pass kind)
-{
+    ts_contact_bundle *b = (ts_contact_bundle *)c->scratch->bundles + k;
+    ts_contact_bounce_lanes *bounce = b->bounces ? (ts_contact_bounce_lanes *)c->scratch->bounces + k : NULL;
     switch (kind) {
     case PASS_WARM_START: TS_WIDE(ts_contact_warm_start)(&c->kernels, b); break;
-    case PASS_SOLVE: TS_WIDE(ts_contact_solve)(&c->kernels, b, true); break;
-    case PASS_RELAX: TS_WIDE(ts_contact_solve)(&c->kernels, b, false); break;
+    case PASS_SOLVE: TS_WIDE(ts_contact_solve)(&c->kernels, b, bounce, true); break;
+    case PASS_RELAX: TS_WIDE(ts_contact_solve)(&c->kernels, b, bounce, false); break;
     case PASS_RESTITUTION:
-        if (any_restitution(b)) {
-            TS_WIDE(ts_contact_restitution)(&c->kernels, b);
+        if (bounce) {
+            TS_WIDE(ts_contact_restitution)(&c->kernels, b, bounce);
         }
         break;
     case PASS_STORE: TS_WIDE(ts_contact_store_impulses)(c->world, b); break;
@@ -154,7 +147,8 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
             ++color;
         }
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
-        TS_WIDE(ts_contact_prepare_bundle)(&c->prepare, bundles + k, c->scratch->ordered + c->scratch->ordered_begin[color],
+        TS_WIDE(ts_contact_prepare_bundle)(&c->prepare, bundles + k, (ts_contact_bounce_lanes *)c->scratch->bounces + k,
+                                           c->scratch->ordered + c->scratch->ordered_begin[color],
                                            c->world->graph.colors[color].count, (k - color_begin[color]) * lanes,
                                            lanes);
     }
@@ -204,7 +198,7 @@ static void run_block(void *context, int32_t block, int worker)
         break;
     default:
         for (int32_t k = begin; k < end; ++k) {
-            run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, stage->kind);
+            run_bundle(c, k, stage->kind);
         }
         break;
     }
@@ -246,7 +240,7 @@ static void run_colors(solve_context *c, pass kind)
                   joint_begin[color + 1] - joint_begin[color], TS_BUNDLE_BLOCK);
     }
     for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-        run_bundle(c, (ts_contact_bundle *)c->scratch->bundles + k, kind);
+        run_bundle(c, k, kind);
     }
     for (int32_t k = joint_begin[TS_OVERFLOW_COLOR]; k < joint_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
         run_joint_bundle(c, k, kind);
@@ -313,6 +307,8 @@ bool TS_WIDE(ts_solver_reserve_scratch)(ts_world *world, int32_t awake)
                             sizeof(ts_body_state)) &&
            ts_array_reserve(&world->allocator, &s->bundles, &s->bundle_bytes,
                             bundles * (int32_t)sizeof(ts_contact_bundle), 1) &&
+           ts_array_reserve(&world->allocator, &s->bounces, &s->bounce_bytes,
+                            bundles * (int32_t)sizeof(ts_contact_bounce_lanes), 1) &&
            ts_array_reserve(&world->allocator, (void **)&s->ordered, &s->ordered_capacity, contacts,
                             sizeof(int32_t));
 }

@@ -15,6 +15,8 @@ typedef struct ts_solver_scratch {
     int32_t state_capacity;
     void *bundles; /* the width's bundles: colour 0's, colour 1's, ..., then the overflow's (one lane each) */
     int32_t bundle_bytes;
+    void *bounces; /* soft step: restitution's bookkeeping beside each bundle (ts_contact_bounce_lanes) */
+    int32_t bounce_bytes;
     int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
     int32_t *ordered; /* soft step: each colour's contacts in bundle order (contact_order.h) */
     int32_t ordered_capacity;

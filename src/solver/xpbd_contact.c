@@ -106,13 +106,14 @@ bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_world *wo
         x->slip[1][l] = i >= 0 ? s->slip2[i] : 0.0f;
     }
     ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
     ts_wf zero = ts_w_zero();
     ts_wf load = zero;
     ts_wm deep = ts_w_gt(zero, ts_w_splat(1.0f)); /* none */
+    ts_wf start_shift = ts_wv3_dot(shift, n);
     for (int k = 0; k < 4; ++k) {
         const ts_contact_point_lanes *cp = b->points + k;
-        ts_wv3 arm = ts_wv3_sub(ts_wv3_load(cp->anchor_b), ts_wv3_load(cp->anchor_a));
-        ts_wf start = ts_w_add(ts_w_load(cp->base_separation), ts_wv3_dot(arm, n));
+        ts_wf start = ts_w_add(ts_w_load(cp->base_separation), start_shift);
         ts_w_store(x->start_separation[k], start);
         deep = ts_w_or(deep, ts_w_and(ts_w_gt(ts_w_splat(-TS_CONTACT_PUSH_DEPTH), start),
                                       ts_w_gt(ts_w_load(cp->normal_mass), zero)));
@@ -123,9 +124,9 @@ bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_world *wo
     ts_w_store(x->load, ts_w_mul(load, ts_w_splat(c->h)));
     /* the origin kept from the last step (x->slip, gathered), from the centre
      * offset at the start (dp = 0, dq = 1) */
-    ts_wv3 d = ts_wv3_sub(ts_wv3_load(b->center_b), ts_wv3_load(b->center_a));
-    ts_w_store(x->slip_origin[0], ts_w_add(ts_wv3_dot(d, ts_wv3_load(b->tangent1)), ts_w_load(x->slip[0])));
-    ts_w_store(x->slip_origin[1], ts_w_add(ts_wv3_dot(d, ts_wv3_load(b->tangent2)), ts_w_load(x->slip[1])));
+    ts_wv3 t1 = ts_wv3_load(b->tangent1);
+    ts_w_store(x->slip_origin[0], ts_w_add(ts_wv3_dot(shift, t1), ts_w_load(x->slip[0])));
+    ts_w_store(x->slip_origin[1], ts_w_add(ts_wv3_dot(shift, ts_contact_tangent2(n, t1)), ts_w_load(x->slip[1])));
     ts_w_store(x->held, zero);
     ts_w_store(x->static_lambda[0], zero);
     ts_w_store(x->static_lambda[1], zero);
@@ -140,9 +141,9 @@ TS_FORCE_INLINE void solve_static_friction(const ts_xpbd_context *c, const ts_co
                                            ts_wf total_lambda)
 {
     ts_wv3 t1 = ts_wv3_load(b->tangent1);
-    ts_wv3 t2 = ts_wv3_load(b->tangent2);
+    ts_wv3 t2 = ts_contact_tangent2(ts_wv3_load(b->normal), t1);
     ts_wv3 ca = ts_wv3_load(b->center_a);
-    ts_wv3 cb = ts_wv3_load(b->center_b);
+    ts_wv3 cb = ts_contact_anchor_b(ca, ts_wv3_load(b->anchor_shift));
     ts_wv3 d = ts_wv3_add(centre_offset(p, ca, cb), corrected_offset(k, ca, cb));
     ts_wf d1 = ts_w_sub(ts_wv3_dot(d, t1), ts_w_load(x->slip_origin[0]));
     ts_wf d2 = ts_w_sub(ts_wv3_dot(d, t2), ts_w_load(x->slip_origin[1]));
@@ -215,18 +216,21 @@ TS_FORCE_INLINE void tolerated_overlap(const ts_xpbd_context *c, const ts_contac
     separation_frame start_frame = separation_frame_of(&start_pair, n);
     ts_wf shrink = ts_w_splat(c->push_step * TS_XPBD_SHALLOW_SHRINK);
     ts_wf deep_shrink = ts_w_splat(c->push_step * TS_XPBD_DEEP_SHRINK);
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
     for (int j = 0; j < 4; ++j) {
         const ts_contact_point_lanes *cp = b->points + j;
         ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        ts_wv3 rb = ts_contact_anchor_b(ra, shift);
         ts_wf moved = ts_w_sub(ts_wv3_dot(start_frame.normal_b, rb), ts_wv3_dot(start_frame.normal_a, ra));
         ts_wf overlap = ts_w_neg(ts_w_add(ts_w_add(start_frame.normal_dp, moved), ts_w_load(cp->base_separation)));
         ts_wf kept = ts_w_sub(overlap, ts_w_select(ts_w_gt(overlap, depth), deep_shrink, shrink));
         allowed[j] = ts_w_max(allowed[j], kept);
     }
-    ts_wv3 d = centre_offset(&start_pair, ts_wv3_load(b->center_a), ts_wv3_load(b->center_b));
-    ts_w_store(x->slip_origin[0], ts_w_add(ts_wv3_dot(d, ts_wv3_load(b->tangent1)), ts_w_load(x->slip[0])));
-    ts_w_store(x->slip_origin[1], ts_w_add(ts_wv3_dot(d, ts_wv3_load(b->tangent2)), ts_w_load(x->slip[1])));
+    ts_wv3 ca = ts_wv3_load(b->center_a);
+    ts_wv3 d = centre_offset(&start_pair, ca, ts_contact_anchor_b(ca, shift));
+    ts_wv3 t1 = ts_wv3_load(b->tangent1);
+    ts_w_store(x->slip_origin[0], ts_w_add(ts_wv3_dot(d, t1), ts_w_load(x->slip[0])));
+    ts_w_store(x->slip_origin[1], ts_w_add(ts_wv3_dot(d, ts_contact_tangent2(n, t1)), ts_w_load(x->slip[1])));
 }
 
 void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts_contact_bundle *b,
@@ -244,10 +248,12 @@ void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts
     ts_wf compliance = ts_w_select(stiff, ts_w_splat(c->static_compliance), ts_w_splat(c->compliance));
     ts_wf one = ts_w_splat(1.0f);
     ts_wf total_lambda = zero;
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
     /* the normal velocities before any correction, for restitution */
     for (int j = 0; j < 4; ++j) {
         const ts_contact_point_lanes *cp = b->points + j;
-        ts_wv3 dv = ts_pair_relative_velocity(&p, ts_wv3_load(cp->anchor_a), ts_wv3_load(cp->anchor_b));
+        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+        ts_wv3 dv = ts_pair_relative_velocity(&p, ra, ts_contact_anchor_b(ra, shift));
         ts_w_store(x->approach[j], ts_wv3_dot(dv, n));
         ts_w_store(x->lambda[j], zero);
     }
@@ -255,7 +261,7 @@ void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts
         for (int j = 0; j < 4; ++j) {
             const ts_contact_point_lanes *cp = b->points + j;
             ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-            ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+            ts_wv3 rb = ts_contact_anchor_b(ra, shift);
             ts_wf moved = ts_w_sub(ts_wv3_dot(frame.normal_b, rb), ts_wv3_dot(frame.normal_a, ra));
             ts_wf s = ts_w_add(ts_w_add(frame.normal_dp, moved), ts_w_load(cp->base_separation));
             s = ts_w_add(s, ts_wv3_dot(corrected_offset(&k, ra, rb), n));
@@ -290,9 +296,9 @@ TS_FORCE_INLINE void solve_dynamic_friction(const ts_xpbd_context *c, ts_contact
 {
     ts_wv3 n = ts_wv3_load(b->normal);
     ts_wv3 t1 = ts_wv3_load(b->tangent1);
-    ts_wv3 t2 = ts_wv3_load(b->tangent2);
+    ts_wv3 t2 = ts_contact_tangent2(n, t1);
     ts_wv3 ca = ts_wv3_load(b->center_a);
-    ts_wv3 cb = ts_wv3_load(b->center_b);
+    ts_wv3 cb = ts_contact_anchor_b(ca, ts_wv3_load(b->anchor_shift));
     ts_wv3 dv = ts_pair_relative_velocity(p, ca, cb);
     ts_wf i1, i2;
     mul2(b, ts_wv3_dot(dv, t1), ts_wv3_dot(dv, t2), &i1, &i2);
@@ -328,12 +334,13 @@ void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_cont
     ts_wf threshold = ts_w_splat(-c->restitution_threshold);
     ts_wf total_normal = zero;
     ts_wf twist_limit = zero;
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
     for (int j = 0; j < 4; ++j) {
         ts_contact_point_lanes *cp = b->points + j;
         ts_wf lambda = ts_w_load(x->lambda[j]);
         ts_wm pushed = ts_w_gt(lambda, zero);
         ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        ts_wv3 rb = ts_contact_anchor_b(ra, shift);
         ts_wf vn = ts_wv3_dot(ts_pair_relative_velocity(&p, ra, rb), n);
         ts_wf approach = ts_w_load(x->approach[j]);
         ts_wm bounce = ts_w_and(ts_w_gt(threshold, approach), ts_w_gt(e, zero));
@@ -352,9 +359,11 @@ void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_cont
     ts_w_store(x->load, ts_w_mul(total_normal, ts_w_splat(c->h)));
     /* a lane that slid carries its slip origin along to where it is now */
     ts_wm held = ts_w_gt(ts_w_load(x->held), zero);
-    ts_wv3 d = centre_offset(&p, ts_wv3_load(b->center_a), ts_wv3_load(b->center_b));
-    ts_wf d1 = ts_wv3_dot(d, ts_wv3_load(b->tangent1));
-    ts_wf d2 = ts_wv3_dot(d, ts_wv3_load(b->tangent2));
+    ts_wv3 ca = ts_wv3_load(b->center_a);
+    ts_wv3 d = centre_offset(&p, ca, ts_contact_anchor_b(ca, shift));
+    ts_wv3 t1 = ts_wv3_load(b->tangent1);
+    ts_wf d1 = ts_wv3_dot(d, t1);
+    ts_wf d2 = ts_wv3_dot(d, ts_contact_tangent2(n, t1));
     ts_wf origin1 = ts_w_select(held, ts_w_load(x->slip_origin[0]), d1);
     ts_wf origin2 = ts_w_select(held, ts_w_load(x->slip_origin[1]), d2);
     ts_w_store(x->slip_origin[0], origin1);

@@ -62,11 +62,12 @@ void TS_WIDE(ts_xpbd_contact_push)(const ts_xpbd_context *c, const ts_contact_bu
     ts_wf fraction = ts_w_splat(TS_CONTACT_PUSH_FRACTION);
     ts_wf push_step = ts_w_splat(c->push_step);
     ts_wm started_deep = ts_w_gt(ts_w_load(x->deep), zero);
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
     bool any = false;
     for (int k = 0; k < 4; ++k) {
         const ts_contact_point_lanes *cp = b->points + k;
         ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-        ts_wv3 rb = ts_wv3_load(cp->anchor_b);
+        ts_wv3 rb = ts_contact_anchor_b(ra, shift);
         /* the separation after the earlier points' moves */
         separation_frame frame = separation_frame_of(&p, n);
         ts_wf moved = ts_w_sub(ts_wv3_dot(frame.normal_b, rb), ts_wv3_dot(frame.normal_a, ra));

@@ -142,7 +142,7 @@ static void prepare_bundles(xpbd_run *r, int32_t begin, int32_t end, int worker)
         }
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
         const ts_graph_color *in_color = r->world->graph.colors + color;
-        TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, in_color->contacts, in_color->count,
+        TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, NULL, in_color->contacts, in_color->count,
                                            (k - color_begin[color]) * lanes, lanes);
         if (TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->world, r->bundles + k, r->lanes + k)) {
             r->deep[worker] = true;
