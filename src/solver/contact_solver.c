@@ -245,8 +245,10 @@ TS_FORCE_INLINE void solve_points(const ts_contact_solver_context *c, ts_contact
     }
 }
 
-void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b,
-                               ts_contact_bounce_lanes *bounce, bool use_bias)
+/* One pass; inlined twice below, so that each pass's arithmetic is folded
+ * for its own use_bias. */
+TS_FORCE_INLINE void solve_pass(const ts_contact_solver_context *c, ts_contact_bundle *b,
+                                ts_contact_bounce_lanes *bounce, bool use_bias)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
@@ -266,6 +268,16 @@ void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bu
         return;
     }
     TS_PAIR_STORE(c->states, b, &p);
+}
+
+void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b,
+                               ts_contact_bounce_lanes *bounce, bool use_bias)
+{
+    if (use_bias) {
+        solve_pass(c, b, bounce, true);
+    } else {
+        solve_pass(c, b, bounce, false);
+    }
 }
 
 /* Velocity-level bounce: a point that approached faster than the threshold
