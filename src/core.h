@@ -35,6 +35,7 @@
 #define TS_THREAD_LOCAL __thread
 #define TS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define TS_PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define TS_PREFETCH(p) __builtin_prefetch(p)
 #elif defined(_MSC_VER)
 #include <intrin.h>
 #define ts_popcount64(x) ((int)__popcnt64(x))
@@ -43,6 +44,11 @@
 #define TS_THREAD_LOCAL __declspec(thread)
 #define TS_UNLIKELY(x) (x)
 #define TS_PRINTF_LIKE(f, a)
+#if defined(_M_X64) || defined(_M_IX86)
+#define TS_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+#else
+#define TS_PREFETCH(p) ((void)(p))
+#endif
 #else
 static inline int ts_popcount64(uint64_t x)
 {
@@ -57,6 +63,7 @@ static inline int ts_popcount64(uint64_t x)
 #define TS_THREAD_LOCAL _Thread_local
 #define TS_UNLIKELY(x) (x)
 #define TS_PRINTF_LIKE(f, a)
+#define TS_PREFETCH(p) ((void)(p))
 #endif
 
 #endif

@@ -88,6 +88,17 @@ typedef struct solve_stage {
     int32_t block_size;
 } solve_stage;
 
+/* A pass streams its bundles from memory (a large scene's outgrow the
+ * caches) and reads each one's rows out of order (head, points, tail), so the
+ * next bundle's lines are asked for while this one is solved. */
+static void prefetch_bundle(const ts_contact_bundle *b)
+{
+    const char *p = (const char *)b;
+    for (size_t offset = 0; offset < sizeof *b; offset += 64) {
+        TS_PREFETCH(p + offset);
+    }
+}
+
 /* Contact bundle k. Most contacts do not bounce: their bundles leave the
  * restitution bookkeeping alone and skip the restitution pass. */
 static void run_bundle(solve_context *c, int32_t k, pass kind)
@@ -198,6 +209,9 @@ static void run_block(void *context, int32_t block, int worker)
         break;
     default:
         for (int32_t k = begin; k < end; ++k) {
+            if (k + 1 < end) {
+                prefetch_bundle((ts_contact_bundle *)c->scratch->bundles + k + 1);
+            }
             run_bundle(c, k, stage->kind);
         }
         break;
