@@ -24,7 +24,7 @@ typedef struct lane_inputs {
     float point_used[TS_CONTACT_POINTS][TS_W]; /* 1 for a manifold point, else 0 */
     float inv_count[TS_W];                     /* 1 / point count, 0 for none */
     float separation[TS_CONTACT_POINTS][TS_W];
-    float va[3][TS_W], wa[3][TS_W]; /* body velocities at the step's start */
+    float va[3][TS_W], wa[3][TS_W]; /* body velocities at the step's start (bundles that bounce) */
     float vb[3][TS_W], wb[3][TS_W];
 } lane_inputs;
 
@@ -39,7 +39,7 @@ static void store3(float rows[3][TS_W], int l, float x, float y, float z)
 
 /* One body of a lane: its state index (the dummy unless awake) and masses. */
 static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, int32_t *state, float *inv_mass,
-                        float inv_inertia[6][TS_W], float v[3][TS_W], float w[3][TS_W])
+                        float inv_inertia[6][TS_W])
 {
     const ts_body_store *s = &c->world->store;
     if (i >= c->awake) {
@@ -48,8 +48,6 @@ static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, i
         for (int k = 0; k < 6; ++k) {
             inv_inertia[k][l] = 0.0f;
         }
-        store3(v, l, 0.0f, 0.0f, 0.0f);
-        store3(w, l, 0.0f, 0.0f, 0.0f);
         return;
     }
     *state = i;
@@ -60,8 +58,24 @@ static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, i
     inv_inertia[3][l] = s->inv_iw_xy[i];
     inv_inertia[4][l] = s->inv_iw_xz[i];
     inv_inertia[5][l] = s->inv_iw_yz[i];
-    store3(v, l, s->vx[i], s->vy[i], s->vz[i]);
-    store3(w, l, s->wx[i], s->wy[i], s->wz[i]);
+}
+
+/* The velocities at the step's start of one body of each lane (zero for the
+ * dummy), read only for bundles that bounce. */
+static void gather_velocities(const ts_contact_prepare_context *c, const int32_t state[TS_W], float v[3][TS_W],
+                              float w[3][TS_W])
+{
+    const ts_body_store *s = &c->world->store;
+    for (int l = 0; l < TS_W; ++l) {
+        int32_t i = state[l];
+        if (i >= c->awake) {
+            store3(v, l, 0.0f, 0.0f, 0.0f);
+            store3(w, l, 0.0f, 0.0f, 0.0f);
+        } else {
+            store3(v, l, s->vx[i], s->vy[i], s->vz[i]);
+            store3(w, l, s->wx[i], s->wy[i], s->wz[i]);
+        }
+    }
 }
 
 static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
@@ -98,10 +112,6 @@ static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bu
         b->inv_inertia_a[k][l] = 0.0f;
         b->inv_inertia_b[k][l] = 0.0f;
     }
-    store3(in->va, l, 0.0f, 0.0f, 0.0f);
-    store3(in->wa, l, 0.0f, 0.0f, 0.0f);
-    store3(in->vb, l, 0.0f, 0.0f, 0.0f);
-    store3(in->wb, l, 0.0f, 0.0f, 0.0f);
     store3(b->normal, l, 0.0f, 1.0f, 0.0f);
     store3(b->anchor_shift, l, 0.0f, 0.0f, 0.0f);
     b->friction[l] = 0.0f;
@@ -123,8 +133,8 @@ static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *
     int32_t i = s->table.slot_of_id[contact];
     int32_t ia = bodies->table.slot_of_id[s->body_a[i]];
     int32_t ib = bodies->table.slot_of_id[s->body_b[i]];
-    gather_body(c, ia, l, &b->body_a[l], &b->inv_mass_a[l], b->inv_inertia_a, in->va, in->wa);
-    gather_body(c, ib, l, &b->body_b[l], &b->inv_mass_b[l], b->inv_inertia_b, in->vb, in->wb);
+    gather_body(c, ia, l, &b->body_a[l], &b->inv_mass_a[l], b->inv_inertia_a);
+    gather_body(c, ib, l, &b->body_b[l], &b->inv_mass_b[l], b->inv_inertia_b);
     b->contact_slot[l] = i;
     store3(b->normal, l, s->nx[i], s->ny[i], s->nz[i]);
     /* the anchors are point - centre on each body (contact.c), so
@@ -288,7 +298,11 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
             gather_empty_lane(c, b, &in, l);
         }
     }
-    b->bounces = any_restitution(b);
+    b->bounces = any_restitution(b) && bounce != NULL;
+    if (b->bounces) {
+        gather_velocities(c, b->body_a, in.va, in.wa);
+        gather_velocities(c, b->body_b, in.vb, in.wb);
+    }
     derive(b, b->bounces ? bounce : NULL, &in);
     count_points(b, &in);
 }
