@@ -60,34 +60,61 @@ TS_FORCE_INLINE void keep_unused(ts_wm used, pair_lanes *p, const lane_velocitie
         }                                                                                                              \
     } while (0)
 
-TS_FORCE_INLINE void warm_start_points(const ts_contact_bundle *b, pair_lanes *p, ts_wv3 n, ts_wv3 shift, int count,
-                                       bool mixed)
+/* The normal impulses of a manifold summed: Σ λk and Σ λk rAk. In a mixed
+ * bundle a lane's sums skip the points it does not have (selects, not
+ * additions of zero, so that its bits never depend on its bundle-mates). */
+typedef struct normal_totals {
+    ts_wf impulse;  /* Σ λk */
+    ts_wv3 moment; /* Σ λk rAk */
+} normal_totals;
+
+TS_FORCE_INLINE void sum_normal_impulses(const ts_contact_bundle *b, normal_totals *t, int count, bool mixed)
 {
     for (int k = 0; k < count; ++k) {
         const ts_contact_point_lanes *cp = b->points + k;
-        lane_velocities before = velocities_of(p);
-        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-        ts_pair_apply_impulse(p, ts_wv3_scale(ts_w_load(cp->normal_impulse), n), ra, ts_contact_anchor_b(ra, shift));
+        ts_wf lambda = ts_w_load(cp->normal_impulse);
+        ts_wf impulse = ts_w_add(t->impulse, lambda);
+        ts_wv3 moment = ts_wv3_mul_add(t->moment, lambda, ts_wv3_load(cp->anchor_a));
         if (mixed) {
-            keep_unused(point_used(cp), p, &before);
+            ts_wm used = point_used(cp);
+            impulse = ts_w_select(used, impulse, t->impulse);
+            moment = ts_wv3_select(used, moment, t->moment);
         }
+        t->impulse = impulse;
+        t->moment = moment;
     }
 }
 
+/* Warm start: the step's accumulated impulses applied at once. The normal
+ * impulses λk at anchors rAk (B's: rAk + shift), the friction impulse f at
+ * the centre cA (B's: cA + shift) and the twist τ about n add up to one
+ * linear impulse and one angular impulse per body,
+ *     P  = (Σ λk) n + f
+ *     LA = (Σ λk rAk) x n + cA x f + τ n
+ *     LB = Σ λk (rAk + shift) x n + (cA + shift) x f + τ n = LA + shift x P
+ * (A takes -P, -LA; B takes +P, +LB), so each body multiplies by its inverse
+ * inertia once instead of once per point, friction and twist. */
 void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_contact_bundle *b)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     ts_wv3 shift = ts_wv3_load(b->anchor_shift);
-#define TS_WARM_POINTS(count, mixed) warm_start_points(b, &p, n, shift, count, mixed)
-    TS_FOR_POINT_LOOP(b, TS_WARM_POINTS);
-#undef TS_WARM_POINTS
+    ts_wf zero = ts_w_zero();
+    normal_totals totals = {zero, {zero, zero, zero}};
+#define TS_SUM_POINTS(count, mixed) sum_normal_impulses(b, &totals, count, mixed)
+    TS_FOR_POINT_LOOP(b, TS_SUM_POINTS);
+#undef TS_SUM_POINTS
     ts_wv3 t1 = ts_wv3_load(b->tangent1);
     ts_wv3 friction = ts_wv3_scale(ts_w_load(b->friction_impulse[0]), t1);
     friction = ts_wv3_mul_add(friction, ts_w_load(b->friction_impulse[1]), ts_contact_tangent2(n, t1));
-    ts_wv3 ca = ts_wv3_load(b->center_a);
-    ts_pair_apply_impulse(&p, friction, ca, ts_contact_anchor_b(ca, shift));
-    ts_pair_apply_angular(&p, ts_wv3_scale(ts_w_load(b->twist_impulse), n));
+    ts_wv3 impulse = ts_wv3_mul_add(friction, totals.impulse, n);
+    ts_wv3 angular_a = ts_wv3_add(ts_wv3_cross(totals.moment, n), ts_wv3_cross(ts_wv3_load(b->center_a), friction));
+    angular_a = ts_wv3_mul_add(angular_a, ts_w_load(b->twist_impulse), n);
+    ts_wv3 angular_b = ts_wv3_add(angular_a, ts_wv3_cross(shift, impulse));
+    p.a.v = ts_wv3_mul_sub(p.a.v, p.inv_mass_a, impulse);
+    p.a.w = ts_wv3_sub(p.a.w, ts_wsym3_mul(p.inv_inertia_a, angular_a));
+    p.b.v = ts_wv3_mul_add(p.b.v, p.inv_mass_b, impulse);
+    p.b.w = ts_wv3_add(p.b.w, ts_wsym3_mul(p.inv_inertia_b, angular_b));
     TS_PAIR_STORE(c->states, b, &p);
 }
 
