@@ -1,7 +1,8 @@
 /* Body states of TS_W lanes (compiled once per width, like the kernels
  * that use it): the gather of ts_body_state records into lanes and the
- * scatter back, with 4x4 transposes of 16-byte groups at W = 4 and 8 and
- * lane by lane otherwise. Constraint kernels gather by body index and
+ * scatter back, with 4x4 transposes of 16-byte groups at W = 4, 8x8
+ * transposes of 32-byte halves (v, w and dp, dq) at W = 8, and lane by lane
+ * otherwise. Constraint kernels gather by body index and
  * scatter only the velocities of dynamic bodies; the integrators gather W
  * consecutive states and scatter all of each. */
 #ifndef TS_BODY_LANES_H
@@ -47,24 +48,49 @@ TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t ind
     return (body_lanes){{v.x, v.y, v.z}, {w.x, w.y, w.z}, {dp.x, dp.y, dp.z}, {dq.x, dq.y, dq.z, dq.w}};
 }
 #else
-/* Lanes 0..3 in the low half, 4..7 in the high half. */
-TS_FORCE_INLINE ts_wf halves(simde__m128 lo, simde__m128 hi) { return simde_mm256_set_m128(hi, lo); }
+/* Rows r0..r7 of eight floats into columns c[0..7] (an 8x8 transpose:
+ * pairs interleaved, then quads, then the 128-bit halves swapped), written
+ * out so that everything stays in registers. */
+TS_FORCE_INLINE void transpose8(simde__m256 r0, simde__m256 r1, simde__m256 r2, simde__m256 r3, simde__m256 r4,
+                                simde__m256 r5, simde__m256 r6, simde__m256 r7, simde__m256 c[8])
+{
+    simde__m256 t0 = simde_mm256_unpacklo_ps(r0, r1), t1 = simde_mm256_unpackhi_ps(r0, r1);
+    simde__m256 t2 = simde_mm256_unpacklo_ps(r2, r3), t3 = simde_mm256_unpackhi_ps(r2, r3);
+    simde__m256 t4 = simde_mm256_unpacklo_ps(r4, r5), t5 = simde_mm256_unpackhi_ps(r4, r5);
+    simde__m256 t6 = simde_mm256_unpacklo_ps(r6, r7), t7 = simde_mm256_unpackhi_ps(r6, r7);
+    simde__m256 q0 = simde_mm256_shuffle_ps(t0, t2, 0x44), q1 = simde_mm256_shuffle_ps(t0, t2, 0xEE);
+    simde__m256 q2 = simde_mm256_shuffle_ps(t1, t3, 0x44), q3 = simde_mm256_shuffle_ps(t1, t3, 0xEE);
+    simde__m256 q4 = simde_mm256_shuffle_ps(t4, t6, 0x44), q5 = simde_mm256_shuffle_ps(t4, t6, 0xEE);
+    simde__m256 q6 = simde_mm256_shuffle_ps(t5, t7, 0x44), q7 = simde_mm256_shuffle_ps(t5, t7, 0xEE);
+    c[0] = simde_mm256_permute2f128_ps(q0, q4, 0x20);
+    c[1] = simde_mm256_permute2f128_ps(q1, q5, 0x20);
+    c[2] = simde_mm256_permute2f128_ps(q2, q6, 0x20);
+    c[3] = simde_mm256_permute2f128_ps(q3, q7, 0x20);
+    c[4] = simde_mm256_permute2f128_ps(q0, q4, 0x31);
+    c[5] = simde_mm256_permute2f128_ps(q1, q5, 0x31);
+    c[6] = simde_mm256_permute2f128_ps(q2, q6, 0x31);
+    c[7] = simde_mm256_permute2f128_ps(q3, q7, 0x31);
+}
 
+/* Half a state (v and w, or dp and dq: 32 bytes) of each lane, as columns. */
+TS_FORCE_INLINE void load_halves(const ts_body_state *states, const int32_t index[8], int offset, simde__m256 c[8])
+{
+#define TS_HALF_ROW(l) simde_mm256_loadu_ps((const float *)(states + index[l]) + offset)
+    transpose8(TS_HALF_ROW(0), TS_HALF_ROW(1), TS_HALF_ROW(2), TS_HALF_ROW(3), TS_HALF_ROW(4), TS_HALF_ROW(5),
+               TS_HALF_ROW(6), TS_HALF_ROW(7), c);
+#undef TS_HALF_ROW
+}
+
+/* The lanes' body states: two 32-byte loads per lane and two 8x8
+ * transposes (Box3D's gather). */
 TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t index[TS_W])
 {
-    group4 v0 = load_group(states, index, 0), v1 = load_group(states, index + 4, 0);
-    group4 w0 = load_group(states, index, 4), w1 = load_group(states, index + 4, 4);
-    group4 p0 = load_group(states, index, 8), p1 = load_group(states, index + 4, 8);
-    group4 q0 = load_group(states, index, 12), q1 = load_group(states, index + 4, 12);
-    return (body_lanes){
-        {halves(v0.x, v1.x), halves(v0.y, v1.y), halves(v0.z, v1.z)},
-        {halves(w0.x, w1.x), halves(w0.y, w1.y), halves(w0.z, w1.z)},
-        {halves(p0.x, p1.x), halves(p0.y, p1.y), halves(p0.z, p1.z)},
-        {halves(q0.x, q1.x), halves(q0.y, q1.y), halves(q0.z, q1.z), halves(q0.w, q1.w)},
-    };
+    simde__m256 vw[8], pq[8];
+    load_halves(states, index, 0, vw);
+    load_halves(states, index, 8, pq);
+    return (body_lanes){{vw[0], vw[1], vw[2]}, {vw[4], vw[5], vw[6]}, {pq[0], pq[1], pq[2]}, {pq[4], pq[5], pq[6], pq[7]}};
 }
 #endif
-
 /* Transposes four lanes of (x, y, z) back into rows and writes the v or w
  * group of the dynamic ones (the 4th float of a group is padding). */
 TS_FORCE_INLINE void store_group(ts_body_state *states, const int32_t *index, const float *inv_mass, int offset,
@@ -93,11 +119,21 @@ TS_FORCE_INLINE void store_group(ts_body_state *states, const int32_t *index, co
  * a contact, so none is written. */
 TS_FORCE_INLINE void scatter(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W], body_lanes b)
 {
+#if TS_W == 8
+    /* one 32-byte row (v, 0, w, 0) per lane: the transpose back */
+    simde__m256 zero = simde_mm256_setzero_ps();
+    simde__m256 rows[8];
+    transpose8(b.v.x, b.v.y, b.v.z, zero, b.w.x, b.w.y, b.w.z, zero, rows);
+#define TS_STORE_ROW(l)                                                                                      \
+    if (inv_mass[l] > 0.0f) {                                                                                \
+        simde_mm256_storeu_ps((float *)(states + index[l]), rows[l]);                                        \
+    }
+    TS_STORE_ROW(0) TS_STORE_ROW(1) TS_STORE_ROW(2) TS_STORE_ROW(3)
+    TS_STORE_ROW(4) TS_STORE_ROW(5) TS_STORE_ROW(6) TS_STORE_ROW(7)
+#undef TS_STORE_ROW
+#else
     store_group(states, index, inv_mass, 0, LOW(b.v.x), LOW(b.v.y), LOW(b.v.z));
     store_group(states, index, inv_mass, 4, LOW(b.w.x), LOW(b.w.y), LOW(b.w.z));
-#if TS_W == 8
-    store_group(states, index + 4, inv_mass + 4, 0, HIGH(b.v.x), HIGH(b.v.y), HIGH(b.v.z));
-    store_group(states, index + 4, inv_mass + 4, 4, HIGH(b.w.x), HIGH(b.w.y), HIGH(b.w.z));
 #endif
 }
 
@@ -118,11 +154,20 @@ TS_FORCE_INLINE void store_rotation(ts_body_state *states, const int32_t *index,
 TS_FORCE_INLINE void scatter_position(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
                                       body_lanes b)
 {
+#if TS_W == 8
+    /* one 32-byte row (dp, 0, dq) per lane, as in scatter */
+    simde__m256 rows[8];
+    transpose8(b.dp.x, b.dp.y, b.dp.z, simde_mm256_setzero_ps(), b.dq.x, b.dq.y, b.dq.z, b.dq.w, rows);
+#define TS_STORE_ROW(l)                                                                                      \
+    if (inv_mass[l] > 0.0f) {                                                                                \
+        simde_mm256_storeu_ps((float *)(states + index[l]) + 8, rows[l]);                                    \
+    }
+    TS_STORE_ROW(0) TS_STORE_ROW(1) TS_STORE_ROW(2) TS_STORE_ROW(3)
+    TS_STORE_ROW(4) TS_STORE_ROW(5) TS_STORE_ROW(6) TS_STORE_ROW(7)
+#undef TS_STORE_ROW
+#else
     store_group(states, index, inv_mass, 8, LOW(b.dp.x), LOW(b.dp.y), LOW(b.dp.z));
     store_rotation(states, index, inv_mass, LOW(b.dq.x), LOW(b.dq.y), LOW(b.dq.z), LOW(b.dq.w));
-#if TS_W == 8
-    store_group(states, index + 4, inv_mass + 4, 8, HIGH(b.dp.x), HIGH(b.dp.y), HIGH(b.dp.z));
-    store_rotation(states, index + 4, inv_mass + 4, HIGH(b.dq.x), HIGH(b.dq.y), HIGH(b.dq.z), HIGH(b.dq.w));
 #endif
 }
 
