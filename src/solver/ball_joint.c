@@ -21,7 +21,6 @@
 #include "../joint.h"
 #include "../world.h"
 #include "joint_prepare.h"
-#include "pair_lanes.h"
 #include "point_mass.h"
 #include "velocity_lanes.h"
 
@@ -35,6 +34,55 @@ ts_ball_bundle *TS_WIDE(ts_ball_bundles)(const ts_joint_scratch *scratch)
 
 int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n) { return n * (int32_t)sizeof(ts_ball_bundle) + 64; }
 
+/* ---- isotropic and general lanes ---- */
+
+/* K^-1 of an isotropic lane, inverse inertias ia 1 and ib 1: with
+ * [r]x^T [r]x = |r|^2 1 - r r^T,
+ *     K = (mA + mB + ia |rA|^2 + ib |rB|^2) 1 - ia rA rA^T - ib rB rB^T. */
+TS_FORCE_INLINE ts_wsym3 iso_point_mass(ts_wf ma, ts_wf mb, ts_wf ia, ts_wf ib, ts_wv3 ra, ts_wv3 rb)
+{
+    ts_wv3 ua = ts_wv3_scale(ia, ra), ub = ts_wv3_scale(ib, rb);
+    ts_wf s = ts_w_add(ts_w_add(ma, mb), ts_w_add(ts_wv3_dot(ua, ra), ts_wv3_dot(ub, rb)));
+    ts_wsym3 k = {
+        ts_w_sub(s, ts_w_add(ts_w_mul(ua.x, ra.x), ts_w_mul(ub.x, rb.x))),
+        ts_w_sub(s, ts_w_add(ts_w_mul(ua.y, ra.y), ts_w_mul(ub.y, rb.y))),
+        ts_w_sub(s, ts_w_add(ts_w_mul(ua.z, ra.z), ts_w_mul(ub.z, rb.z))),
+        ts_w_neg(ts_w_add(ts_w_mul(ua.x, ra.y), ts_w_mul(ub.x, rb.y))),
+        ts_w_neg(ts_w_add(ts_w_mul(ua.x, ra.z), ts_w_mul(ub.x, rb.z))),
+        ts_w_neg(ts_w_add(ts_w_mul(ua.y, ra.z), ts_w_mul(ub.y, rb.z))),
+    };
+    return ts_wsym3_inverse(k);
+}
+
+TS_FORCE_INLINE ts_wm isotropic_lanes(const ts_ball_bundle *b) { return ts_w_gt(ts_w_load(b->isotropic), ts_w_zero()); }
+
+/* K^-1 of every lane at anchors ra, rb; `general` is a constant of the
+ * caller (the bundle has a general lane), so a bundle of isotropic lanes
+ * compiles to the short form alone. */
+TS_FORCE_INLINE ts_wsym3 lane_point_mass(const ts_ball_bundle *b, bool general, ts_wv3 ra, ts_wv3 rb)
+{
+    ts_wf ma = ts_w_load(b->inv_mass_a), mb = ts_w_load(b->inv_mass_b);
+    ts_wsym3 k = iso_point_mass(ma, mb, ts_w_load(b->iso_inertia_a), ts_w_load(b->iso_inertia_b), ra, rb);
+    if (general) {
+        ts_wsym3 g = ts_point_mass(ma, mb, ts_wsym3_load(b->inv_inertia_a), ts_wsym3_load(b->inv_inertia_b), ra, rb);
+        ts_wm iso = isotropic_lanes(b);
+        k = (ts_wsym3){ts_w_select(iso, k.xx, g.xx), ts_w_select(iso, k.yy, g.yy), ts_w_select(iso, k.zz, g.zz),
+                       ts_w_select(iso, k.xy, g.xy), ts_w_select(iso, k.xz, g.xz), ts_w_select(iso, k.yz, g.yz)};
+    }
+    return k;
+}
+
+/* The angular velocity change I^-1 L of one body of every lane. */
+TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_bundle *b, bool general, const float iso_row[TS_W],
+                                    const float rows[6][TS_W], ts_wv3 l)
+{
+    ts_wv3 r = ts_wv3_scale(ts_w_load(iso_row), l);
+    if (general) {
+        r = ts_wv3_select(isotropic_lanes(b), r, ts_wsym3_mul(ts_wsym3_load(rows), l));
+    }
+    return r;
+}
+
 /* ---- preparation ---- */
 
 /* What each lane reads from its bodies, row by row, before the derivation
@@ -44,19 +92,20 @@ typedef struct ball_lane_rows {
     float rotation_a[4][TS_W], rotation_b[4][TS_W];
 } ball_lane_rows;
 
-/* What a filled bundle keeps of one body of lane l: its state index, store
+/* What a filled bundle keeps of one body of lane l: its state's offset, store
  * slot and mass (zero unless awake: a sleeping or static body does not move
  * here) and the joint anchor in its simulation frame (centre of mass,
  * principal axes), conj(principal) (p - centre) for the anchor p in the
- * body's origin frame. */
-static void fill_body(const ts_joint_prepare_context *c, int32_t body, ts_vec3 local, int l, int32_t *state,
-                      int32_t *slot, float *inv_mass, float anchor[3][TS_W])
+ * body's origin frame. Returns whether its inverse inertia is a scalar
+ * times the identity, the scalar in *iso. */
+static bool fill_body(const ts_joint_prepare_context *c, int32_t body, ts_vec3 local, int l, int32_t *state,
+                      int32_t *slot, float *inv_mass, float anchor[3][TS_W], float *iso)
 {
     const ts_world *world = c->world;
     const ts_body_store *s = &world->store;
     int32_t i = s->table.slot_of_id[body];
     bool awake = i < c->awake;
-    state[l] = awake ? i : c->awake;
+    state[l] = (awake ? i : c->awake) * (int32_t)sizeof(ts_body_state);
     slot[l] = i;
     inv_mass[l] = awake ? s->inv_mass[i] : 0.0f;
     const ts_mass_data *md = &world->bodies[body].mass_data;
@@ -67,15 +116,20 @@ static void fill_body(const ts_joint_prepare_context *c, int32_t body, ts_vec3 l
     anchor[0][l] = p.x;
     anchor[1][l] = p.y;
     anchor[2][l] = p.z;
+    *iso = awake ? s->inv_ix[i] : 0.0f;
+    return !awake || (s->inv_ix[i] == s->inv_iy[i] && s->inv_iy[i] == s->inv_iz[i]);
 }
 
 static void fill_lanes(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
 {
+    b->general = 0;
     for (int l = 0; l < TS_W; ++l) {
         if (l >= lanes) { /* empty: the dummy, zero masses and impulses */
-            b->body_a[l] = b->body_b[l] = c->awake;
+            b->state_a[l] = b->state_b[l] = c->awake * (int32_t)sizeof(ts_body_state);
             b->slot_a[l] = b->slot_b[l] = -1;
             b->inv_mass_a[l] = b->inv_mass_b[l] = 0.0f;
+            b->iso_inertia_a[l] = b->iso_inertia_b[l] = 0.0f;
+            b->isotropic[l] = 1.0f;
             for (int k = 0; k < 3; ++k) {
                 b->local_a[k][l] = b->local_b[k][l] = 0.0f;
                 b->impulse[k][l] = 0.0f;
@@ -83,8 +137,15 @@ static void fill_lanes(const ts_joint_prepare_context *c, ts_ball_bundle *b, con
             continue;
         }
         const ts_joint *j = c->world->joints + ids[l];
-        fill_body(c, j->edges[0].body, j->local_frame[0].p, l, b->body_a, b->slot_a, b->inv_mass_a, b->local_a);
-        fill_body(c, j->edges[1].body, j->local_frame[1].p, l, b->body_b, b->slot_b, b->inv_mass_b, b->local_b);
+        float iso_a, iso_b;
+        bool iso = fill_body(c, j->edges[0].body, j->local_frame[0].p, l, b->state_a, b->slot_a, b->inv_mass_a,
+                             b->local_a, &iso_a);
+        iso &= fill_body(c, j->edges[1].body, j->local_frame[1].p, l, b->state_b, b->slot_b, b->inv_mass_b, b->local_b,
+                         &iso_b);
+        b->iso_inertia_a[l] = iso ? iso_a : 0.0f;
+        b->iso_inertia_b[l] = iso ? iso_b : 0.0f;
+        b->isotropic[l] = iso ? 1.0f : 0.0f;
+        b->general |= iso ? 0 : 1;
         ts_vec3 impulse = j->impulses.linear;
         b->impulse[0][l] = impulse.x;
         b->impulse[1][l] = impulse.y;
@@ -92,10 +153,9 @@ static void fill_lanes(const ts_joint_prepare_context *c, ts_ball_bundle *b, con
     }
 }
 
-/* One body's pose at the step's start and, when awake, its world inverse
- * inertia (from ts_states_begin), from its store slot. */
-TS_FORCE_INLINE void pose_of(const ts_body_store *s, int32_t slot, bool awake, int l, float center[3][TS_W],
-                             float rotation[4][TS_W], float inertia[6][TS_W])
+/* One body's pose at the step's start from its store slot. */
+TS_FORCE_INLINE void pose_of(const ts_body_store *s, int32_t slot, int l, float center[3][TS_W],
+                             float rotation[4][TS_W])
 {
     if (slot < 0) {
         for (int k = 0; k < 3; ++k) {
@@ -103,9 +163,6 @@ TS_FORCE_INLINE void pose_of(const ts_body_store *s, int32_t slot, bool awake, i
         }
         rotation[0][l] = rotation[1][l] = rotation[2][l] = 0.0f;
         rotation[3][l] = 1.0f;
-        for (int k = 0; k < 6; ++k) {
-            inertia[k][l] = 0.0f;
-        }
         return;
     }
     center[0][l] = s->px[slot];
@@ -115,27 +172,34 @@ TS_FORCE_INLINE void pose_of(const ts_body_store *s, int32_t slot, bool awake, i
     rotation[1][l] = s->qy[slot];
     rotation[2][l] = s->qz[slot];
     rotation[3][l] = s->qw[slot];
-    inertia[0][l] = awake ? s->inv_iw_xx[slot] : 0.0f;
-    inertia[1][l] = awake ? s->inv_iw_yy[slot] : 0.0f;
-    inertia[2][l] = awake ? s->inv_iw_zz[slot] : 0.0f;
-    inertia[3][l] = awake ? s->inv_iw_xy[slot] : 0.0f;
-    inertia[4][l] = awake ? s->inv_iw_xz[slot] : 0.0f;
-    inertia[5][l] = awake ? s->inv_iw_yz[slot] : 0.0f;
 }
 
-void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
+/* A general lane's world inverse inertia of one body (from
+ * ts_states_begin) when awake; zeros otherwise and in isotropic lanes. */
+TS_FORCE_INLINE void inertia_of(const ts_body_store *s, int32_t slot, bool use, int l, float inertia[6][TS_W])
 {
-    if (c->ball_fill) {
-        fill_lanes(c, b, ids, lanes);
-    }
-    if (!c->warm_start) {
-        memset(b->impulse, 0, sizeof b->impulse);
-    }
+    inertia[0][l] = use ? s->inv_iw_xx[slot] : 0.0f;
+    inertia[1][l] = use ? s->inv_iw_yy[slot] : 0.0f;
+    inertia[2][l] = use ? s->inv_iw_zz[slot] : 0.0f;
+    inertia[3][l] = use ? s->inv_iw_xy[slot] : 0.0f;
+    inertia[4][l] = use ? s->inv_iw_xz[slot] : 0.0f;
+    inertia[5][l] = use ? s->inv_iw_yz[slot] : 0.0f;
+}
+
+TS_FORCE_INLINE void prepare_pose(const ts_joint_prepare_context *c, ts_ball_bundle *b, bool general)
+{
     const ts_body_store *s = &c->world->store;
     ball_lane_rows r;
     for (int l = 0; l < TS_W; ++l) {
-        pose_of(s, b->slot_a[l], b->body_a[l] != c->awake, l, r.center_a, r.rotation_a, b->inv_inertia_a);
-        pose_of(s, b->slot_b[l], b->body_b[l] != c->awake, l, r.center_b, r.rotation_b, b->inv_inertia_b);
+        pose_of(s, b->slot_a[l], l, r.center_a, r.rotation_a);
+        pose_of(s, b->slot_b[l], l, r.center_b, r.rotation_b);
+        if (general) {
+            bool lane_general = b->isotropic[l] == 0.0f;
+            inertia_of(s, b->slot_a[l], lane_general && b->slot_a[l] >= 0 && b->slot_a[l] < c->awake, l,
+                       b->inv_inertia_a);
+            inertia_of(s, b->slot_b[l], lane_general && b->slot_b[l] >= 0 && b->slot_b[l] < c->awake, l,
+                       b->inv_inertia_b);
+        }
     }
     /* every lane at once: the anchors in the world, the gap, K^-1 */
     ts_wv3 ra = ts_wquat_rotate(ts_wquat_load(r.rotation_a), ts_wv3_load(b->local_a));
@@ -147,98 +211,118 @@ void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle 
     ts_wv3_store(b->arm_a, ra);
     ts_wv3_store(b->arm_b, rb);
     ts_wv3_store(b->gap, ts_wv3_add(ts_wv3_sub(rb, ra), delta_center));
-    ts_wsym3_store(b->point_mass,
-                   ts_point_mass(ts_w_load(b->inv_mass_a), ts_w_load(b->inv_mass_b), ts_wsym3_load(b->inv_inertia_a),
-                                 ts_wsym3_load(b->inv_inertia_b), ra, rb));
+    ts_wsym3_store(b->point_mass, lane_point_mass(b, general, ra, rb));
+}
+
+void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
+{
+    if (c->ball_fill) {
+        fill_lanes(c, b, ids, lanes);
+    }
+    if (!c->warm_start) {
+        memset(b->impulse, 0, sizeof b->impulse);
+    }
+    if (b->general) {
+        prepare_pose(c, b, true);
+    } else {
+        prepare_pose(c, b, false);
+    }
 }
 
 /* ---- kernels ---- */
 
-/* The two bodies' velocities in the pair form of pair_lanes.h (dp and dq
- * are not read by the helpers used here). */
-TS_FORCE_INLINE pair_lanes load_velocities(const ts_joint_solver_context *c, const ts_ball_bundle *b)
+/* Impulse P at anchors rA, rB: A gets -P, B gets +P. */
+TS_FORCE_INLINE void apply_impulse(const ts_ball_bundle *b, bool general, velocity_lanes *va, velocity_lanes *vb,
+                                   ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
 {
-    velocity_lanes a = gather_velocities(c->states, b->body_a);
-    velocity_lanes bb = gather_velocities(c->states, b->body_b);
-    ts_wf zero = ts_w_zero();
-    ts_wv3 none = {zero, zero, zero};
-    ts_wquat identity = {zero, zero, zero, ts_w_splat(1.0f)};
-    return (pair_lanes){{a.v, a.w, none, identity},
-                        {bb.v, bb.w, none, identity},
-                        ts_w_load(b->inv_mass_a),
-                        ts_w_load(b->inv_mass_b),
-                        ts_wsym3_load(b->inv_inertia_a),
-                        ts_wsym3_load(b->inv_inertia_b)};
+    va->v = ts_wv3_mul_sub(va->v, ts_w_load(b->inv_mass_a), impulse);
+    va->w = ts_wv3_sub(va->w, lane_angular(b, general, b->iso_inertia_a, b->inv_inertia_a, ts_wv3_cross(ra, impulse)));
+    vb->v = ts_wv3_mul_add(vb->v, ts_w_load(b->inv_mass_b), impulse);
+    vb->w = ts_wv3_add(vb->w, lane_angular(b, general, b->iso_inertia_b, b->inv_inertia_b, ts_wv3_cross(rb, impulse)));
 }
 
-TS_FORCE_INLINE void store_velocities(const ts_joint_solver_context *c, const ts_ball_bundle *b, const pair_lanes *p)
+/* Velocity of B's anchor relative to A's: vB + wB x rB - vA - wA x rA. */
+TS_FORCE_INLINE ts_wv3 relative_velocity(const velocity_lanes *va, const velocity_lanes *vb, ts_wv3 ra, ts_wv3 rb)
 {
-    scatter_velocities(c->states, b->body_a, b->inv_mass_a, (velocity_lanes){p->a.v, p->a.w});
-    scatter_velocities(c->states, b->body_b, b->inv_mass_b, (velocity_lanes){p->b.v, p->b.w});
+    ts_wv3 pb = ts_wv3_add(vb->v, ts_wv3_cross(vb->w, rb));
+    ts_wv3 pa = ts_wv3_add(va->v, ts_wv3_cross(va->w, ra));
+    return ts_wv3_sub(pb, pa);
 }
 
-TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_ball_bundle *b)
+TS_FORCE_INLINE void store_velocities(const ts_joint_solver_context *c, const ts_ball_bundle *b,
+                                      velocity_lanes va, velocity_lanes vb)
 {
-    pair_lanes p = load_velocities(c, b);
-    ts_pair_apply_impulse(&p, ts_wv3_load(b->impulse), ts_wv3_load(b->arm_a), ts_wv3_load(b->arm_b));
-    store_velocities(c, b, &p);
+    scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
+    scatter_velocities_at(c->states, b->state_b, b->inv_mass_b, vb);
 }
 
-TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_ball_bundle *b)
+TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_ball_bundle *b, bool general)
 {
-    pair_lanes p = load_velocities(c, b);
+    velocity_lanes va = gather_velocities_at(c->states, b->state_a);
+    velocity_lanes vb = gather_velocities_at(c->states, b->state_b);
+    apply_impulse(b, general, &va, &vb, ts_wv3_load(b->impulse), ts_wv3_load(b->arm_a), ts_wv3_load(b->arm_b));
+    store_velocities(c, b, va, vb);
+}
+
+TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_ball_bundle *b, bool general)
+{
+    velocity_lanes va = gather_velocities_at(c->states, b->state_a);
+    velocity_lanes vb = gather_velocities_at(c->states, b->state_b);
     ts_wv3 ra = ts_wv3_load(b->arm_a), rb = ts_wv3_load(b->arm_b);
-    ts_wv3 cdot = ts_pair_relative_velocity(&p, ra, rb);
+    ts_wv3 cdot = relative_velocity(&va, &vb, ra, rb);
     ts_wv3 rhs = ts_wv3_scale(ts_w_splat(c->mass_scale), ts_wv3_mul_add(cdot, ts_w_splat(c->bias_rate), ts_wv3_load(b->gap)));
     ts_wv3 old = ts_wv3_load(b->impulse);
     ts_wv3 delta = ts_wv3_mul_sub(ts_wv3_scale(ts_w_splat(-1.0f), ts_wsym3_mul(ts_wsym3_load(b->point_mass), rhs)),
                                   ts_w_splat(c->impulse_scale), old);
     ts_wv3_store(b->impulse, ts_wv3_add(old, delta));
-    ts_pair_apply_impulse(&p, delta, ra, rb);
-    store_velocities(c, b, &p);
+    apply_impulse(b, general, &va, &vb, delta, ra, rb);
+    store_velocities(c, b, va, vb);
 }
 
-TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle *b)
+TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle *b, bool general)
 {
-    pair_lanes p = {gather_state(c->states, b->body_a),     gather_state(c->states, b->body_b),
-                    ts_w_load(b->inv_mass_a),              ts_w_load(b->inv_mass_b),
-                    ts_wsym3_load(b->inv_inertia_a),       ts_wsym3_load(b->inv_inertia_b)};
-    ts_wv3 ra = ts_wquat_rotate(p.a.dq, ts_wv3_load(b->anchor_a));
-    ts_wv3 rb = ts_wquat_rotate(p.b.dq, ts_wv3_load(b->anchor_b));
-    ts_wv3 gap = ts_wv3_add(ts_wv3_add(ts_wv3_sub(p.b.dp, p.a.dp), ts_wv3_sub(rb, ra)), ts_wv3_load(b->delta_center));
-    ts_wsym3 mass = ts_point_mass(p.inv_mass_a, p.inv_mass_b, p.inv_inertia_a, p.inv_inertia_b, ra, rb);
-    ts_wv3 cdot = ts_pair_relative_velocity(&p, ra, rb);
-    ts_wv3 old = ts_wv3_load(b->impulse);
-    ts_wv3 delta = ts_wv3_scale(ts_w_splat(-1.0f), ts_wsym3_mul(mass, cdot));
-    ts_wv3_store(b->impulse, ts_wv3_add(old, delta));
-    ts_pair_apply_impulse(&p, delta, ra, rb);
-    store_velocities(c, b, &p);
+    body_lanes sa = gather_state_at(c->states, b->state_a);
+    body_lanes sb = gather_state_at(c->states, b->state_b);
+    ts_wv3 ra = ts_wquat_rotate(sa.dq, ts_wv3_load(b->anchor_a));
+    ts_wv3 rb = ts_wquat_rotate(sb.dq, ts_wv3_load(b->anchor_b));
     ts_wv3_store(b->arm_a, ra);
     ts_wv3_store(b->arm_b, rb);
-    ts_wv3_store(b->gap, gap);
+    ts_wv3_store(b->gap, ts_wv3_add(ts_wv3_add(ts_wv3_sub(sb.dp, sa.dp), ts_wv3_sub(rb, ra)), ts_wv3_load(b->delta_center)));
+    ts_wsym3 mass = lane_point_mass(b, general, ra, rb);
     ts_wsym3_store(b->point_mass, mass);
+    velocity_lanes va = {sa.v, sa.w}, vb = {sb.v, sb.w};
+    ts_wv3 delta = ts_wv3_scale(ts_w_splat(-1.0f), ts_wsym3_mul(mass, relative_velocity(&va, &vb, ra, rb)));
+    ts_wv3_store(b->impulse, ts_wv3_add(ts_wv3_load(b->impulse), delta));
+    apply_impulse(b, general, &va, &vb, delta, ra, rb);
+    store_velocities(c, b, va, vb);
 }
+
+/* Each pass runs the isotropic form of a bundle unless it has a general lane. */
+#define BALL_PASS(kernel)                                                                                        \
+    for (int32_t k = 0; k < count; ++k) {                                                                        \
+        if (b[k].general) {                                                                                      \
+            kernel(c, b + k, true);                                                                              \
+        } else {                                                                                                 \
+            kernel(c, b + k, false);                                                                             \
+        }                                                                                                        \
+    }
 
 void TS_WIDE(ts_ball_warm_start)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count)
 {
-    for (int32_t k = 0; k < count; ++k) {
-        ball_warm_start(c, b + k);
-    }
+    BALL_PASS(ball_warm_start)
 }
 
 void TS_WIDE(ts_ball_solve)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count)
 {
-    for (int32_t k = 0; k < count; ++k) {
-        ball_solve(c, b + k);
-    }
+    BALL_PASS(ball_solve)
 }
 
 void TS_WIDE(ts_ball_relax)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count)
 {
-    for (int32_t k = 0; k < count; ++k) {
-        ball_relax(c, b + k);
-    }
+    BALL_PASS(ball_relax)
 }
+
+#undef BALL_PASS
 
 /* ---- after the substeps ---- */
 

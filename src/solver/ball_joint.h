@@ -10,6 +10,14 @@
  * scatter of the two bodies and turning the anchors with the bodies'
  * rotations; both are done once per substep here, in the relax pass.
  *
+ * Isotropic lanes: all of joint_grid's bodies are spheres, whose inverse
+ * inertia is a scalar times the identity in every frame. A lane whose two
+ * bodies are so keeps the two scalars, and its angular responses and K
+ * take a few products (ball_joint.c); a bundle of such lanes reads no
+ * inertia matrix at all. Whether a lane is isotropic depends on its bodies
+ * alone, and a bundle with a general lane computes both forms and selects
+ * per lane, so a joint gets the same bits in any bundle at any width.
+ *
  * The substep's pose: the relax pass runs after the positions moved, so the
  * anchors it turns, the gap between the frame origins and K^-1 at those
  * anchors are also those of the next substep's warm start and solve (the
@@ -28,15 +36,19 @@ struct ts_joint_prepare_context;
 #define TS_BALL_ROW_ALIGN (TS_W * 4 < 64 ? TS_W * 4 : 64)
 
 typedef struct ts_ball_bundle {
-    _Alignas(TS_BALL_ROW_ALIGN) int32_t body_a[TS_W]; /* body state index (the dummy for static bodies and empty lanes) */
-    int32_t body_b[TS_W];
+    /* Read by every kernel, in this order. */
+    /* byte offset of the body's state, index * sizeof(ts_body_state) (the
+     * dummy's for static and sleeping bodies and empty lanes) */
+    _Alignas(TS_BALL_ROW_ALIGN) int32_t state_a[TS_W];
+    int32_t state_b[TS_W];
     float inv_mass_a[TS_W];
     float inv_mass_b[TS_W];
-    float inv_inertia_a[6][TS_W]; /* world, at the step's start: xx yy zz xy xz yz */
-    float inv_inertia_b[6][TS_W];
-    float anchor_a[3][TS_W];     /* frame A's origin - centre of mass of A (world, step start) */
-    float anchor_b[3][TS_W];
-    float delta_center[3][TS_W]; /* centre of B - centre of A at the step's start */
+    /* An isotropic lane (both bodies' inverse inertias a multiple of the
+     * identity, as for spheres, cubes and bodies that do not move here)
+     * keeps the two scalars; a general lane keeps zeros here and its world
+     * inverse inertias below. */
+    float iso_inertia_a[TS_W];
+    float iso_inertia_b[TS_W];
     /* The pose of the substep: the anchors turned with the bodies, the gap
      * (cB + rB) - (cA + rA) and the inverse of K at those anchors. */
     float arm_a[3][TS_W];
@@ -44,6 +56,17 @@ typedef struct ts_ball_bundle {
     float gap[3][TS_W];
     float point_mass[6][TS_W];
     float impulse[3][TS_W];
+    /* Read by the relax pass: the pose at the step's start. */
+    float anchor_a[3][TS_W];     /* frame A's origin - centre of mass of A (world, step start) */
+    float anchor_b[3][TS_W];
+    float delta_center[3][TS_W]; /* centre of B - centre of A at the step's start */
+    /* Read only when the bundle has a general lane (`general`): 1 in an
+     * isotropic lane, 0 in a general one, and the general lanes' world
+     * inverse inertias at the step's start (xx yy zz xy xz yz; zeros in the
+     * isotropic lanes). */
+    float isotropic[TS_W];
+    float inv_inertia_a[6][TS_W];
+    float inv_inertia_b[6][TS_W];
     /* Kept across steps with the layout (joint_scratch.h), read only by the
      * preparation: each body's store slot (for its pose at the step's
      * start; -1 in an empty lane) and the anchors in the simulation frames. */
@@ -51,6 +74,7 @@ typedef struct ts_ball_bundle {
     int32_t slot_b[TS_W];
     float local_a[3][TS_W];
     float local_b[3][TS_W];
+    int32_t general; /* some lane is not isotropic */
 } ts_ball_bundle;
 
 /* The ball bundles of the world's joint scratch (64-byte aligned). */

@@ -16,11 +16,17 @@
 #include "body_state.h"
 #include "wide.h"
 
+#include <stddef.h>
 #include <string.h>
 
 typedef struct velocity_lanes {
     ts_wv3 v, w;
 } velocity_lanes;
+
+/* Lane l's state as floats: index[l] counts states (scale 64, the
+ * integrators' slots) or bytes (scale 1, the ball bundles' offsets, which
+ * spare a shift per lane and pass). */
+#define VL_LANE(states, index, l, scale) ((const float *)((const char *)(states) + (ptrdiff_t)(index)[l] * (scale)))
 
 #if TS_W == 4 || TS_W == 8
 
@@ -30,10 +36,10 @@ typedef struct velocity_lanes {
 #define VL_SHUFFLE simde_mm256_shuffle_ps
 
 /* Lane l's group in the low half, lane l + 4's in the high half. */
-TS_FORCE_INLINE ts_wf velocity_row(const ts_body_state *states, const int32_t *index, int l, int offset)
+TS_FORCE_INLINE ts_wf velocity_row(const ts_body_state *states, const int32_t *index, int l, int offset, int scale)
 {
-    simde__m128 lo = simde_mm_loadu_ps((const float *)(states + index[l]) + offset);
-    simde__m128 hi = simde_mm_loadu_ps((const float *)(states + index[l + 4]) + offset);
+    simde__m128 lo = simde_mm_loadu_ps(VL_LANE(states, index, l, scale) + offset);
+    simde__m128 hi = simde_mm_loadu_ps(VL_LANE(states, index, l + 4, scale) + offset);
     return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(lo), hi, 1);
 }
 #else
@@ -41,18 +47,18 @@ TS_FORCE_INLINE ts_wf velocity_row(const ts_body_state *states, const int32_t *i
 #define VL_UNPACKHI simde_mm_unpackhi_ps
 #define VL_SHUFFLE simde_mm_shuffle_ps
 
-TS_FORCE_INLINE ts_wf velocity_row(const ts_body_state *states, const int32_t *index, int l, int offset)
+TS_FORCE_INLINE ts_wf velocity_row(const ts_body_state *states, const int32_t *index, int l, int offset, int scale)
 {
-    return simde_mm_loadu_ps((const float *)(states + index[l]) + offset);
+    return simde_mm_loadu_ps(VL_LANE(states, index, l, scale) + offset);
 }
 #endif
 
 /* Rows (x, y, z, pad) of lanes 0..3 (and 4..7 in the upper half) into x, y,
  * z columns: unpack pairs of rows, then pick the halves. */
-TS_FORCE_INLINE ts_wv3 gather_group(const ts_body_state *states, const int32_t *index, int offset)
+TS_FORCE_INLINE ts_wv3 gather_group(const ts_body_state *states, const int32_t *index, int offset, int scale)
 {
-    ts_wf r0 = velocity_row(states, index, 0, offset), r1 = velocity_row(states, index, 1, offset);
-    ts_wf r2 = velocity_row(states, index, 2, offset), r3 = velocity_row(states, index, 3, offset);
+    ts_wf r0 = velocity_row(states, index, 0, offset, scale), r1 = velocity_row(states, index, 1, offset, scale);
+    ts_wf r2 = velocity_row(states, index, 2, offset, scale), r3 = velocity_row(states, index, 3, offset, scale);
     ts_wf lo01 = VL_UNPACKLO(r0, r1), lo23 = VL_UNPACKLO(r2, r3); /* x0 x1 y0 y1, x2 x3 y2 y3 */
     ts_wf hi01 = VL_UNPACKHI(r0, r1), hi23 = VL_UNPACKHI(r2, r3); /* z0 z1 p p, z2 z3 p p */
     return (ts_wv3){VL_SHUFFLE(lo01, lo23, SIMDE_MM_SHUFFLE(1, 0, 1, 0)),
@@ -62,14 +68,20 @@ TS_FORCE_INLINE ts_wv3 gather_group(const ts_body_state *states, const int32_t *
 
 TS_FORCE_INLINE velocity_lanes gather_velocities(const ts_body_state *states, const int32_t index[TS_W])
 {
-    return (velocity_lanes){gather_group(states, index, 0), gather_group(states, index, 4)};
+    return (velocity_lanes){gather_group(states, index, 0, 64), gather_group(states, index, 4, 64)};
+}
+
+/* The same from byte offsets of the states. */
+TS_FORCE_INLINE velocity_lanes gather_velocities_at(const ts_body_state *states, const int32_t offset[TS_W])
+{
+    return (velocity_lanes){gather_group(states, offset, 0, 1), gather_group(states, offset, 4, 1)};
 }
 
 /* The four components of a quaternion group (dq), all four columns. */
-TS_FORCE_INLINE ts_wquat gather_quat(const ts_body_state *states, const int32_t *index, int offset)
+TS_FORCE_INLINE ts_wquat gather_quat(const ts_body_state *states, const int32_t *index, int offset, int scale)
 {
-    ts_wf r0 = velocity_row(states, index, 0, offset), r1 = velocity_row(states, index, 1, offset);
-    ts_wf r2 = velocity_row(states, index, 2, offset), r3 = velocity_row(states, index, 3, offset);
+    ts_wf r0 = velocity_row(states, index, 0, offset, scale), r1 = velocity_row(states, index, 1, offset, scale);
+    ts_wf r2 = velocity_row(states, index, 2, offset, scale), r3 = velocity_row(states, index, 3, offset, scale);
     ts_wf lo01 = VL_UNPACKLO(r0, r1), lo23 = VL_UNPACKLO(r2, r3);
     ts_wf hi01 = VL_UNPACKHI(r0, r1), hi23 = VL_UNPACKHI(r2, r3);
     return (ts_wquat){VL_SHUFFLE(lo01, lo23, SIMDE_MM_SHUFFLE(1, 0, 1, 0)),
@@ -79,10 +91,21 @@ TS_FORCE_INLINE ts_wquat gather_quat(const ts_body_state *states, const int32_t 
 }
 
 /* The whole state with the same transposes (v, w, dp, dq). */
+TS_FORCE_INLINE body_lanes gather_state_scaled(const ts_body_state *states, const int32_t index[TS_W], int scale)
+{
+    return (body_lanes){gather_group(states, index, 0, scale), gather_group(states, index, 4, scale),
+                        gather_group(states, index, 8, scale), gather_quat(states, index, 12, scale)};
+}
+
 TS_FORCE_INLINE body_lanes gather_state(const ts_body_state *states, const int32_t index[TS_W])
 {
-    return (body_lanes){gather_group(states, index, 0), gather_group(states, index, 4), gather_group(states, index, 8),
-                        gather_quat(states, index, 12)};
+    return gather_state_scaled(states, index, 64);
+}
+
+/* The same from byte offsets of the states. */
+TS_FORCE_INLINE body_lanes gather_state_at(const ts_body_state *states, const int32_t offset[TS_W])
+{
+    return gather_state_scaled(states, offset, 1);
 }
 
 /* x, y, z, w columns back into rows (x, y, z, w): rows[l] holds lane l
@@ -100,24 +123,36 @@ TS_FORCE_INLINE void column_rows(ts_wf x, ts_wf y, ts_wf z, ts_wf w, ts_wf rows[
 /* x, y, z columns back into rows (x, y, z, 0). */
 TS_FORCE_INLINE void group_rows(ts_wv3 c, ts_wf rows[4]) { column_rows(c.x, c.y, c.z, ts_w_zero(), rows); }
 
-/* Rows of lanes [0, count) to the group at `offset` floats of their states. */
+/* Lane l's row (and lane l + 4's, the upper half at W = 8) to the group at
+ * `offset` floats of their states, for the lanes set in `write`. */
+TS_FORCE_INLINE void store_row(ts_body_state *states, const int32_t index[TS_W], int l, int offset, ts_wf row,
+                               uint32_t write)
+{
+#if TS_W == 8
+    if ((write >> l & 1u) != 0) {
+        simde_mm_storeu_ps((float *)(states + index[l]) + offset, simde_mm256_castps256_ps128(row));
+    }
+    if ((write >> (l + 4) & 1u) != 0) {
+        simde_mm_storeu_ps((float *)(states + index[l + 4]) + offset, simde_mm256_extractf128_ps(row, 1));
+    }
+#else
+    if ((write >> l & 1u) != 0) {
+        simde_mm_storeu_ps((float *)(states + index[l]) + offset, row);
+    }
+#endif
+}
+
+/* Rows of lanes [0, count) to the group at `offset` floats of their states
+ * (written out, a full bundle without tests: as a loop the rows went
+ * through the stack). */
 TS_FORCE_INLINE void store_rows_count(ts_body_state *states, const int32_t index[TS_W], int count, int offset,
                                       const ts_wf rows[4])
 {
-    for (int l = 0; l < 4; ++l) {
-#if TS_W == 8
-        if (l < count) {
-            simde_mm_storeu_ps((float *)(states + index[l]) + offset, simde_mm256_castps256_ps128(rows[l]));
-        }
-        if (l + 4 < count) {
-            simde_mm_storeu_ps((float *)(states + index[l + 4]) + offset, simde_mm256_extractf128_ps(rows[l], 1));
-        }
-#else
-        if (l < count) {
-            simde_mm_storeu_ps((float *)(states + index[l]) + offset, rows[l]);
-        }
-#endif
-    }
+    uint32_t write = count == TS_W ? (1u << TS_W) - 1u : (1u << count) - 1u;
+    store_row(states, index, 0, offset, rows[0], write);
+    store_row(states, index, 1, offset, rows[1], write);
+    store_row(states, index, 2, offset, rows[2], write);
+    store_row(states, index, 3, offset, rows[3], write);
 }
 
 /* Writes w, dp and dq (not v) of the first `count` lanes (the position
@@ -135,40 +170,68 @@ TS_FORCE_INLINE void scatter_motion_count(ts_body_state *states, const int32_t i
 }
 
 /* Lane l's v and w rows (the 16-byte groups at offsets 0 and 4). */
-TS_FORCE_INLINE void store_lane(ts_body_state *states, int32_t index, simde__m128 v, simde__m128 w)
+TS_FORCE_INLINE void store_lane(ts_body_state *states, int32_t index, simde__m128 v, simde__m128 w, int scale)
 {
-    float *s = (float *)(states + index);
+    float *s = (float *)((char *)states + (ptrdiff_t)index * scale);
     simde_mm_storeu_ps(s, v);
     simde_mm_storeu_ps(s + 4, w);
 }
 
+/* Lane l's rows (and lane l + 4's, the upper halves at W = 8) for the
+ * lanes set in `write`. */
+TS_FORCE_INLINE void store_lane_rows(ts_body_state *states, const int32_t index[TS_W], int l, ts_wf v, ts_wf w,
+                                     uint32_t write, int scale)
+{
+#if TS_W == 8
+    if ((write >> l & 1u) != 0) {
+        store_lane(states, index[l], simde_mm256_castps256_ps128(v), simde_mm256_castps256_ps128(w), scale);
+    }
+    if ((write >> (l + 4) & 1u) != 0) {
+        store_lane(states, index[l + 4], simde_mm256_extractf128_ps(v, 1), simde_mm256_extractf128_ps(w, 1), scale);
+    }
+#else
+    if ((write >> l & 1u) != 0) {
+        store_lane(states, index[l], v, w, scale);
+    }
+#endif
+}
+
 /* Writes v and w back for the lanes whose body is dynamic (inverse mass >
  * 0; see scatter in body_lanes.h): when every lane's is, without a test per
- * lane. */
-TS_FORCE_INLINE void scatter_velocities(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
-                                        velocity_lanes b)
+ * lane (the four calls written out: as a loop the rows went through the
+ * stack). */
+TS_FORCE_INLINE void scatter_velocities_scaled(ts_body_state *states, const int32_t index[TS_W],
+                                               const float inv_mass[TS_W], velocity_lanes b, int scale)
 {
     ts_wf v[4], w[4];
     group_rows(b.v, v);
     group_rows(b.w, w);
     uint32_t all = (1u << TS_W) - 1u;
     uint32_t dynamic = ts_w_mask_bits(ts_w_gt(ts_w_load(inv_mass), ts_w_zero()));
-    for (int l = 0; l < 4; ++l) {
-#if TS_W == 8
-        simde__m128 v_lo = simde_mm256_castps256_ps128(v[l]), w_lo = simde_mm256_castps256_ps128(w[l]);
-        simde__m128 v_hi = simde_mm256_extractf128_ps(v[l], 1), w_hi = simde_mm256_extractf128_ps(w[l], 1);
-        if (dynamic == all || (dynamic >> l & 1u) != 0) {
-            store_lane(states, index[l], v_lo, w_lo);
-        }
-        if (dynamic == all || (dynamic >> (l + 4) & 1u) != 0) {
-            store_lane(states, index[l + 4], v_hi, w_hi);
-        }
-#else
-        if (dynamic == all || (dynamic >> l & 1u) != 0) {
-            store_lane(states, index[l], v[l], w[l]);
-        }
-#endif
+    if (dynamic == all) {
+        store_lane_rows(states, index, 0, v[0], w[0], all, scale);
+        store_lane_rows(states, index, 1, v[1], w[1], all, scale);
+        store_lane_rows(states, index, 2, v[2], w[2], all, scale);
+        store_lane_rows(states, index, 3, v[3], w[3], all, scale);
+    } else {
+        store_lane_rows(states, index, 0, v[0], w[0], dynamic, scale);
+        store_lane_rows(states, index, 1, v[1], w[1], dynamic, scale);
+        store_lane_rows(states, index, 2, v[2], w[2], dynamic, scale);
+        store_lane_rows(states, index, 3, v[3], w[3], dynamic, scale);
     }
+}
+
+TS_FORCE_INLINE void scatter_velocities(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
+                                        velocity_lanes b)
+{
+    scatter_velocities_scaled(states, index, inv_mass, b, 64);
+}
+
+/* The same to byte offsets of the states. */
+TS_FORCE_INLINE void scatter_velocities_at(ts_body_state *states, const int32_t offset[TS_W],
+                                           const float inv_mass[TS_W], velocity_lanes b)
+{
+    scatter_velocities_scaled(states, offset, inv_mass, b, 1);
 }
 
 /* Writes v and w back for the first `count` lanes, whatever their mass
@@ -179,20 +242,11 @@ TS_FORCE_INLINE void scatter_velocities_count(ts_body_state *states, const int32
     ts_wf v[4], w[4];
     group_rows(b.v, v);
     group_rows(b.w, w);
-    for (int l = 0; l < 4; ++l) {
-#if TS_W == 8
-        if (l < count) {
-            store_lane(states, index[l], simde_mm256_castps256_ps128(v[l]), simde_mm256_castps256_ps128(w[l]));
-        }
-        if (l + 4 < count) {
-            store_lane(states, index[l + 4], simde_mm256_extractf128_ps(v[l], 1), simde_mm256_extractf128_ps(w[l], 1));
-        }
-#else
-        if (l < count) {
-            store_lane(states, index[l], v[l], w[l]);
-        }
-#endif
-    }
+    uint32_t write = count == TS_W ? (1u << TS_W) - 1u : (1u << count) - 1u;
+    store_lane_rows(states, index, 0, v[0], w[0], write, 64);
+    store_lane_rows(states, index, 1, v[1], w[1], write, 64);
+    store_lane_rows(states, index, 2, v[2], w[2], write, 64);
+    store_lane_rows(states, index, 3, v[3], w[3], write, 64);
 }
 
 #undef VL_UNPACKLO
@@ -265,6 +319,36 @@ TS_FORCE_INLINE void scatter_velocities_count(ts_body_state *states, const int32
         s->v = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
         s->w = (ts_vec3){rows[3][l], rows[4][l], rows[5][l]};
     }
+}
+
+/* Byte offsets of the states back to indices (every width but 4 and 8). */
+TS_FORCE_INLINE void offsets_to_index(const int32_t offset[TS_W], int32_t index[TS_W])
+{
+    for (int l = 0; l < TS_W; ++l) {
+        index[l] = offset[l] / (int32_t)sizeof(ts_body_state);
+    }
+}
+
+TS_FORCE_INLINE velocity_lanes gather_velocities_at(const ts_body_state *states, const int32_t offset[TS_W])
+{
+    int32_t index[TS_W];
+    offsets_to_index(offset, index);
+    return gather_velocities(states, index);
+}
+
+TS_FORCE_INLINE body_lanes gather_state_at(const ts_body_state *states, const int32_t offset[TS_W])
+{
+    int32_t index[TS_W];
+    offsets_to_index(offset, index);
+    return gather_state(states, index);
+}
+
+TS_FORCE_INLINE void scatter_velocities_at(ts_body_state *states, const int32_t offset[TS_W],
+                                           const float inv_mass[TS_W], velocity_lanes b)
+{
+    int32_t index[TS_W];
+    offsets_to_index(offset, index);
+    scatter_velocities(states, index, inv_mass, b);
 }
 
 #endif
