@@ -44,22 +44,29 @@ TS_FORCE_INLINE ts_wm finite3(ts_wv3 v) { return ts_w_and(ts_w_and(finite(v.x), 
 /* Spare lanes of a tail repeat its last body, so they never change the answer. */
 TS_FORCE_INLINE bool any_lane(ts_wm m) { return ts_w_mask_bits(m) != 0; }
 
-/* The first real lane that is not finite, as a slot, else INT32_MAX. */
-TS_FORCE_INLINE int32_t first_not_finite(ts_wm ok, const bundle_slots *s)
+/* The first real lane that is not finite, as a slot (lane l is slot i + l),
+ * else INT32_MAX. */
+TS_FORCE_INLINE int32_t first_not_finite(ts_wm ok, int32_t i, int count)
 {
     uint32_t bits = ts_w_mask_bits(ok);
     if (bits == TS_ALL_LANES) {
         return INT32_MAX;
     }
-    for (int l = 0; l < s->count; ++l) {
+    for (int l = 0; l < count; ++l) {
         if ((bits >> l & 1u) == 0) {
-            return s->index[l];
+            return i + l;
         }
     }
     return INT32_MAX;
 }
 
-#define COLUMN_LANES(name) ts_wf name = load_column(store->name, i, s.count)
+/* A full bundle's states are TS_W consecutive ones from `states + i`: with
+ * these constant lane indices the gathers and scatters address them at
+ * fixed offsets, without an index load and shift per lane; a tail goes
+ * through slots_from. */
+static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
+#define COLUMN_LANES(name) ts_wf name = load_column(store->name, i, count)
 
 TS_FORCE_INLINE ts_wquat start_rotation(const ts_body_store *store, int32_t i, int count)
 {
@@ -127,50 +134,62 @@ void TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32
 
 /* ---- velocities ---- */
 
+/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
+TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
+                                        const ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw)
+{
+    ts_wf one = ts_w_splat(1.0f);
+    ts_wf zero = ts_w_zero();
+    velocity_lanes b = gather_velocities(states, index); /* dp and dq are not read or written */
+    COLUMN_LANES(fx); COLUMN_LANES(fy); COLUMN_LANES(fz);
+    COLUMN_LANES(tx); COLUMN_LANES(ty); COLUMN_LANES(tz);
+    COLUMN_LANES(inv_mass); COLUMN_LANES(linear_damping); COLUMN_LANES(angular_damping);
+    COLUMN_LANES(gravity_scale);
+    ts_wf linear_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, linear_damping)));
+    ts_wf angular_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, angular_damping)));
+    ts_wv3 force = {fx, fy, fz};
+    /* v = (v + h (F / m + g s)) keep */
+    ts_wv3 accel = ts_wv3_add(ts_wv3_scale(inv_mass, force), ts_wv3_scale(gravity_scale, g));
+    ts_wv3 v = ts_wv3_scale(linear_keep, ts_wv3_add(b.v, ts_wv3_scale(hw, accel)));
+
+    /* dw = R I^-1 R^T T with I diagonal in the principal frame q; only
+     * bundles with a torque pay for the rotations */
+    ts_wv3 torque = {tx, ty, tz};
+    ts_wm torqued = ts_w_or(ts_w_or(ts_w_gt(ts_w_max(tx, ts_w_neg(tx)), zero),
+                                    ts_w_gt(ts_w_max(ty, ts_w_neg(ty)), zero)),
+                            ts_w_gt(ts_w_max(tz, ts_w_neg(tz)), zero));
+    ts_wv3 dw = {zero, zero, zero};
+    if (any_lane(torqued)) {
+        ts_wquat q = start_rotation(store, i, count);
+        COLUMN_LANES(inv_ix); COLUMN_LANES(inv_iy); COLUMN_LANES(inv_iz);
+        ts_wv3 local = mul_cw((ts_wv3){inv_ix, inv_iy, inv_iz}, ts_wquat_rotate(ts_wquat_conj(q), torque));
+        dw = ts_wv3_select(torqued, ts_wquat_rotate(q, local), dw);
+    }
+    ts_wv3 w = ts_wv3_scale(angular_keep, ts_wv3_add(b.w, ts_wv3_scale(hw, dw)));
+
+    /* a body whose velocity would overflow keeps its last one */
+    ts_wm ok = ts_w_and(finite3(v), finite3(w));
+    b.v = ts_wv3_select(ok, v, b.v);
+    b.w = ts_wv3_select(ok, w, b.w);
+    scatter_velocities_count(states, index, count, b);
+    return first_not_finite(ok, i, count);
+}
+
 int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
                                          int32_t begin, int32_t end, ts_vec3 gravity, float h)
 {
     ts_wf hw = ts_w_splat(h);
-    ts_wf one = ts_w_splat(1.0f);
-    ts_wf zero = ts_w_zero();
     ts_wv3 g = {ts_w_splat(gravity.x), ts_w_splat(gravity.y), ts_w_splat(gravity.z)};
     int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; i += TS_W) {
-        bundle_slots s = slots_from(i, end);
-        velocity_lanes b = gather_velocities(states, s.index); /* dp and dq are not read or written */
-        COLUMN_LANES(fx); COLUMN_LANES(fy); COLUMN_LANES(fz);
-        COLUMN_LANES(tx); COLUMN_LANES(ty); COLUMN_LANES(tz);
-        COLUMN_LANES(inv_mass); COLUMN_LANES(linear_damping); COLUMN_LANES(angular_damping);
-        COLUMN_LANES(gravity_scale);
-        ts_wf linear_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, linear_damping)));
-        ts_wf angular_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, angular_damping)));
-        ts_wv3 force = {fx, fy, fz};
-        /* v = (v + h (F / m + g s)) keep */
-        ts_wv3 accel = ts_wv3_add(ts_wv3_scale(inv_mass, force), ts_wv3_scale(gravity_scale, g));
-        ts_wv3 v = ts_wv3_scale(linear_keep, ts_wv3_add(b.v, ts_wv3_scale(hw, accel)));
-
-        /* dw = R I^-1 R^T T with I diagonal in the principal frame q; only
-         * bundles with a torque pay for the rotations */
-        ts_wv3 torque = {tx, ty, tz};
-        ts_wm torqued = ts_w_or(ts_w_or(ts_w_gt(ts_w_max(tx, ts_w_neg(tx)), zero),
-                                        ts_w_gt(ts_w_max(ty, ts_w_neg(ty)), zero)),
-                                ts_w_gt(ts_w_max(tz, ts_w_neg(tz)), zero));
-        ts_wv3 dw = {zero, zero, zero};
-        if (any_lane(torqued)) {
-            ts_wquat q = start_rotation(store, i, s.count);
-            COLUMN_LANES(inv_ix); COLUMN_LANES(inv_iy); COLUMN_LANES(inv_iz);
-            ts_wv3 local = mul_cw((ts_wv3){inv_ix, inv_iy, inv_iz}, ts_wquat_rotate(ts_wquat_conj(q), torque));
-            dw = ts_wv3_select(torqued, ts_wquat_rotate(q, local), dw);
+        int32_t bad;
+        if (end - i >= TS_W) {
+            bad = velocity_bundle(states + i, lane_iota, TS_W, store, i, g, hw);
+        } else {
+            bundle_slots s = slots_from(i, end);
+            bad = velocity_bundle(states, s.index, s.count, store, i, g, hw);
         }
-        ts_wv3 w = ts_wv3_scale(angular_keep, ts_wv3_add(b.w, ts_wv3_scale(hw, dw)));
-
-        /* a body whose velocity would overflow keeps its last one */
-        ts_wm ok = ts_w_and(finite3(v), finite3(w));
-        b.v = ts_wv3_select(ok, v, b.v);
-        b.w = ts_wv3_select(ok, w, b.w);
-        int32_t bad = first_not_finite(ok, &s);
         first_bad = bad < first_bad ? bad : first_bad;
-        scatter_velocities_count(states, s.index, s.count, b);
     }
     return first_bad;
 }
@@ -219,6 +238,29 @@ TS_FORCE_INLINE ts_wm needs_gyroscopic(const ts_body_store *store, int32_t i, in
     return ts_w_and(unequal, ts_w_gt(inv_mass, ts_w_zero()));
 }
 
+/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
+TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
+                                        const ts_body_store *store, int32_t i, ts_wf hw, ts_wf half_h)
+{
+    body_lanes b = gather_state(states, index);
+    ts_wv3 dp = ts_wv3_mul_add(b.dp, hw, b.v);
+    ts_wquat dq = ts_wquat_rotate_by(b.dq, b.w, half_h);
+    ts_wv3 w = b.w;
+    ts_wm gyro = needs_gyroscopic(store, i, count);
+    if (any_lane(gyro)) {
+        gyro_result r = gyroscopic(store, i, count, &b, half_h);
+        dq = ts_wquat_select(gyro, r.dq, dq);
+        w = ts_wv3_select(gyro, r.w, w);
+    }
+    ts_wm ok = ts_w_and(ts_w_and(finite3(dp), finite3(w)),
+                        ts_w_and(ts_w_and(finite(dq.x), finite(dq.y)), ts_w_and(finite(dq.z), finite(dq.w))));
+    b.dp = ts_wv3_select(ok, dp, b.dp);
+    b.dq = ts_wquat_select(ok, dq, b.dq);
+    b.w = ts_wv3_select(ok, w, b.w);
+    scatter_motion_count(states, index, count, b.w, b.dp, b.dq); /* v is unchanged */
+    return first_not_finite(ok, i, count);
+}
+
 int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
                                         int32_t begin, int32_t end, float h)
 {
@@ -226,25 +268,14 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
     ts_wf half_h = ts_w_splat(0.5f * h);
     int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; i += TS_W) {
-        bundle_slots s = slots_from(i, end);
-        body_lanes b = gather_state(states, s.index);
-        ts_wv3 dp = ts_wv3_mul_add(b.dp, hw, b.v);
-        ts_wquat dq = ts_wquat_rotate_by(b.dq, b.w, half_h);
-        ts_wv3 w = b.w;
-        ts_wm gyro = needs_gyroscopic(store, i, s.count);
-        if (any_lane(gyro)) {
-            gyro_result r = gyroscopic(store, i, s.count, &b, half_h);
-            dq = ts_wquat_select(gyro, r.dq, dq);
-            w = ts_wv3_select(gyro, r.w, w);
+        int32_t bad;
+        if (end - i >= TS_W) {
+            bad = position_bundle(states + i, lane_iota, TS_W, store, i, hw, half_h);
+        } else {
+            bundle_slots s = slots_from(i, end);
+            bad = position_bundle(states, s.index, s.count, store, i, hw, half_h);
         }
-        ts_wm ok = ts_w_and(ts_w_and(finite3(dp), finite3(w)),
-                            ts_w_and(ts_w_and(finite(dq.x), finite(dq.y)), ts_w_and(finite(dq.z), finite(dq.w))));
-        b.dp = ts_wv3_select(ok, dp, b.dp);
-        b.dq = ts_wquat_select(ok, dq, b.dq);
-        b.w = ts_wv3_select(ok, w, b.w);
-        int32_t bad = first_not_finite(ok, &s);
         first_bad = bad < first_bad ? bad : first_bad;
-        scatter_motion_count(states, s.index, s.count, b.w, b.dp, b.dq); /* v is unchanged */
     }
     return first_bad;
 }

@@ -34,6 +34,10 @@
  * few percent, few enough blocks per colour that every worker gets some. */
 #define TS_BODY_BLOCK 128
 #define TS_BUNDLE_BLOCK (32 / TS_W > 1 ? 32 / TS_W : 1)
+/* A colour of mostly joints: a ball bundle is a few hundred instructions,
+ * and at 32 joints a block its claim and dispatch cost ~10% of a pass
+ * (joint_grid); 128 joints a block still leave ~40 blocks per colour there. */
+#define TS_JOINT_BLOCK (128 / TS_W > 1 ? 128 / TS_W : 1)
 
 /* ---- the stages ---- */
 
@@ -250,8 +254,9 @@ static void run_colors(solve_context *c, pass kind)
     const int32_t *begin = c->scratch->color_begin;
     const int32_t *joint_begin = c->world->joint_scratch.color_begin;
     for (int color = 0; color < TS_GRAPH_COLOR_COUNT; ++color) {
-        run_stage(c, kind, begin[color], begin[color + 1] - begin[color], joint_begin[color],
-                  joint_begin[color + 1] - joint_begin[color], TS_BUNDLE_BLOCK);
+        int32_t contacts = begin[color + 1] - begin[color], joints = joint_begin[color + 1] - joint_begin[color];
+        run_stage(c, kind, begin[color], contacts, joint_begin[color], joints,
+                  joints > contacts ? TS_JOINT_BLOCK : TS_BUNDLE_BLOCK);
     }
     for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
         run_bundle(c, k, kind);
