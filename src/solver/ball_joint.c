@@ -297,32 +297,45 @@ TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle
     store_velocities(c, b, va, vb);
 }
 
-/* Each pass runs the isotropic form of a bundle unless it has a general lane. */
+/* Each pass runs the isotropic form of a bundle unless it has a general
+ * lane; the general form is a call of its own, so that it does not share
+ * registers with the isotropic loop. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define BALL_NOINLINE static __declspec(noinline)
+#else
+#define BALL_NOINLINE static __attribute__((noinline))
+#endif
+
+BALL_NOINLINE void general_warm_start(const ts_joint_solver_context *c, ts_ball_bundle *b) { ball_warm_start(c, b, true); }
+BALL_NOINLINE void general_solve(const ts_joint_solver_context *c, ts_ball_bundle *b) { ball_solve(c, b, true); }
+BALL_NOINLINE void general_relax(const ts_joint_solver_context *c, ts_ball_bundle *b) { ball_relax(c, b, true); }
+
 #define BALL_PASS(kernel)                                                                                        \
     for (int32_t k = 0; k < count; ++k) {                                                                        \
         if (b[k].general) {                                                                                      \
-            kernel(c, b + k, true);                                                                              \
+            general_##kernel(c, b + k);                                                                          \
         } else {                                                                                                 \
-            kernel(c, b + k, false);                                                                             \
+            ball_##kernel(c, b + k, false);                                                                      \
         }                                                                                                        \
     }
 
 void TS_WIDE(ts_ball_warm_start)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count)
 {
-    BALL_PASS(ball_warm_start)
+    BALL_PASS(warm_start)
 }
 
 void TS_WIDE(ts_ball_solve)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count)
 {
-    BALL_PASS(ball_solve)
+    BALL_PASS(solve)
 }
 
 void TS_WIDE(ts_ball_relax)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count)
 {
-    BALL_PASS(ball_relax)
+    BALL_PASS(relax)
 }
 
 #undef BALL_PASS
+#undef BALL_NOINLINE
 
 /* ---- after the substeps ---- */
 

@@ -116,19 +116,30 @@ TS_FORCE_INLINE void store_world_inverse_inertia(ts_body_store *store, int32_t i
     store_column(store->inv_iw_yz, i, count, ts_wv3_dot(d1, r2));
 }
 
-void TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
+TS_FORCE_INLINE void begin_bundle(ts_body_state *states, const int32_t *index, int count, ts_body_store *store,
+                                  int32_t i)
 {
     ts_wf zero = ts_w_zero();
+    body_lanes b = {
+        {load_column(store->vx, i, count), load_column(store->vy, i, count), load_column(store->vz, i, count)},
+        {load_column(store->wx, i, count), load_column(store->wy, i, count), load_column(store->wz, i, count)},
+        {zero, zero, zero},
+        {zero, zero, zero, ts_w_splat(1.0f)},
+    };
+    scatter_all(states, index, count, b);
+    store_world_inverse_inertia(store, i, count);
+}
+
+void TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+{
     for (int32_t i = begin; i < end; i += TS_W) {
-        bundle_slots s = slots_from(i, end);
-        body_lanes b = {
-            {load_column(store->vx, i, s.count), load_column(store->vy, i, s.count), load_column(store->vz, i, s.count)},
-            {load_column(store->wx, i, s.count), load_column(store->wy, i, s.count), load_column(store->wz, i, s.count)},
-            {zero, zero, zero},
-            {zero, zero, zero, ts_w_splat(1.0f)},
-        };
-        scatter_all(states, s.index, s.count, b);
-        store_world_inverse_inertia(store, i, s.count);
+        if (end - i >= TS_W) {
+            begin_bundle(states + i, lane_iota, TS_W, store, i);
+        } else {
+            bundle_slots s = slots_from(i, end);
+            begin_bundle(states, s.index, s.count, store, i);
+        }
     }
 }
 
@@ -282,31 +293,42 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
 
 /* ---- the step's end ---- */
 
-void TS_WIDE(ts_states_finish_wide)(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
+TS_FORCE_INLINE void finish_bundle(const ts_body_state *states, const int32_t *index, int count, ts_body_store *store,
+                                   int32_t i)
 {
     ts_wf zero = ts_w_zero();
+    body_lanes b = gather_state(states, index);
+    store_column(store->px, i, count, ts_w_add(load_column(store->px, i, count), b.dp.x));
+    store_column(store->py, i, count, ts_w_add(load_column(store->py, i, count), b.dp.y));
+    store_column(store->pz, i, count, ts_w_add(load_column(store->pz, i, count), b.dp.z));
+    ts_wquat q = ts_wquat_normalize(ts_wquat_mul(b.dq, start_rotation(store, i, count)));
+    store_column(store->qx, i, count, q.x);
+    store_column(store->qy, i, count, q.y);
+    store_column(store->qz, i, count, q.z);
+    store_column(store->qw, i, count, q.w);
+    store_column(store->vx, i, count, b.v.x);
+    store_column(store->vy, i, count, b.v.y);
+    store_column(store->vz, i, count, b.v.z);
+    store_column(store->wx, i, count, b.w.x);
+    store_column(store->wy, i, count, b.w.y);
+    store_column(store->wz, i, count, b.w.z);
+    store_column(store->fx, i, count, zero);
+    store_column(store->fy, i, count, zero);
+    store_column(store->fz, i, count, zero);
+    store_column(store->tx, i, count, zero);
+    store_column(store->ty, i, count, zero);
+    store_column(store->tz, i, count, zero);
+}
+
+void TS_WIDE(ts_states_finish_wide)(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+{
     for (int32_t i = begin; i < end; i += TS_W) {
-        bundle_slots s = slots_from(i, end);
-        body_lanes b = gather_state(states, s.index);
-        store_column(store->px, i, s.count, ts_w_add(load_column(store->px, i, s.count), b.dp.x));
-        store_column(store->py, i, s.count, ts_w_add(load_column(store->py, i, s.count), b.dp.y));
-        store_column(store->pz, i, s.count, ts_w_add(load_column(store->pz, i, s.count), b.dp.z));
-        ts_wquat q = ts_wquat_normalize(ts_wquat_mul(b.dq, start_rotation(store, i, s.count)));
-        store_column(store->qx, i, s.count, q.x);
-        store_column(store->qy, i, s.count, q.y);
-        store_column(store->qz, i, s.count, q.z);
-        store_column(store->qw, i, s.count, q.w);
-        store_column(store->vx, i, s.count, b.v.x);
-        store_column(store->vy, i, s.count, b.v.y);
-        store_column(store->vz, i, s.count, b.v.z);
-        store_column(store->wx, i, s.count, b.w.x);
-        store_column(store->wy, i, s.count, b.w.y);
-        store_column(store->wz, i, s.count, b.w.z);
-        store_column(store->fx, i, s.count, zero);
-        store_column(store->fy, i, s.count, zero);
-        store_column(store->fz, i, s.count, zero);
-        store_column(store->tx, i, s.count, zero);
-        store_column(store->ty, i, s.count, zero);
-        store_column(store->tz, i, s.count, zero);
+        if (end - i >= TS_W) {
+            finish_bundle(states + i, lane_iota, TS_W, store, i);
+        } else {
+            bundle_slots s = slots_from(i, end);
+            finish_bundle(states, s.index, s.count, store, i);
+        }
     }
 }
