@@ -11,6 +11,7 @@
 #include "soa/body_store.h"
 #include "soa/contact_store.h"
 #include "soa/id_pool.h"
+#include "soa/soa_removal.h"
 #include "joint.h"
 #include "solver/joint_scratch.h"
 #include "solver/parallel.h"
@@ -131,6 +132,11 @@ typedef struct ts_world {
     bool enable_sleep;         /* islands at rest sleep (islands/sleep.h) */
     int32_t *doomed_contacts; /* scratch: contacts to destroy after the narrowphase */
     int32_t doomed_capacity;
+    int32_t *contact_news;       /* scratch of the narrowphase: per block, its slots that began, ended or parted */
+    int32_t contact_news_capacity;
+    int32_t *contact_news_count; /* per narrowphase block: how many */
+    int32_t contact_news_count_capacity;
+    ts_soa_removal contact_removal; /* scratch: the parted contacts leave the store in one batch */
 
     /* Events: collected while stepping (and by destroy calls between steps),
      * published sorted at the end of the next step. */

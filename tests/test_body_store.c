@@ -1,9 +1,13 @@
 /* The SoA body store: ranges stay ordered, the slot <-> body maps stay
- * inverse, and every column's value travels with its body through moves. */
+ * inverse, and every column's value travels with its body through moves;
+ * a batch of removals gives the same store as removing one by one. */
 #include "test_common.h"
 
 #include "alloc.h"
 #include "soa/body_store.h"
+#include "soa/soa_removal.h"
+
+#include <string.h>
 
 /* Each column of body b holds b * 100 + column, so a value that lands on the
  * wrong body or column is caught. */
@@ -94,11 +98,87 @@ static void test_awake_range_is_a_prefix(void **state)
     ts_body_store_destroy(&s, &a);
 }
 
+/* Adds a body with tagged columns to a random range. */
+static void add_tagged(ts_body_store *s, const ts_allocator *a, int32_t body, ts_body_range range)
+{
+    assert_true(ts_body_store_reserve(s, a, s->table.count + 1, body + 1));
+    tag(s, ts_body_store_add(s, body, range), body);
+}
+
+/* Two stores with the same maps, ranges and columns, element for element. */
+static void assert_same_stores(const ts_body_store *x, const ts_body_store *y)
+{
+    assert_int_equal(x->table.count, y->table.count);
+    for (int r = 0; r < TS_RANGE_COUNT; ++r) {
+        assert_int_equal(x->table.end[r], y->table.end[r]);
+    }
+    assert_memory_equal(x->table.id_of_slot, y->table.id_of_slot, (size_t)x->table.count * sizeof(int32_t));
+    assert_int_equal(x->table.id_capacity, y->table.id_capacity);
+    assert_memory_equal(x->table.slot_of_id, y->table.slot_of_id, (size_t)x->table.id_capacity * sizeof(int32_t));
+    for (int c = 0; c < TS_BODY_COLUMNS; ++c) {
+        assert_memory_equal(x->columns[c], y->columns[c], (size_t)x->table.count * sizeof(float));
+    }
+}
+
+/* A batch of removals (soa_removal.h) leaves the store exactly as the same
+ * removals one by one: 40 batches of up to half the objects, from all three
+ * ranges, the copies of each range run last move first (any order must do),
+ * new objects added between batches. */
+static void test_batch_removal_matches_one_by_one(void **state)
+{
+    (void)state;
+    ts_allocator a = ts_default_allocator();
+    ts_body_store one, batch;
+    ts_body_store_init(&one);
+    ts_body_store_init(&batch);
+    ts_soa_removal removal = {0};
+    int32_t live[600], doomed[600];
+    int live_count = 0, next_body = 0;
+    uint32_t seed = 7;
+    for (int round = 0; round < 40; ++round) {
+        while (live_count < 600) {
+            ts_body_range range = (ts_body_range)(next_random(&seed) % 3);
+            add_tagged(&one, &a, next_body, range);
+            add_tagged(&batch, &a, next_body, range);
+            live[live_count++] = next_body++;
+        }
+        assert_same_stores(&one, &batch);
+        int doomed_count = (int)(next_random(&seed) % 300);
+        for (int k = 0; k < doomed_count; ++k) {
+            int j = (int)(next_random(&seed) % (uint32_t)live_count);
+            doomed[k] = live[j];
+            live[j] = live[--live_count];
+        }
+        for (int k = 0; k < doomed_count; ++k) {
+            ts_body_store_remove(&one, one.table.slot_of_id[doomed[k]]);
+        }
+        assert_true(ts_soa_removal_reserve(&removal, &a, batch.table.capacity));
+        for (int k = 0; k < doomed_count; ++k) {
+            ts_soa_remove_deferred(&batch.table, &removal, batch.table.slot_of_id[doomed[k]]);
+        }
+        int ranges = ts_soa_removal_plan(&batch.table, &removal);
+        assert_int_equal(ranges, TS_RANGE_COUNT);
+        for (int r = 0; r < ranges; ++r) {
+            for (int32_t m = ts_soa_removal_moves(&removal, r) - 1; m >= 0; --m) {
+                ts_soa_removal_copy(&batch.table, batch.columns, &removal, r, m, m + 1);
+            }
+        }
+        ts_soa_removal_clear(&removal);
+        assert_true(ts_body_store_validate(&batch));
+        assert_same_stores(&one, &batch);
+        check_tags(&batch);
+    }
+    ts_soa_removal_destroy(&removal, &a);
+    ts_body_store_destroy(&one, &a);
+    ts_body_store_destroy(&batch, &a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_moves_keep_maps),
         cmocka_unit_test(test_awake_range_is_a_prefix),
+        cmocka_unit_test(test_batch_removal_matches_one_by_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include "../validate.h"
 #include "../world.h"
 #include "narrowphase.h"
+#include "../solver/parallel.h"
 #include "tessera/tessera.h"
 
 #include <stdlib.h>
@@ -130,6 +131,16 @@ static void unlink_edge(ts_world *world, int32_t contact, int side)
 
 /* ---- create / destroy ---- */
 
+/* The narrowphase's lists of slots with news: room for `slots` contacts
+ * (and as many blocks). */
+static bool reserve_news(ts_world *world, int32_t slots)
+{
+    const ts_allocator *a = &world->allocator;
+    return ts_array_reserve(a, (void **)&world->contact_news, &world->contact_news_capacity, slots, sizeof(int32_t)) &&
+           ts_array_reserve(a, (void **)&world->contact_news_count, &world->contact_news_count_capacity, slots,
+                            sizeof(int32_t));
+}
+
 /* Room for `extra` more contacts, and for one begin or end event per contact
  * in both event buffers, so that a step's events never allocate. */
 bool ts_contacts_reserve(ts_world *world, int32_t extra)
@@ -160,8 +171,10 @@ bool ts_contacts_reserve(ts_world *world, int32_t extra)
            ts_array_reserve(a, (void **)&e->end_published, &e->end_published_capacity, events,
                             sizeof(ts_contact_end_event)) &&
            ts_array_reserve(a, (void **)&world->doomed_contacts, &world->doomed_capacity, events, sizeof(int32_t)) &&
+           reserve_news(world, events) &&
            ts_id_pool_reserve(&world->contact_ids, &world->allocator, ids) && /* frees of all of them */
            ts_contact_store_reserve(&world->contact_store, &world->allocator, events, ids) &&
+           ts_soa_removal_reserve(&world->contact_removal, a, world->contact_store.table.capacity) &&
            ts_pair_set_reserve(&world->pairs, &world->allocator, world->pairs.count + extra);
 }
 
@@ -317,6 +330,9 @@ void ts_contacts_free(ts_world *world)
     ts_pair_set_destroy(&world->pairs, a);
     ts_graph_destroy(&world->graph, a);
     ts_array_free(a, (void **)&world->doomed_contacts, &world->doomed_capacity, sizeof(int32_t));
+    ts_array_free(a, (void **)&world->contact_news, &world->contact_news_capacity, sizeof(int32_t));
+    ts_array_free(a, (void **)&world->contact_news_count, &world->contact_news_count_capacity, sizeof(int32_t));
+    ts_soa_removal_destroy(&world->contact_removal, a);
     ts_contact_events_buffer *e = &world->events;
     ts_array_free(a, (void **)&e->begin_pending, &e->begin_pending_capacity, sizeof(ts_contact_begin_event));
     ts_array_free(a, (void **)&e->begin_published, &e->begin_published_capacity, sizeof(ts_contact_begin_event));
@@ -577,58 +593,139 @@ static void update_contact(ts_world *world, int32_t i)
     s->flags[i] = touching | (m.point_count > 0 ? TS_CONTACT_CACHED : 0u);
 }
 
-void ts_contacts_update(ts_world *world, int32_t begin, int32_t end)
+/* The flags that need worker 0 after the narrowphase. */
+#define TS_CONTACT_NEWS (TS_CONTACT_STARTED | TS_CONTACT_STOPPED | TS_CONTACT_DISJOINT)
+
+/* Contacts per narrowphase block (at least). */
+#define TS_CONTACT_BLOCK 16
+
+typedef struct narrowphase_stage {
+    ts_world *world;
+    int32_t count;
+    int32_t block_size;
+} narrowphase_stage;
+
+/* Updates the block's contacts and lists those with news in the block's
+ * part of contact_news (the slots [begin, end) it owns), in slot order. */
+static void narrowphase_block(void *context, int32_t block, int worker)
 {
+    (void)worker;
+    const narrowphase_stage *stage = context;
+    ts_world *world = stage->world;
+    const uint32_t *flags = world->contact_store.flags;
+    int32_t begin = block * stage->block_size;
+    int32_t end = begin + stage->block_size < stage->count ? begin + stage->block_size : stage->count;
+    int32_t *news = world->contact_news + begin;
+    int32_t n = 0;
     for (int32_t i = begin; i < end; ++i) {
         update_contact(world, i);
+        if ((flags[i] & TS_CONTACT_NEWS) != 0) {
+            news[n++] = i;
+        }
     }
+    world->contact_news_count[block] = n;
 }
 
-ts_result ts_contacts_finish_update(ts_world *world)
+/* Destroys the parted contacts, in order, with the same result as
+ * ts_contact_destroy one by one: the bookkeeping here, the store's column
+ * copies afterwards in parallel (soa/soa_removal.h). Their end events were
+ * reported by the caller (the columns are stale from the first removal on). */
+static void destroy_parted(ts_world *world, const int32_t *doomed, int32_t count);
+
+ts_result ts_contacts_narrowphase(ts_world *world)
 {
     ts_contact_store *s = &world->contact_store;
     /* Slots below count stay put: waking an island below only appends its
      * contacts to the awake range (and they have no begin or end to report). */
     int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
+    if (!reserve_news(world, count) || !ts_soa_removal_reserve(&world->contact_removal, &world->allocator,
+                                                                s->table.capacity)) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
+    }
+    narrowphase_stage stage = {world, count, ts_block_size(count, TS_CONTACT_BLOCK)};
+    int32_t blocks = ts_block_count(count, stage.block_size);
+    ts_parallel_for(&world->parallel, narrowphase_block, &stage, blocks);
+
+    /* Worker 0, in slot order: only the listed slots. */
     int32_t doomed = 0;
-    const uint32_t news = TS_CONTACT_STARTED | TS_CONTACT_STOPPED | TS_CONTACT_DISJOINT;
-    for (int32_t i = 0; i < count; ++i) {
-        /* This runs on worker 0 alone: skip eight quiet contacts at a time
-         * (most contacts have nothing to report). */
-        if ((i & 7) == 0 && i + 8 <= count) {
-            uint32_t any = 0;
-            for (int k = 0; k < 8; ++k) {
-                any |= s->flags[i + k];
+    for (int32_t block = 0; block < blocks; ++block) {
+        const int32_t *news = world->contact_news + block * stage.block_size;
+        for (int32_t k = 0; k < world->contact_news_count[block]; ++k) {
+            int32_t i = news[k];
+            uint32_t flags = s->flags[i];
+            int32_t id = s->table.id_of_slot[i];
+            if (flags & TS_CONTACT_STARTED) {
+                TS_TRY(ts_wake_pair(world, s->body_a[i], s->body_b[i], "ts_world_step")); /* a touch wakes */
+                TS_TRY(push_begin(world, s->shape_a[i], s->shape_b[i]));
+                TS_TRY(ts_contact_color(world, id, "ts_world_step"));
+                link_islands(world, id);
+            } else if (flags & TS_CONTACT_STOPPED) {
+                TS_TRY(push_end(world, s->shape_a[i], s->shape_b[i]));
+                ts_contact_uncolor(world, id);
+                unlink_islands(world, id);
             }
-            if ((any & news) == 0) {
-                i += 7;
-                continue;
+            if (flags & TS_CONTACT_DISJOINT) {
+                if ((flags & TS_CONTACT_TOUCHING) != 0) { /* parted while touching (STOPPED is not set then) */
+                    TS_TRY(push_end(world, s->shape_a[i], s->shape_b[i]));
+                }
+                if (!ts_array_reserve(&world->allocator, (void **)&world->doomed_contacts, &world->doomed_capacity,
+                                      doomed + 1, sizeof(int32_t))) {
+                    return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
+                }
+                world->doomed_contacts[doomed++] = id;
             }
-        }
-        uint32_t flags = s->flags[i];
-        if (flags & TS_CONTACT_STARTED) {
-            TS_TRY(ts_wake_pair(world, s->body_a[i], s->body_b[i], "ts_world_step")); /* a touch wakes */
-            TS_TRY(push_begin(world, s->shape_a[i], s->shape_b[i]));
-            TS_TRY(ts_contact_color(world, s->table.id_of_slot[i], "ts_world_step"));
-            link_islands(world, s->table.id_of_slot[i]);
-        } else if (flags & TS_CONTACT_STOPPED) {
-            TS_TRY(push_end(world, s->shape_a[i], s->shape_b[i]));
-            ts_contact_uncolor(world, s->table.id_of_slot[i]);
-            unlink_islands(world, s->table.id_of_slot[i]);
-        }
-        if (flags & TS_CONTACT_DISJOINT) {
-            if (!ts_array_reserve(&world->allocator, (void **)&world->doomed_contacts, &world->doomed_capacity,
-                                  doomed + 1, sizeof(int32_t))) {
-                return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
-            }
-            world->doomed_contacts[doomed++] = s->table.id_of_slot[i];
         }
     }
-    /* Destroying moves slots around, so the ids were collected first. */
-    for (int32_t k = 0; k < doomed; ++k) {
-        ts_contact_destroy(world, world->doomed_contacts[k]);
-    }
+    destroy_parted(world, world->doomed_contacts, doomed);
     return TS_OK;
+}
+
+/* Store moves per block of the parallel copy. */
+#define TS_REMOVAL_BLOCK 32
+
+typedef struct removal_stage {
+    ts_contact_store *store;
+    const ts_soa_removal *removal;
+    int range;
+    int32_t count;
+    int32_t block_size;
+} removal_stage;
+
+static void removal_block(void *context, int32_t block, int worker)
+{
+    (void)worker;
+    const removal_stage *stage = context;
+    int32_t begin = block * stage->block_size;
+    int32_t end = begin + stage->block_size < stage->count ? begin + stage->block_size : stage->count;
+    ts_soa_removal_copy(&stage->store->table, stage->store->columns, stage->removal, stage->range, begin, end);
+}
+
+static void destroy_parted(ts_world *world, const int32_t *doomed, int32_t count)
+{
+    if (count == 0) {
+        return;
+    }
+    ts_contact_store *s = &world->contact_store;
+    ts_soa_removal *removal = &world->contact_removal;
+    for (int32_t k = 0; k < count; ++k) {
+        int32_t contact = doomed[k];
+        ts_contact *c = world->contacts + contact;
+        ts_contact_uncolor(world, contact);
+        unlink_islands(world, contact);
+        unlink_edge(world, contact, 0);
+        unlink_edge(world, contact, 1);
+        ts_pair_set_remove(&world->pairs, ts_pair_key(c->shape_a, c->shape_b));
+        ts_soa_remove_deferred(&s->table, removal, s->table.slot_of_id[contact]);
+        c->alive = false;
+        ts_id_pool_release(&world->contact_ids, contact);
+    }
+    int ranges = ts_soa_removal_plan(&s->table, removal);
+    for (int r = 0; r < ranges; ++r) {
+        int32_t moves = ts_soa_removal_moves(removal, r);
+        removal_stage stage = {s, removal, r, moves, ts_block_size(moves, TS_REMOVAL_BLOCK)};
+        ts_parallel_for(&world->parallel, removal_block, &stage, ts_block_count(moves, stage.block_size));
+    }
+    ts_soa_removal_clear(removal);
 }
 
 /* ---- API ---- */

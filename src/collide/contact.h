@@ -31,14 +31,14 @@ void ts_contact_destroy(struct ts_world *world, int32_t contact);
  * (shape = -1). */
 void ts_body_destroy_contacts(struct ts_world *world, int32_t body, int32_t shape);
 
-/* Step stage (parallel over awake contact slots [begin, end)): new manifold
- * per contact, points matched to the old ones by feature id (they keep their
- * accumulated impulses), touch flags updated. Writes only its own slots. */
-void ts_contacts_update(struct ts_world *world, int32_t begin, int32_t end);
-
-/* Step stage (serial, after ts_contacts_update): records begin / end events
- * in slot order and destroys contacts whose fat bounds parted. */
-ts_result ts_contacts_finish_update(struct ts_world *world);
+/* Step stage "narrowphase" (worker 0, with parallel stages inside): every
+ * awake contact's manifold in parallel, points matched to last step's by
+ * feature id (they keep their accumulated impulses), touch flags updated,
+ * each block listing its contacts that began, ended or parted; then, on
+ * worker 0 in slot order, only the listed ones: begin / end events, graph
+ * colours, islands, and the parted contacts destroyed in one batch whose
+ * store compaction runs in parallel. */
+ts_result ts_contacts_narrowphase(struct ts_world *world);
 
 /* End of step: sorts the collected events by shape pair and makes them the
  * published ones; the collection starts empty. */

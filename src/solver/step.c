@@ -3,8 +3,9 @@
  *   1. update pairs   (parallel) moved shapes query the trees for new pairs
  *                     (serial)   contacts made in key order
  *   2. narrowphase    (parallel) every contact's manifold, points matched by feature id
- *                     (serial)   touch events in slot order, graph colours; parted
- *                                contacts destroyed
+ *                     (serial)   the contacts each block listed: touch events in slot
+ *                                order, graph colours; parted contacts' bookkeeping
+ *                     (parallel) the contact store compacted over the parted ones
  *   3. solve          (parallel) the soft-step substeps (solver.c), then bodies written
  *                                back, their sleep timers and shape bounds updated
  *   4. finalize       (serial)   grow the proxies that left their fat bounds in place
@@ -31,33 +32,6 @@
 /* Below this many awake bodies a step runs on the calling thread alone:
  * waking the helpers costs more than they save. */
 #define TS_PARALLEL_MIN_BODIES 128
-
-/* Contacts per narrowphase block (at least). */
-#define TS_CONTACT_BLOCK 16
-
-/* ---- narrowphase ---- */
-
-typedef struct narrowphase_stage {
-    ts_world *world;
-    int32_t count;
-    int32_t block_size;
-} narrowphase_stage;
-
-static void narrowphase_block(void *context, int32_t block, int worker)
-{
-    (void)worker;
-    const narrowphase_stage *stage = context;
-    int32_t begin = block * stage->block_size;
-    int32_t end = begin + stage->block_size < stage->count ? begin + stage->block_size : stage->count;
-    ts_contacts_update(stage->world, begin, end);
-}
-
-static void narrowphase(ts_world *world)
-{
-    int32_t count = world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
-    narrowphase_stage stage = {world, count, ts_block_size(count, TS_CONTACT_BLOCK)};
-    ts_parallel_for(&world->parallel, narrowphase_block, &stage, ts_block_count(count, stage.block_size));
-}
 
 /* ---- the step ---- */
 
@@ -88,8 +62,7 @@ static ts_result step_body(void *context)
     profile->update_pairs = mark - start;
 
     world->narrowphase_pairs = world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
-    narrowphase(world);
-    TS_TRY(ts_contacts_finish_update(world));
+    TS_TRY(ts_contacts_narrowphase(world));
     profile->narrowphase = ts_now_ms() - mark;
 
     if (!ts_broadphase_reserve_slots(world, world->store.table.end[TS_RANGE_AWAKE])) {
