@@ -315,32 +315,13 @@ static int32_t find_pairs(ts_world *world)
     }
 }
 
-/* New contacts per block of the parallel fill. */
-#define TS_FILL_BLOCK 64
-
-typedef struct fill_stage {
-    ts_world *world;
-    const int32_t *ids;
-    int32_t count;
-    int32_t block_size;
-} fill_stage;
-
-static void fill_block(void *context, int32_t block, int worker)
-{
-    (void)worker;
-    const fill_stage *stage = context;
-    int32_t begin = block * stage->block_size;
-    int32_t end = begin + stage->block_size < stage->count ? begin + stage->block_size : stage->count;
-    ts_contacts_fill(stage->world, stage->ids, begin, end);
-}
-
 static int compare_keys(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
 
-ts_result ts_broadphase_update_pairs(ts_world *world)
+ts_result ts_broadphase_find_pairs(ts_world *world)
 {
     ts_broadphase *bp = &world->broadphase;
     int32_t found = find_pairs(world);
@@ -351,8 +332,13 @@ ts_result ts_broadphase_update_pairs(ts_world *world)
     }
     bp->move_count = 0;
     bp->new_pair_count = 0;
-    if (found < 0 || !ts_array_reserve(&world->allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, found,
-                                       sizeof(uint64_t))) {
+    /* Room for every key found (repeats included): the registration may then
+     * run next to the narrowphase, which must see no array move. */
+    if (found < 0 ||
+        !ts_array_reserve(&world->allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, found,
+                          sizeof(uint64_t)) ||
+        !ts_array_reserve(&world->allocator, (void **)&bp->new_ids, &bp->new_id_capacity, found, sizeof(int32_t)) ||
+        !ts_contacts_reserve(world, found)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL while finding pairs");
     }
     for (int w = 0; w < world->parallel.worker_count; ++w) {
@@ -361,6 +347,12 @@ ts_result ts_broadphase_update_pairs(ts_world *world)
             bp->new_pairs[bp->new_pair_count++] = buffer->keys[i];
         }
     }
+    return TS_OK;
+}
+
+void ts_broadphase_register_pairs(ts_world *world)
+{
+    ts_broadphase *bp = &world->broadphase;
     /* A pair can be found twice (two queries of one moved shape, static and
      * movable); sort and drop repeats. */
     qsort(bp->new_pairs, (size_t)bp->new_pair_count, sizeof(uint64_t), compare_keys);
@@ -371,20 +363,52 @@ ts_result ts_broadphase_update_pairs(ts_world *world)
         }
     }
     bp->new_pair_count = unique;
-    if (!ts_contacts_reserve(world, unique) ||
-        !ts_array_reserve(&world->allocator, (void **)&bp->new_ids, &bp->new_id_capacity, unique, sizeof(int32_t))) {
-        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
-    }
-    /* In key order on this thread: ids, the pair map, the body lists and the
-     * store slots (cheap bookkeeping). */
+    /* In key order: ids, the pair map, the body lists and the store slots
+     * (cheap bookkeeping). The awake ones take the slots right after the
+     * awake range's, in the same order. */
     int32_t *ids = bp->new_ids;
+    const ts_soa_table *table = &world->contact_store.table;
     for (int32_t i = 0; i < unique; ++i) {
         uint64_t key = bp->new_pairs[i];
         ids[i] = ts_contact_register(world, (int32_t)(key >> 32), (int32_t)(key & 0xffffffffu));
     }
-    /* Then every worker fills store slots (the bulk of a contact's making). */
-    fill_stage stage = {world, ids, unique, ts_block_size(unique, TS_FILL_BLOCK)};
-    ts_parallel_for(&world->parallel, fill_block, &stage, ts_block_count(unique, stage.block_size));
+    /* Those of resting bodies went to the sleeping range (rare): fill them
+     * here, the narrowphase fills the others. */
+    for (int32_t i = 0; i < unique; ++i) {
+        if (table->slot_of_id[ids[i]] >= table->end[TS_CONTACT_RANGE_AWAKE]) {
+            ts_contacts_fill(world, ids, i, i + 1);
+        }
+    }
+}
+
+/* New contacts per block of the parallel fill. */
+#define TS_FILL_BLOCK 64
+
+typedef struct fill_stage {
+    ts_world *world;
+    int32_t first; /* the first new awake slot */
+    int32_t count;
+    int32_t block_size;
+} fill_stage;
+
+static void fill_block(void *context, int32_t block, int worker)
+{
+    (void)worker;
+    const fill_stage *stage = context;
+    int32_t begin = stage->first + block * stage->block_size;
+    int32_t end = begin + stage->block_size < stage->first + stage->count ? begin + stage->block_size
+                                                                            : stage->first + stage->count;
+    ts_contacts_fill_slots(stage->world, begin, end);
+}
+
+ts_result ts_broadphase_update_pairs(ts_world *world)
+{
+    int32_t first = world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
+    TS_TRY(ts_broadphase_find_pairs(world));
+    ts_broadphase_register_pairs(world);
+    int32_t count = world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE] - first;
+    fill_stage stage = {world, first, count, ts_block_size(count, TS_FILL_BLOCK)};
+    ts_parallel_for(&world->parallel, fill_block, &stage, ts_block_count(count, stage.block_size));
     return TS_OK;
 }
 

@@ -63,11 +63,23 @@ ts_result ts_shape_buffer_move(struct ts_world *world, int32_t shape, const char
  * their proxies (all of them: a teleport may skip the fat margin). */
 ts_result ts_body_refresh_proxies(struct ts_world *world, int32_t body, const char *function);
 
-/* Step stage 1 (worker 0, with parallel stages inside): the moved shapes
- * query the trees in parallel, each worker into its own buffer; then the
- * keys of all buffers are sorted, their contacts registered in key order
- * (ids, pair map, body lists, store slots) and their store slots filled in
- * parallel; empties the move buffer. */
+/* Step stage 1 (worker 0, with a parallel stage inside): the moved shapes
+ * query the trees in parallel, each worker into its own buffer; the keys
+ * of all buffers are gathered (unsorted, with repeats) and room is made for
+ * that many contacts; empties the move buffer. */
+ts_result ts_broadphase_find_pairs(struct ts_world *world);
+
+/* Then, on one thread (the step runs it on worker 0 next to the narrowphase
+ * of the contacts there were, which it does not touch: see contact.h): the
+ * keys are sorted, repeats dropped, and their contacts registered in key
+ * order (ids, pair map, body lists, store slots). The new awake contacts
+ * take the slots right after the awake range's, unfilled
+ * (ts_contacts_fill_slots); those that went to the sleeping range are
+ * filled here. Allocates nothing. */
+void ts_broadphase_register_pairs(struct ts_world *world);
+
+/* Both, then the new awake contacts' slots filled in parallel (outside a
+ * step: tests). */
 ts_result ts_broadphase_update_pairs(struct ts_world *world);
 
 /* Before the solver: room for one enlarged flag per awake body slot and for

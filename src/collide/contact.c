@@ -205,22 +205,33 @@ int32_t ts_contact_register(ts_world *world, int32_t shape_a, int32_t shape_b)
     return id;
 }
 
-void ts_contacts_fill(ts_world *world, const int32_t *ids, int32_t begin, int32_t end)
+static void fill_slot(ts_world *world, int32_t i)
 {
     ts_contact_store *s = &world->contact_store;
+    const ts_contact *c = world->contacts + s->table.id_of_slot[i];
+    const ts_shape *a = world->shapes + c->shape_a;
+    const ts_shape *b = world->shapes + c->shape_b;
+    ts_soa_zero_slot(&s->table, s->columns, i);
+    s->shape_a[i] = c->shape_a;
+    s->shape_b[i] = c->shape_b;
+    s->body_a[i] = a->body;
+    s->body_b[i] = b->body;
+    /* Box2D's mixing rules: friction sqrt(fa fb), restitution max(ra, rb). */
+    s->friction[i] = sqrtf(a->friction * b->friction);
+    s->restitution[i] = a->restitution > b->restitution ? a->restitution : b->restitution;
+}
+
+void ts_contacts_fill(ts_world *world, const int32_t *ids, int32_t begin, int32_t end)
+{
     for (int32_t k = begin; k < end; ++k) {
-        const ts_contact *c = world->contacts + ids[k];
-        const ts_shape *a = world->shapes + c->shape_a;
-        const ts_shape *b = world->shapes + c->shape_b;
-        int32_t i = s->table.slot_of_id[ids[k]];
-        ts_soa_zero_slot(&s->table, s->columns, i);
-        s->shape_a[i] = c->shape_a;
-        s->shape_b[i] = c->shape_b;
-        s->body_a[i] = a->body;
-        s->body_b[i] = b->body;
-        /* Box2D's mixing rules: friction sqrt(fa fb), restitution max(ra, rb). */
-        s->friction[i] = sqrtf(a->friction * b->friction);
-        s->restitution[i] = a->restitution > b->restitution ? a->restitution : b->restitution;
+        fill_slot(world, world->contact_store.table.slot_of_id[ids[k]]);
+    }
+}
+
+void ts_contacts_fill_slots(ts_world *world, int32_t begin, int32_t end)
+{
+    for (int32_t i = begin; i < end; ++i) {
+        fill_slot(world, i);
     }
 }
 
@@ -599,11 +610,22 @@ static void update_contact(ts_world *world, int32_t i)
 /* Contacts per narrowphase block (at least). */
 #define TS_CONTACT_BLOCK 16
 
+/* The narrowphase of slots [first, first + count), in blocks. */
 typedef struct narrowphase_stage {
     ts_world *world;
+    int32_t first;
     int32_t count;
     int32_t block_size;
+    int32_t first_block; /* the stage's blocks' entries in contact_news_count */
+    bool fill;           /* new contacts: fill each slot first */
 } narrowphase_stage;
+
+static void stage_range(const narrowphase_stage *stage, int32_t block, int32_t *begin, int32_t *end)
+{
+    *begin = stage->first + block * stage->block_size;
+    int32_t last = stage->first + stage->count;
+    *end = *begin + stage->block_size < last ? *begin + stage->block_size : last;
+}
 
 /* Updates the block's contacts and lists those with news in the block's
  * part of contact_news (the slots [begin, end) it owns), in slot order. */
@@ -613,17 +635,32 @@ static void narrowphase_block(void *context, int32_t block, int worker)
     const narrowphase_stage *stage = context;
     ts_world *world = stage->world;
     const uint32_t *flags = world->contact_store.flags;
-    int32_t begin = block * stage->block_size;
-    int32_t end = begin + stage->block_size < stage->count ? begin + stage->block_size : stage->count;
+    int32_t begin, end;
+    stage_range(stage, block, &begin, &end);
     int32_t *news = world->contact_news + begin;
     int32_t n = 0;
     for (int32_t i = begin; i < end; ++i) {
+        if (stage->fill) {
+            fill_slot(world, i);
+        }
         update_contact(world, i);
         if ((flags[i] & TS_CONTACT_NEWS) != 0) {
             news[n++] = i;
         }
     }
-    world->contact_news_count[block] = n;
+    world->contact_news_count[stage->first_block + block] = n;
+}
+
+/* Worker 0's serial task next to the first stage. */
+typedef struct serial_task {
+    ts_world *world;
+    void (*run)(ts_world *);
+} serial_task;
+
+static void run_serial_task(void *context)
+{
+    const serial_task *task = context;
+    task->run(task->world);
 }
 
 /* Destroys the parted contacts, in order, with the same result as
@@ -632,24 +669,40 @@ static void narrowphase_block(void *context, int32_t block, int worker)
  * reported by the caller (the columns are stale from the first removal on). */
 static void destroy_parted(ts_world *world, const int32_t *doomed, int32_t count);
 
-ts_result ts_contacts_narrowphase(ts_world *world)
+ts_result ts_contacts_narrowphase(ts_world *world, void (*register_new)(ts_world *))
 {
     ts_contact_store *s = &world->contact_store;
-    /* Slots below count stay put: waking an island below only appends its
-     * contacts to the awake range (and they have no begin or end to report). */
-    int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
-    if (!reserve_news(world, count) || !ts_soa_removal_reserve(&world->contact_removal, &world->allocator,
-                                                                s->table.capacity)) {
+    /* Room in the news lists for every slot the table can hold, so that the
+     * contacts made next to the first stage find it too. */
+    if (!reserve_news(world, s->table.capacity) ||
+        !ts_soa_removal_reserve(&world->contact_removal, &world->allocator, s->table.capacity)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
     }
-    narrowphase_stage stage = {world, count, ts_block_size(count, TS_CONTACT_BLOCK)};
-    int32_t blocks = ts_block_count(count, stage.block_size);
-    ts_parallel_for(&world->parallel, narrowphase_block, &stage, blocks);
+    /* The contacts there were, while worker 0 makes the new ones: those
+     * take the slots past the old awake range and touch nothing below it. */
+    int32_t old = s->table.end[TS_CONTACT_RANGE_AWAKE];
+    narrowphase_stage first = {world, 0, old, ts_block_size(old, TS_CONTACT_BLOCK), 0, false};
+    int32_t first_blocks = ts_block_count(old, first.block_size);
+    serial_task task = {world, register_new};
+    ts_parallel_for_with(&world->parallel, narrowphase_block, &first, first_blocks,
+                         register_new != NULL ? run_serial_task : NULL, &task);
+    /* Then the new awake ones, filled and updated. */
+    int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
+    world->narrowphase_pairs = count;
+    narrowphase_stage second = {world, old, count - old, ts_block_size(count - old, TS_CONTACT_BLOCK), first_blocks,
+                                true};
+    int32_t second_blocks = ts_block_count(count - old, second.block_size);
+    ts_parallel_for(&world->parallel, narrowphase_block, &second, second_blocks);
 
-    /* Worker 0, in slot order: only the listed slots. */
+    /* Worker 0, in slot order: only the listed slots. Slots below count stay
+     * put: waking an island below only appends its contacts to the awake
+     * range (and they have no begin or end to report). */
     int32_t doomed = 0;
-    for (int32_t block = 0; block < blocks; ++block) {
-        const int32_t *news = world->contact_news + block * stage.block_size;
+    for (int32_t block = 0; block < first_blocks + second_blocks; ++block) {
+        const narrowphase_stage *stage = block < first_blocks ? &first : &second;
+        int32_t begin, end;
+        stage_range(stage, block - stage->first_block, &begin, &end);
+        const int32_t *news = world->contact_news + begin;
         for (int32_t k = 0; k < world->contact_news_count[block]; ++k) {
             int32_t i = news[k];
             uint32_t flags = s->flags[i];

@@ -23,6 +23,8 @@ ts_result ts_contact_create(struct ts_world *world, int32_t shape_a, int32_t sha
 bool ts_contacts_reserve(struct ts_world *world, int32_t extra);
 int32_t ts_contact_register(struct ts_world *world, int32_t shape_a, int32_t shape_b);
 void ts_contacts_fill(struct ts_world *world, const int32_t *ids, int32_t begin, int32_t end);
+/* ts_contacts_fill of the contacts in store slots [begin, end). */
+void ts_contacts_fill_slots(struct ts_world *world, int32_t begin, int32_t end);
 
 /* Destroys a contact; a touching one reports an end event. */
 void ts_contact_destroy(struct ts_world *world, int32_t contact);
@@ -34,11 +36,15 @@ void ts_body_destroy_contacts(struct ts_world *world, int32_t body, int32_t shap
 /* Step stage "narrowphase" (worker 0, with parallel stages inside): every
  * awake contact's manifold in parallel, points matched to last step's by
  * feature id (they keep their accumulated impulses), touch flags updated,
- * each block listing its contacts that began, ended or parted; then, on
- * worker 0 in slot order, only the listed ones: begin / end events, graph
- * colours, islands, and the parted contacts destroyed in one batch whose
- * store compaction runs in parallel. */
-ts_result ts_contacts_narrowphase(struct ts_world *world);
+ * each block listing its contacts that began, ended or parted. While the
+ * other workers start on the contacts there were, worker 0 runs
+ * register_new (may be NULL: ts_broadphase_register_pairs in a step), whose
+ * new contacts must take the slots right after the awake range's unfilled
+ * and touch nothing below; a second stage fills and updates those. Then,
+ * on worker 0 in slot order, only the listed contacts: begin / end events,
+ * graph colours, islands, and the parted contacts destroyed in one batch
+ * whose store compaction runs in parallel. */
+ts_result ts_contacts_narrowphase(struct ts_world *world, void (*register_new)(struct ts_world *));
 
 /* End of step: sorts the collected events by shape pair and makes them the
  * published ones; the collection starts empty. */

@@ -162,7 +162,16 @@ static void execute_stage(ts_parallel *p, ts_stage *stage, uint64_t sequence, in
 
 void ts_parallel_for(ts_parallel *p, ts_block_fn *run, void *context, int32_t block_count)
 {
+    ts_parallel_for_with(p, run, context, block_count, NULL, NULL);
+}
+
+void ts_parallel_for_with(ts_parallel *p, ts_block_fn *run, void *context, int32_t block_count,
+                          void (*serial)(void *), void *serial_context)
+{
     if (p->worker_count <= 1 || block_count <= 1 || p->stage_count >= p->stage_capacity) {
+        if (serial != NULL) {
+            serial(serial_context);
+        }
         for (int32_t b = 0; b < block_count; ++b) {
             run(context, b, 0);
         }
@@ -177,6 +186,9 @@ void ts_parallel_for(ts_parallel *p, ts_block_fn *run, void *context, int32_t bl
     stage->block_count = block_count;
     atomic_store_explicit(&stage->completed, 0, memory_order_relaxed);
     publish(p, sequence);
+    if (serial != NULL) {
+        serial(serial_context);
+    }
     execute_stage(p, stage, sequence, 0, p->worker_count);
     wait_until_complete(p, stage);
 }

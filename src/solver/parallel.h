@@ -93,6 +93,13 @@ static inline int32_t ts_block_count(int32_t count, int32_t size) { return (coun
  * blocks wrote is then visible to the caller and to every later stage. */
 void ts_parallel_for(ts_parallel *parallel, ts_block_fn *run, void *context, int32_t block_count);
 
+/* ts_parallel_for, but worker 0 first runs serial(serial_context) while the
+ * other workers start on the blocks, then joins them (taking the blocks
+ * left at the front of its share). serial must touch nothing the blocks
+ * read or write. */
+void ts_parallel_for_with(ts_parallel *parallel, ts_block_fn *run, void *context, int32_t block_count,
+                          void (*serial)(void *), void *serial_context);
+
 /* The body of a step, run by worker 0 while the others help. */
 typedef ts_result ts_step_body_fn(void *context);
 

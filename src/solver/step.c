@@ -1,8 +1,9 @@
 /* The stepping pipeline: the stages of one ts_world_step, in order.
  *
  *   1. update pairs   (parallel) moved shapes query the trees for new pairs
- *                     (serial)   contacts made in key order
- *   2. narrowphase    (parallel) every contact's manifold, points matched by feature id
+ *   2. narrowphase    (serial)   contacts made in key order for the new pairs, on worker 0
+ *                                while the others start on the contacts there were:
+ *                     (parallel) every contact's manifold, points matched by feature id
  *                     (serial)   the contacts each block listed: touch events in slot
  *                                order, graph colours; parted contacts' bookkeeping
  *                     (parallel) the contact store compacted over the parted ones
@@ -57,12 +58,13 @@ static ts_result step_body(void *context)
     ts_world *world = s->world;
     ts_step_profile *profile = &world->profile;
     double start = ts_now_ms();
-    TS_TRY(ts_broadphase_update_pairs(world));
+    TS_TRY(ts_broadphase_find_pairs(world));
     double mark = ts_now_ms();
     profile->update_pairs = mark - start;
 
-    world->narrowphase_pairs = world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
-    TS_TRY(ts_contacts_narrowphase(world));
+    /* The new pairs' contacts are made on worker 0 while the others start
+     * the narrowphase (its time includes theirs). */
+    TS_TRY(ts_contacts_narrowphase(world, ts_broadphase_register_pairs));
     profile->narrowphase = ts_now_ms() - mark;
 
     if (!ts_broadphase_reserve_slots(world, world->store.table.end[TS_RANGE_AWAKE])) {
