@@ -336,8 +336,8 @@ typedef struct ts_world_counters {
 /* Time spent in the stages of the last step, in milliseconds. */
 typedef struct ts_step_profile {
     double step;
-    double update_pairs;         /* broadphase: new pairs from moved proxies */
-    double narrowphase;          /* manifolds of every contact, events */
+    double update_pairs;         /* broadphase: moved proxies query the trees for new pairs */
+    double narrowphase;          /* the new pairs' contacts, manifolds of every contact, events */
     double prepare;              /* body states and contact constraints */
     double integrate_velocities; /* over all substeps */
     double warm_start;
