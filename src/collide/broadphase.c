@@ -250,8 +250,8 @@ static void query_block(void *context, int32_t block, int worker)
     ts_world *world = stage->world;
     ts_broadphase *bp = &world->broadphase;
     pair_query q = {world, -1, bp->worker_pairs + worker, worker == 0, false};
-    int32_t begin = block * stage->block_size;
-    int32_t end = begin + stage->block_size < bp->move_count ? begin + stage->block_size : bp->move_count;
+    int32_t begin, end;
+    ts_block_range(block, stage->block_size, bp->move_count, &begin, &end);
     for (int32_t m = begin; m < end && !q.failed; ++m) {
         int32_t shape = bp->move_buffer[m];
         if (shape < 0) {
@@ -395,10 +395,9 @@ static void fill_block(void *context, int32_t block, int worker)
 {
     (void)worker;
     const fill_stage *stage = context;
-    int32_t begin = stage->first + block * stage->block_size;
-    int32_t end = begin + stage->block_size < stage->first + stage->count ? begin + stage->block_size
-                                                                            : stage->first + stage->count;
-    ts_contacts_fill_slots(stage->world, begin, end);
+    int32_t begin, end;
+    ts_block_range(block, stage->block_size, stage->count, &begin, &end);
+    ts_contacts_fill_slots(stage->world, stage->first + begin, stage->first + end);
 }
 
 ts_result ts_broadphase_update_pairs(ts_world *world)

@@ -622,9 +622,9 @@ typedef struct narrowphase_stage {
 
 static void stage_range(const narrowphase_stage *stage, int32_t block, int32_t *begin, int32_t *end)
 {
-    *begin = stage->first + block * stage->block_size;
-    int32_t last = stage->first + stage->count;
-    *end = *begin + stage->block_size < last ? *begin + stage->block_size : last;
+    ts_block_range(block, stage->block_size, stage->count, begin, end);
+    *begin += stage->first;
+    *end += stage->first;
 }
 
 /* Updates the block's contacts and lists those with news in the block's
@@ -748,8 +748,8 @@ static void removal_block(void *context, int32_t block, int worker)
 {
     (void)worker;
     const removal_stage *stage = context;
-    int32_t begin = block * stage->block_size;
-    int32_t end = begin + stage->block_size < stage->count ? begin + stage->block_size : stage->count;
+    int32_t begin, end;
+    ts_block_range(block, stage->block_size, stage->count, &begin, &end);
     ts_soa_removal_copy(&stage->store->table, stage->store->columns, stage->removal, stage->range, begin, end);
 }
 

@@ -45,41 +45,22 @@ void ts_soa_removal_destroy(ts_soa_removal *removal, const ts_allocator *allocat
 }
 
 /* The object in slot `from` moves to slot `to` (whose object is gone): the
- * maps follow now, the elements at the copy. */
-static void defer_move(ts_soa_table *table, ts_soa_removal *removal, int32_t from, int32_t to)
+ * maps follow now (ts_soa_remove_with), the elements at the copy. */
+static void defer_move(void *context, int32_t from, int32_t to)
 {
+    ts_soa_removal *removal = context;
     int32_t source = removal->origin[from] >= 0 ? removal->origin[from] : from;
     if (removal->origin[to] < 0) {
         removal->received[removal->received_count++] = to;
     }
     removal->origin[to] = source;
-    int32_t id = table->id_of_slot[from];
-    table->id_of_slot[to] = id;
-    table->slot_of_id[id] = to;
 }
 
 /* ts_soa_remove's walk of the hole, step for step. */
 void ts_soa_remove_deferred(ts_soa_table *table, ts_soa_removal *removal, int32_t slot)
 {
     TS_ASSERT(table->capacity <= removal->capacity);
-    table->slot_of_id[table->id_of_slot[slot]] = -1;
-    int last_range = table->layout.range_count - 1;
-    int32_t hole = slot;
-    for (int r = ts_soa_range_of(table, slot); r < last_range; ++r) {
-        int32_t last = table->end[r] - 1;
-        if (last != hole) {
-            defer_move(table, removal, last, hole);
-        }
-        table->end[r] -= 1;
-        hole = last;
-    }
-    int32_t last = table->count - 1;
-    if (last != hole) {
-        defer_move(table, removal, last, hole);
-    }
-    table->count -= 1;
-    table->revision += 1;
-    table->end[last_range] = table->count;
+    ts_soa_remove_with(table, slot, defer_move, removal);
 }
 
 int ts_soa_removal_plan(const ts_soa_table *table, ts_soa_removal *removal)

@@ -173,16 +173,51 @@ int32_t ts_soa_add(ts_soa_table *table, void **columns, int32_t id, int range)
 }
 
 /* Copies slot `from` over slot `to` (whose object is being removed). */
-static void move_slot(ts_soa_table *table, void **columns, int32_t from, int32_t to)
+/* The object in slot `from` fills slot `to`: its elements by `move`, its
+ * maps here. */
+static void fill_hole(ts_soa_table *table, int32_t from, int32_t to, ts_soa_move_fn *move, void *context)
 {
-    for (int c = 0; c < table->layout.column_count; ++c) {
-        uint32_t *column = columns[c];
-        int w = table->layout.widths[c];
-        memcpy(column + (size_t)to * w, column + (size_t)from * w, (size_t)w * sizeof(uint32_t));
-    }
+    move(context, from, to);
     int32_t id = table->id_of_slot[from];
     table->id_of_slot[to] = id;
     table->slot_of_id[id] = to;
+}
+
+void ts_soa_remove_with(ts_soa_table *table, int32_t slot, ts_soa_move_fn *move, void *context)
+{
+    table->slot_of_id[table->id_of_slot[slot]] = -1;
+    int last_range = table->layout.range_count - 1;
+    int32_t hole = slot;
+    for (int r = ts_soa_range_of(table, slot); r < last_range; ++r) {
+        int32_t last = table->end[r] - 1;
+        if (last != hole) {
+            fill_hole(table, last, hole, move, context);
+        }
+        table->end[r] -= 1;
+        hole = last;
+    }
+    int32_t last = table->count - 1;
+    if (last != hole) {
+        fill_hole(table, last, hole, move, context);
+    }
+    table->count -= 1;
+    table->revision += 1; /* slots changed */
+    table->end[last_range] = table->count;
+}
+
+typedef struct column_copy {
+    const ts_soa_table *table;
+    void **columns;
+} column_copy;
+
+static void copy_columns(void *context, int32_t from, int32_t to)
+{
+    const column_copy *copy = context;
+    for (int c = 0; c < copy->table->layout.column_count; ++c) {
+        uint32_t *column = copy->columns[c];
+        int w = copy->table->layout.widths[c];
+        memcpy(column + (size_t)to * w, column + (size_t)from * w, (size_t)w * sizeof(uint32_t));
+    }
 }
 
 /* The slots end up as ts_soa_move to the last range and a swap with the last
@@ -191,24 +226,8 @@ static void move_slot(ts_soa_table *table, void **columns, int32_t from, int32_t
  * which is what destroying parted contacts on worker 0 costs). */
 void ts_soa_remove(ts_soa_table *table, void **columns, int32_t slot)
 {
-    table->slot_of_id[table->id_of_slot[slot]] = -1;
-    int last_range = table->layout.range_count - 1;
-    int32_t hole = slot;
-    for (int r = ts_soa_range_of(table, slot); r < last_range; ++r) {
-        int32_t last = table->end[r] - 1;
-        if (last != hole) {
-            move_slot(table, columns, last, hole);
-        }
-        table->end[r] -= 1;
-        hole = last;
-    }
-    int32_t last = table->count - 1;
-    if (last != hole) {
-        move_slot(table, columns, last, hole);
-    }
-    table->count -= 1;
-    table->revision += 1; /* slots changed */
-    table->end[last_range] = table->count;
+    column_copy copy = {table, columns};
+    ts_soa_remove_with(table, slot, copy_columns, &copy);
 }
 
 bool ts_soa_validate(const ts_soa_table *table)

@@ -58,6 +58,12 @@ void ts_soa_zero_slot(const ts_soa_table *table, void **columns, int32_t slot);
 /* Removes the object in slot; other objects' slots may change. */
 void ts_soa_remove(ts_soa_table *table, void **columns, int32_t slot);
 
+/* The walk of ts_soa_remove with the elements' moves left to `move`
+ * (context, from, to), called for each object that fills the hole, in
+ * order; the maps, range ends and count change as in ts_soa_remove. */
+typedef void ts_soa_move_fn(void *context, int32_t from, int32_t to);
+void ts_soa_remove_with(ts_soa_table *table, int32_t slot, ts_soa_move_fn *move, void *context);
+
 /* Moves an object to another range; returns its new slot. */
 int32_t ts_soa_move(ts_soa_table *table, void **columns, int32_t slot, int range);
 

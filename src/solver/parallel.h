@@ -87,6 +87,13 @@ int32_t ts_block_size(int32_t count, int32_t min_size);
 
 static inline int32_t ts_block_count(int32_t count, int32_t size) { return (count + size - 1) / size; }
 
+/* The items [*begin, *end) of block `block` of count items in blocks of size. */
+static inline void ts_block_range(int32_t block, int32_t size, int32_t count, int32_t *begin, int32_t *end)
+{
+    *begin = block * size;
+    *end = *begin + size < count ? *begin + size : count;
+}
+
 /* Worker 0 only: runs every block of a stage, on all workers of the step
  * when there are several and the stage has more than one block, else on the
  * calling thread in block order. Returns when every block is done; what the

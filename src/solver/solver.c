@@ -58,12 +58,6 @@ typedef struct solve_context {
 
 static inline int32_t min_slot(int32_t a, int32_t b) { return a < b ? a : b; }
 
-static void block_range(int32_t block, int32_t size, int32_t count, int32_t *begin, int32_t *end)
-{
-    *begin = block * size;
-    *end = *begin + size < count ? *begin + size : count;
-}
-
 typedef enum pass {
     PASS_STATES_BEGIN,
     PASS_INTEGRATE_VELOCITIES,
@@ -185,7 +179,7 @@ static void run_block(void *context, int32_t block, int worker)
     ts_body_state *states = c->scratch->states;
     ts_body_store *store = &c->world->store;
     int32_t begin, end;
-    block_range(block, stage->block_size, stage->count + stage->joint_count, &begin, &end);
+    ts_block_range(block, stage->block_size, stage->count + stage->joint_count, &begin, &end);
     if (end > stage->count) { /* the block's joint bundles */
         int32_t first = stage->joint_first + (begin > stage->count ? begin : stage->count) - stage->count;
         run_joint_bundles(c, first, stage->joint_first + end - stage->count, stage->kind);

@@ -183,9 +183,8 @@ static void run_block(void *context, int32_t block, int worker)
     ts_solver_scratch *scratch = r->scratch;
     ts_body_store *store = &r->world->store;
     float h = r->kernels.h;
-    int32_t begin = block * stage->block_size;
-    int32_t end = begin + stage->block_size < stage->count + stage->joint_count ? begin + stage->block_size
-                                                                               : stage->count + stage->joint_count;
+    int32_t begin, end;
+    ts_block_range(block, stage->block_size, stage->count + stage->joint_count, &begin, &end);
     if (end > stage->count) { /* the block's joint bundles */
         for (int32_t k = begin > stage->count ? begin : stage->count; k < end; ++k) {
             run_joint_bundle(r, stage->joint_first + k - stage->count, stage->kind);
