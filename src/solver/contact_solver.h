@@ -28,9 +28,8 @@ typedef struct ts_contact_point_lanes {
     float lever_arm[TS_W];       /* distance from the friction centre, for the twist limit */
 } ts_contact_point_lanes;
 
-/* Rows start at multiples of their size and a bundle fills whole 64-byte
- * lines at W >= 4 (measured: a bundle that ends mid-line costs the passes
- * more than the bytes it saves). */
+/* At W >= 4 every bundle starts on a 64-byte line, so no row load splits
+ * a line and the next bundle's prefetch covers whole lines. */
 #define TS_CONTACT_BUNDLE_ALIGN (TS_W >= 4 ? 64 : 4)
 
 /* What a pass reads is what it streams from memory (large scenes' bundles
