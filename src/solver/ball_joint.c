@@ -85,13 +85,6 @@ TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_bundle *b, bool general, const
 
 /* ---- preparation ---- */
 
-/* What each lane reads from its bodies, row by row, before the derivation
- * runs on all lanes at once (empty lanes: zeros and the identity rotation). */
-typedef struct ball_lane_rows {
-    float center_a[3][TS_W], center_b[3][TS_W];
-    float rotation_a[4][TS_W], rotation_b[4][TS_W];
-} ball_lane_rows;
-
 /* What a filled bundle keeps of one body of lane l: its state's offset, store
  * slot and mass (zero unless awake: a sleeping or static body does not move
  * here) and the joint anchor in its simulation frame (centre of mass,
@@ -153,27 +146,6 @@ static void fill_lanes(const ts_joint_prepare_context *c, ts_ball_bundle *b, con
     }
 }
 
-/* One body's pose at the step's start from its store slot. */
-TS_FORCE_INLINE void pose_of(const ts_body_store *s, int32_t slot, int l, float center[3][TS_W],
-                             float rotation[4][TS_W])
-{
-    if (slot < 0) {
-        for (int k = 0; k < 3; ++k) {
-            center[k][l] = 0.0f;
-        }
-        rotation[0][l] = rotation[1][l] = rotation[2][l] = 0.0f;
-        rotation[3][l] = 1.0f;
-        return;
-    }
-    center[0][l] = s->px[slot];
-    center[1][l] = s->py[slot];
-    center[2][l] = s->pz[slot];
-    rotation[0][l] = s->qx[slot];
-    rotation[1][l] = s->qy[slot];
-    rotation[2][l] = s->qz[slot];
-    rotation[3][l] = s->qw[slot];
-}
-
 /* A general lane's world inverse inertia of one body (from
  * ts_states_begin) when awake; zeros otherwise and in isotropic lanes. */
 TS_FORCE_INLINE void inertia_of(const ts_body_store *s, int32_t slot, bool use, int l, float inertia[6][TS_W])
@@ -186,14 +158,38 @@ TS_FORCE_INLINE void inertia_of(const ts_body_store *s, int32_t slot, bool use, 
     inertia[5][l] = use ? s->inv_iw_yz[slot] : 0.0f;
 }
 
-TS_FORCE_INLINE void prepare_pose(const ts_joint_prepare_context *c, ts_ball_bundle *b, bool general)
+/* One body of every lane at the step's start, from its store slots (an
+ * empty lane reads slot 0: its anchor is zero, so its arm and gap come out
+ * zero whatever the pose). */
+typedef struct lane_pose {
+    ts_wv3 center;
+    ts_wquat rotation;
+} lane_pose;
+
+TS_FORCE_INLINE lane_pose pose_of(const ts_body_store *s, const int32_t slot[TS_W])
+{
+    int32_t index[TS_W];
+    for (int l = 0; l < TS_W; ++l) {
+        index[l] = slot[l] < 0 ? 0 : slot[l];
+    }
+    return (lane_pose){
+        {ts_w_load_indexed(s->px, index), ts_w_load_indexed(s->py, index), ts_w_load_indexed(s->pz, index)},
+        {ts_w_load_indexed(s->qx, index), ts_w_load_indexed(s->qy, index), ts_w_load_indexed(s->qz, index),
+         ts_w_load_indexed(s->qw, index)},
+    };
+}
+
+/* `mass`: also evaluate K^-1 at the step's start. An isotropic bundle kept
+ * from the previous step skips it: its last relax evaluated K^-1 at the
+ * pose the step ended with, which is this step's start (the stored pose is
+ * that one, normalised), and K of isotropic lanes depends on nothing else
+ * (the anchors, masses and scalar inertias are the bundle's own). A general
+ * lane's K also depends on the world inertia at the step's start. */
+TS_FORCE_INLINE void prepare_pose(const ts_joint_prepare_context *c, ts_ball_bundle *b, bool general, bool mass)
 {
     const ts_body_store *s = &c->world->store;
-    ball_lane_rows r;
-    for (int l = 0; l < TS_W; ++l) {
-        pose_of(s, b->slot_a[l], l, r.center_a, r.rotation_a);
-        pose_of(s, b->slot_b[l], l, r.center_b, r.rotation_b);
-        if (general) {
+    if (general) {
+        for (int l = 0; l < TS_W; ++l) {
             bool lane_general = b->isotropic[l] == 0.0f;
             inertia_of(s, b->slot_a[l], lane_general && b->slot_a[l] >= 0 && b->slot_a[l] < c->awake, l,
                        b->inv_inertia_a);
@@ -202,16 +198,19 @@ TS_FORCE_INLINE void prepare_pose(const ts_joint_prepare_context *c, ts_ball_bun
         }
     }
     /* every lane at once: the anchors in the world, the gap, K^-1 */
-    ts_wv3 ra = ts_wquat_rotate(ts_wquat_load(r.rotation_a), ts_wv3_load(b->local_a));
-    ts_wv3 rb = ts_wquat_rotate(ts_wquat_load(r.rotation_b), ts_wv3_load(b->local_b));
-    ts_wv3 delta_center = ts_wv3_sub(ts_wv3_load(r.center_b), ts_wv3_load(r.center_a));
+    lane_pose pa = pose_of(s, b->slot_a), pb = pose_of(s, b->slot_b);
+    ts_wv3 ra = ts_wquat_rotate(pa.rotation, ts_wv3_load(b->local_a));
+    ts_wv3 rb = ts_wquat_rotate(pb.rotation, ts_wv3_load(b->local_b));
+    ts_wv3 delta_center = ts_wv3_sub(pb.center, pa.center);
     ts_wv3_store(b->anchor_a, ra);
     ts_wv3_store(b->anchor_b, rb);
     ts_wv3_store(b->delta_center, delta_center);
     ts_wv3_store(b->arm_a, ra);
     ts_wv3_store(b->arm_b, rb);
     ts_wv3_store(b->gap, ts_wv3_add(ts_wv3_sub(rb, ra), delta_center));
-    ts_wsym3_store(b->point_mass, lane_point_mass(b, general, ra, rb));
+    if (mass) {
+        ts_wsym3_store(b->point_mass, lane_point_mass(b, general, ra, rb));
+    }
 }
 
 void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
@@ -223,9 +222,11 @@ void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle 
         memset(b->impulse, 0, sizeof b->impulse);
     }
     if (b->general) {
-        prepare_pose(c, b, true);
+        prepare_pose(c, b, true, true);
+    } else if (c->ball_fill) {
+        prepare_pose(c, b, false, true);
     } else {
-        prepare_pose(c, b, false);
+        prepare_pose(c, b, false, false);
     }
 }
 
@@ -249,19 +250,22 @@ TS_FORCE_INLINE ts_wv3 relative_velocity(const velocity_lanes *va, const velocit
     return ts_wv3_sub(pb, pa);
 }
 
-TS_FORCE_INLINE void store_velocities(const ts_joint_solver_context *c, const ts_ball_bundle *b,
-                                      velocity_lanes va, velocity_lanes vb)
-{
-    scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
-    scatter_velocities_at(c->states, b->state_b, b->inv_mass_b, vb);
-}
-
+/* One body at a time: a colour's lanes touch different bodies, so A's
+ * update does not read B's, and half the velocities are live at once (both
+ * bodies' spilled to the stack). */
 TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_ball_bundle *b, bool general)
 {
+    ts_wv3 impulse = ts_wv3_load(b->impulse);
     velocity_lanes va = gather_velocities_at(c->states, b->state_a);
+    va.v = ts_wv3_mul_sub(va.v, ts_w_load(b->inv_mass_a), impulse);
+    va.w = ts_wv3_sub(va.w, lane_angular(b, general, b->iso_inertia_a, b->inv_inertia_a,
+                                         ts_wv3_cross(ts_wv3_load(b->arm_a), impulse)));
+    scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
     velocity_lanes vb = gather_velocities_at(c->states, b->state_b);
-    apply_impulse(b, general, &va, &vb, ts_wv3_load(b->impulse), ts_wv3_load(b->arm_a), ts_wv3_load(b->arm_b));
-    store_velocities(c, b, va, vb);
+    vb.v = ts_wv3_mul_add(vb.v, ts_w_load(b->inv_mass_b), impulse);
+    vb.w = ts_wv3_add(vb.w, lane_angular(b, general, b->iso_inertia_b, b->inv_inertia_b,
+                                         ts_wv3_cross(ts_wv3_load(b->arm_b), impulse)));
+    scatter_velocities_at(c->states, b->state_b, b->inv_mass_b, vb);
 }
 
 TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_ball_bundle *b, bool general)
@@ -276,7 +280,8 @@ TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_ball_bundle
                                   ts_w_splat(c->impulse_scale), old);
     ts_wv3_store(b->impulse, ts_wv3_add(old, delta));
     apply_impulse(b, general, &va, &vb, delta, ra, rb);
-    store_velocities(c, b, va, vb);
+    scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
+    scatter_velocities_at(c->states, b->state_b, b->inv_mass_b, vb);
 }
 
 TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle *b, bool general)
@@ -294,7 +299,8 @@ TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle
     ts_wv3 delta = ts_wv3_scale(ts_w_splat(-1.0f), ts_wsym3_mul(mass, relative_velocity(&va, &vb, ra, rb)));
     ts_wv3_store(b->impulse, ts_wv3_add(ts_wv3_load(b->impulse), delta));
     apply_impulse(b, general, &va, &vb, delta, ra, rb);
-    store_velocities(c, b, va, vb);
+    scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
+    scatter_velocities_at(c->states, b->state_b, b->inv_mass_b, vb);
 }
 
 /* Each pass runs the isotropic form of a bundle unless it has a general

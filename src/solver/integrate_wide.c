@@ -156,12 +156,21 @@ TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const
     COLUMN_LANES(tx); COLUMN_LANES(ty); COLUMN_LANES(tz);
     COLUMN_LANES(inv_mass); COLUMN_LANES(linear_damping); COLUMN_LANES(angular_damping);
     COLUMN_LANES(gravity_scale);
-    ts_wf linear_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, linear_damping)));
-    ts_wf angular_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, angular_damping)));
+    /* keep = 1 / (1 + h c): exactly 1 without damping, and x 1 = x, so
+     * bundles without damping skip the divisions and products (same bits) */
+    bool damped = ts_w_mask_bits(ts_w_or(ts_w_gt(linear_damping, zero), ts_w_gt(angular_damping, zero))) != 0;
+    ts_wf linear_keep = one, angular_keep = one;
+    if (damped) {
+        linear_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, linear_damping)));
+        angular_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, angular_damping)));
+    }
     ts_wv3 force = {fx, fy, fz};
     /* v = (v + h (F / m + g s)) keep */
     ts_wv3 accel = ts_wv3_add(ts_wv3_scale(inv_mass, force), ts_wv3_scale(gravity_scale, g));
-    ts_wv3 v = ts_wv3_scale(linear_keep, ts_wv3_add(b.v, ts_wv3_scale(hw, accel)));
+    ts_wv3 v = ts_wv3_add(b.v, ts_wv3_scale(hw, accel));
+    if (damped) {
+        v = ts_wv3_scale(linear_keep, v);
+    }
 
     /* dw = R I^-1 R^T T with I diagonal in the principal frame q; only
      * bundles with a torque pay for the rotations */
@@ -176,7 +185,10 @@ TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const
         ts_wv3 local = mul_cw((ts_wv3){inv_ix, inv_iy, inv_iz}, ts_wquat_rotate(ts_wquat_conj(q), torque));
         dw = ts_wv3_select(torqued, ts_wquat_rotate(q, local), dw);
     }
-    ts_wv3 w = ts_wv3_scale(angular_keep, ts_wv3_add(b.w, ts_wv3_scale(hw, dw)));
+    ts_wv3 w = ts_wv3_add(b.w, ts_wv3_scale(hw, dw));
+    if (damped) {
+        w = ts_wv3_scale(angular_keep, w);
+    }
 
     /* a body whose velocity would overflow keeps its last one */
     ts_wm ok = ts_w_and(finite3(v), finite3(w));

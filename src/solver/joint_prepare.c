@@ -359,6 +359,25 @@ void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t
     }
 }
 
+/* The preparation is the first to touch a ball bundle in a step, and the
+ * bundles of a large scene (joint_grid: 2,475 of ~1.8 kB at W = 8) have left
+ * the caches since the last pass: without the prefetch a quarter of its
+ * time was the first load of each bundle. */
+void TS_WIDE(ts_joint_prepare_bundles)(const ts_joint_prepare_context *c, int32_t begin, int32_t end)
+{
+    const ts_joint_scratch *s = &c->world->joint_scratch;
+    const ts_ball_bundle *balls = TS_WIDE(ts_ball_bundles)(s);
+    for (int32_t k = begin; k < end; ++k) {
+        if (k + 1 < end && s->refs[k + 1].type == TS_JOINT_BALL) {
+            const char *next = (const char *)(balls + s->refs[k + 1].slot);
+            for (size_t offset = 0; offset < sizeof(ts_ball_bundle); offset += 64) {
+                TS_PREFETCH(next + offset);
+            }
+        }
+        TS_WIDE(ts_joint_prepare_bundle)(c, k);
+    }
+}
+
 /* ---- after the substeps ---- */
 
 static ts_vec3 get3(const float rows[3][TS_W], int l) { return ts_v3(rows[0][l], rows[1][l], rows[2][l]); }

@@ -46,6 +46,10 @@ bool TS_WIDE(ts_joint_take_ball_fill)(struct ts_world *world, int32_t step);
 /* Fills bundle k (any order, any thread). */
 void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t k);
 
+/* Fills bundles [begin, end) in order, asking for the next ball bundle's
+ * lines while one is filled. */
+void TS_WIDE(ts_joint_prepare_bundles)(const ts_joint_prepare_context *c, int32_t begin, int32_t end);
+
 /* Writes bundle k's impulses back to its joints, with the reaction force
  * and torque (impulse per substep / h); ball bundles keep theirs until
  * ts_joint_flush_impulses (joint_scratch.h). */

@@ -140,6 +140,10 @@ static void run_joint_bundles(solve_context *c, int32_t begin, int32_t end, pass
         TS_WIDE(ts_joint_pass)(&c->joint_kernels, begin, end, joint_kind);
         return;
     }
+    if (kind == PASS_PREPARE) {
+        TS_WIDE(ts_joint_prepare_bundles)(&c->joint_prepare, begin, end);
+        return;
+    }
     for (int32_t k = begin; k < end; ++k) {
         run_joint_bundle(c, k, kind);
     }

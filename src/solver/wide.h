@@ -143,6 +143,26 @@ static inline uint32_t ts_w_mask_bits(ts_wm m) { return (uint32_t)m; }
 #error "TS_W must be 1, 4, 8 or 16"
 #endif
 
+/* Lane l = base[index[l]]: scalar loads assembled in registers (a lane loop
+ * through a W-float row on the stack stalls the row's vector load on its W
+ * scalar stores; a hardware gather is slower still on the machines measured). */
+static inline ts_wf ts_w_load_indexed(const float *base, const int32_t index[TS_W])
+{
+#if TS_W == 1
+    return base[index[0]];
+#elif TS_W == 4
+    return simde_mm_setr_ps(base[index[0]], base[index[1]], base[index[2]], base[index[3]]);
+#elif TS_W == 8
+    return simde_mm256_setr_ps(base[index[0]], base[index[1]], base[index[2]], base[index[3]], base[index[4]],
+                               base[index[5]], base[index[6]], base[index[7]]);
+#else
+    return simde_mm512_setr_ps(base[index[0]], base[index[1]], base[index[2]], base[index[3]], base[index[4]],
+                               base[index[5]], base[index[6]], base[index[7]], base[index[8]], base[index[9]],
+                               base[index[10]], base[index[11]], base[index[12]], base[index[13]], base[index[14]],
+                               base[index[15]]);
+#endif
+}
+
 /* ---- 3-vectors of lanes ---- */
 
 typedef struct ts_wv3 {
