@@ -245,16 +245,67 @@ static void run_all_bundles(solve_context *c, pass kind)
     run_stage(c, kind, 0, bundles, 0, joints, TS_BUNDLE_BLOCK);
 }
 
-/* Colours in order, each a stage over its contact and joint bundles; then
- * the overflow bundles on worker 0, in order (they may share bodies). */
+/* A colour this small is one or two blocks: splitting it gains less than
+ * the stage's synchronisation costs (~4 us a stage on two cores, pile). */
+#define TS_SMALL_COLOR_BUNDLES (2 * TS_BUNDLE_BLOCK)
+#define TS_SMALL_COLOR_JOINTS (2 * TS_JOINT_BLOCK)
+
+typedef struct color_run {
+    solve_context *c;
+    pass kind;
+    int first, end; /* colours [first, end) */
+} color_run;
+
+/* Colours [first, end) one after the other on one worker: the order is the
+ * colours' order, as when each is a stage, so the result is the same. */
+static void run_color_run(void *context, int32_t block, int worker)
+{
+    (void)block;
+    const color_run *run = context;
+    solve_context *c = run->c;
+    const int32_t *begin = c->scratch->color_begin;
+    const int32_t *joint_begin = c->world->joint_scratch.color_begin;
+    for (int color = run->first; color < run->end; ++color) {
+        int32_t contacts = begin[color + 1] - begin[color], joints = joint_begin[color + 1] - joint_begin[color];
+        solve_stage stage = {c, run->kind, begin[color], contacts, joint_begin[color], joints, contacts + joints};
+        if (contacts + joints > 0) {
+            run_block(&stage, 0, worker);
+        }
+    }
+}
+
+static bool small_color(solve_context *c, int color)
+{
+    const int32_t *begin = c->scratch->color_begin;
+    const int32_t *joint_begin = c->world->joint_scratch.color_begin;
+    return begin[color + 1] - begin[color] <= TS_SMALL_COLOR_BUNDLES &&
+           joint_begin[color + 1] - joint_begin[color] <= TS_SMALL_COLOR_JOINTS;
+}
+
+/* Colours in order, each a stage over its contact and joint bundles, but a
+ * run of small colours is one stage of one block (a pile's last colours
+ * hold a few bundles each); then the overflow bundles on worker 0, in order
+ * (they may share bodies). */
 static void run_colors(solve_context *c, pass kind)
 {
     const int32_t *begin = c->scratch->color_begin;
     const int32_t *joint_begin = c->world->joint_scratch.color_begin;
-    for (int color = 0; color < TS_GRAPH_COLOR_COUNT; ++color) {
+    for (int color = 0; color < TS_GRAPH_COLOR_COUNT;) {
+        int end = color, filled = 0; /* small colours from here; how many hold bundles */
+        while (end < TS_GRAPH_COLOR_COUNT && small_color(c, end)) {
+            filled += begin[end + 1] > begin[end] || joint_begin[end + 1] > joint_begin[end];
+            end += 1;
+        }
+        if (filled >= 2) {
+            color_run run = {c, kind, color, end};
+            ts_parallel_for(c->parallel, run_color_run, &run, 1);
+            color = end;
+            continue;
+        }
         int32_t contacts = begin[color + 1] - begin[color], joints = joint_begin[color + 1] - joint_begin[color];
         run_stage(c, kind, begin[color], contacts, joint_begin[color], joints,
                   joints > contacts ? TS_JOINT_BLOCK : TS_BUNDLE_BLOCK);
+        color += 1;
     }
     for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
         run_bundle(c, k, kind);
