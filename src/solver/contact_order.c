@@ -1,28 +1,56 @@
-/* A colour's contacts grouped by point count (see contact_order.h). */
+/* A colour's contacts in bundle order (see contact_order.h): by the slot
+ * range of their bodies, then by point count. */
 #include "contact_order.h"
 
 #include "../world.h"
 
-static int group_of(const ts_contact_store *s, int32_t contact)
-{
-    return TS_CONTACT_POINTS - s->point_count[s->table.slot_of_id[contact]];
-}
+/* The most slot ranges a colour is cut into (see contact_order.h). */
+#define TS_ORDER_RANGES 64
+#define TS_ORDER_GROUPS (TS_CONTACT_POINTS + 1)
 
-void ts_contact_order_color(const ts_world *world, const ts_graph_color *color, int32_t *ordered)
+/* The range of the contact's first awake body slot (a contact has one; static
+ * and sleeping bodies sit past the awake slots) and its point-count group,
+ * 4 points first. */
+TS_FORCE_INLINE int key_of(const ts_world *world, int32_t contact, int64_t awake, int ranges)
 {
     const ts_contact_store *s = &world->contact_store;
-    int32_t next[TS_CONTACT_POINTS + 1] = {0};
+    const int32_t *slot_of_body = world->store.table.slot_of_id;
+    int32_t i = s->table.slot_of_id[contact];
+    int group = TS_CONTACT_POINTS - s->point_count[i];
+    if (ranges == 1) {
+        return group;
+    }
+    int64_t slot_a = slot_of_body[s->body_a[i]], slot_b = slot_of_body[s->body_b[i]];
+    int64_t slot = slot_a < awake ? slot_a : slot_b;
+    int range = slot < awake ? (int)(slot * ranges / awake) : ranges - 1;
+    return range * TS_ORDER_GROUPS + group;
+}
+
+/* Counting sort by key_of, stable; `ranges` is a constant where inlined. */
+TS_FORCE_INLINE void order_by_key(const ts_world *world, const ts_graph_color *color, int ranges, int32_t *ordered)
+{
+    int64_t awake = world->store.table.end[TS_RANGE_AWAKE];
+    int32_t next[TS_ORDER_RANGES * TS_ORDER_GROUPS] = {0};
     for (int32_t i = 0; i < color->count; ++i) {
-        ++next[group_of(s, color->contacts[i])];
+        ++next[key_of(world, color->contacts[i], awake, ranges)];
     }
     int32_t start = 0;
-    for (int g = 0; g <= TS_CONTACT_POINTS; ++g) {
-        int32_t size = next[g];
-        next[g] = start;
+    for (int k = 0; k < ranges * TS_ORDER_GROUPS; ++k) {
+        int32_t size = next[k];
+        next[k] = start;
         start += size;
     }
     for (int32_t i = 0; i < color->count; ++i) {
         int32_t contact = color->contacts[i];
-        ordered[next[group_of(s, contact)]++] = contact;
+        ordered[next[key_of(world, contact, awake, ranges)]++] = contact;
+    }
+}
+
+void ts_contact_order_color(const ts_world *world, const ts_graph_color *color, int ranges, int32_t *ordered)
+{
+    if (ranges <= 1) {
+        order_by_key(world, color, 1, ordered); /* point counts alone */
+    } else {
+        order_by_key(world, color, ranges < TS_ORDER_RANGES ? ranges : TS_ORDER_RANGES, ordered);
     }
 }

@@ -1,9 +1,22 @@
-/* The order in which a colour's contacts fill the soft step's bundles: most
- * points first, so that the lanes of a bundle have as many points as each
- * other and the kernels, which visit a bundle's points up to the most of any
- * lane, do little work for points most lanes lack (a pile's sphere contacts
- * have one point, box stacks four; Box3D groups its wide contacts the same
- * way). Width-independent: every width bundles the same order. */
+/* The order in which a colour's contacts fill the soft step's bundles.
+ *
+ * Most points first, so that the lanes of a bundle have as many points as
+ * each other and the kernels, which visit a bundle's points up to the most of
+ * any lane, do little work for points most lanes lack (a pile's sphere
+ * contacts have one point, box stacks four; Box3D groups its wide contacts
+ * the same way).
+ *
+ * Before that, by body slot, when the step has several workers: the awake
+ * slots are cut into one range per worker and a colour's contacts go range
+ * by range (by their first awake body). A pass's workers split each
+ * colour's blocks in order (parallel.h), so each works on about the same
+ * bodies in every colour and their states stay in its cache; in the order
+ * the colours were filled, every colour sent most bodies from one core to
+ * the other. Within a range the point-count groups hold, so at most
+ * workers x 5 bundles mix counts; one worker orders as before.
+ *
+ * The order changes no bits: a lane's result does not depend on the other
+ * lanes of its bundle (every width and thread count gives the same state). */
 #ifndef TS_CONTACT_ORDER_H
 #define TS_CONTACT_ORDER_H
 
@@ -13,8 +26,11 @@
 
 struct ts_world;
 
-/* Writes the colour's count contact ids to ordered: 4-point manifolds first,
- * then 3, 2, 1 (and 0), each group in the colour's own order. */
-void ts_contact_order_color(const struct ts_world *world, const ts_graph_color *color, int32_t *ordered);
+/* Writes the colour's count contact ids to ordered: by slot range (of
+ * `ranges`, at most 64), then
+ * 4-point manifolds first, then 3, 2, 1 (and 0), each group in the colour's
+ * own order. */
+void ts_contact_order_color(const struct ts_world *world, const ts_graph_color *color, int ranges,
+                            int32_t *ordered);
 
 #endif

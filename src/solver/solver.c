@@ -171,7 +171,7 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
 static void order_colors(solve_context *c, int32_t begin, int32_t end)
 {
     for (int32_t color = begin; color < end; ++color) {
-        ts_contact_order_color(c->world, c->world->graph.colors + color,
+        ts_contact_order_color(c->world, c->world->graph.colors + color, c->parallel->worker_count,
                                c->scratch->ordered + c->scratch->ordered_begin[color]);
     }
 }
