@@ -270,7 +270,8 @@ TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const
     ts_wquat dq = ts_wquat_rotate_by(b.dq, b.w, half_h);
     ts_wv3 w = b.w;
     ts_wm gyro = needs_gyroscopic(store, i, count);
-    if (any_lane(gyro)) {
+    bool turning = any_lane(gyro); /* only the gyroscopic update changes w */
+    if (turning) {
         gyro_result r = gyroscopic(store, i, count, &b, half_h);
         dq = ts_wquat_select(gyro, r.dq, dq);
         w = ts_wv3_select(gyro, r.w, w);
@@ -280,7 +281,7 @@ TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const
     b.dp = ts_wv3_select(ok, dp, b.dp);
     b.dq = ts_wquat_select(ok, dq, b.dq);
     b.w = ts_wv3_select(ok, w, b.w);
-    scatter_motion_count(states, index, count, b.w, b.dp, b.dq); /* v is unchanged */
+    scatter_motion_count(states, index, count, b.w, b.dp, b.dq, turning); /* v is unchanged */
     return first_not_finite(ok, i, count);
 }
 

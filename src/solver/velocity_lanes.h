@@ -155,14 +155,16 @@ TS_FORCE_INLINE void store_rows_count(ts_body_state *states, const int32_t index
     store_row(states, index, 3, offset, rows[3], write);
 }
 
-/* Writes w, dp and dq (not v) of the first `count` lanes (the position
- * integrator's bundles of consecutive slots). */
+/* Writes dp, dq and (when write_w) w, not v, of the first `count` lanes
+ * (the position integrator's bundles of consecutive slots). */
 TS_FORCE_INLINE void scatter_motion_count(ts_body_state *states, const int32_t index[TS_W], int count, ts_wv3 w,
-                                          ts_wv3 dp, ts_wquat dq)
+                                          ts_wv3 dp, ts_wquat dq, bool write_w)
 {
     ts_wf rows[4];
-    group_rows(w, rows);
-    store_rows_count(states, index, count, 4, rows);
+    if (write_w) {
+        group_rows(w, rows);
+        store_rows_count(states, index, count, 4, rows);
+    }
     group_rows(dp, rows);
     store_rows_count(states, index, count, 8, rows);
     column_rows(dq.x, dq.y, dq.z, dq.w, rows);
@@ -291,7 +293,7 @@ TS_FORCE_INLINE void scatter_velocities(ts_body_state *states, const int32_t ind
 }
 
 TS_FORCE_INLINE void scatter_motion_count(ts_body_state *states, const int32_t index[TS_W], int count, ts_wv3 w,
-                                          ts_wv3 dp, ts_wquat dq)
+                                          ts_wv3 dp, ts_wquat dq, bool write_w)
 {
     float rows[10][TS_W];
     ts_wv3_store(rows, w);
@@ -302,7 +304,9 @@ TS_FORCE_INLINE void scatter_motion_count(ts_body_state *states, const int32_t i
     ts_w_store(rows[9], dq.w);
     for (int l = 0; l < count; ++l) {
         ts_body_state *s = states + index[l];
-        s->w = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
+        if (write_w) {
+            s->w = (ts_vec3){rows[0][l], rows[1][l], rows[2][l]};
+        }
         s->dp = (ts_vec3){rows[3][l], rows[4][l], rows[5][l]};
         s->dq = (ts_quat){rows[6][l], rows[7][l], rows[8][l], rows[9][l]};
     }
