@@ -858,6 +858,69 @@ static void test_parallel_refit_same_tree(void **state)
     ts_tree_destroy(&parts);
 }
 
+/* The summed area of the enlarged nodes, afresh (what the refit keeps as a running sum). */
+static double enlarged_area_now(const ts_dynamic_tree *tree)
+{
+    double sum = 0.0;
+    for (int i = 0; i < tree->node_capacity; ++i) {
+        const ts_tree_node *node = tree->nodes + i;
+        if ((node->flags & TS_TREE_NODE_ALLOCATED) != 0 && (node->flags & TS_TREE_NODE_ENLARGED) != 0) {
+            sum += (double)ts_aabb_area(node->aabb);
+        }
+    }
+    return sum;
+}
+
+/* The refit visits only the nodes enlarged since the last refit, yet leaves
+ * what a refit of every enlarged node would: after each refit no node is
+ * left flagged to refit, every internal node is exactly its children's
+ * union (ts_tree_validate checks that of every unflagged node), the root is
+ * the union of all proxies, and the running sum of the enlarged nodes' area
+ * matches the sum afresh (relative 1e-9: the same float areas summed in
+ * double in another order). Proxies move (their new box need not hold the
+ * old one, as a body's new fat box), in rounds of none, a few and many,
+ * without a rebuild between them unless the refit asks for one. */
+static void test_refit_visits_only_new_growth(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    rng r = {2024u};
+    scene s = scene_make(5000);
+    fill_tree(&tree, &s, &r, 100.0f);
+    assert_true(ts_tree_rebuild(&tree, true));
+    const int moves[] = {0, 30, 400, 0, 0, 5, 1500, 60, 0, 3000, 10, 0};
+    for (int round = 0; round < (int)(sizeof(moves) / sizeof(moves[0])); ++round) {
+        for (int k = 0; k < moves[round]; ++k) {
+            int i = (int)(rng_next(&r) % (uint32_t)s.n);
+            ts_vec3 d = {rng_range(&r, -1.0f, 1.0f), rng_range(&r, -1.0f, 1.0f), rng_range(&r, -1.0f, 1.0f)};
+            s.boxes[i] = translate_box(s.boxes[i], d);
+            ts_tree_enlarge_proxy(&tree, s.proxies[i], s.boxes[i]);
+        }
+        bool asked = ts_tree_refit_enlarged(&tree);
+        assert_true(ts_tree_validate(&tree));
+        for (int i = 0; i < tree.node_capacity; ++i) {
+            assert_int_equal(tree.nodes[i].flags & TS_TREE_NODE_REFIT, 0);
+        }
+        ts_aabb all = s.boxes[0];
+        for (int i = 1; i < s.n; ++i) {
+            all = ts_aabb_union(all, s.boxes[i]);
+        }
+        assert_memory_equal(&all, &tree.nodes[tree.root].aabb, sizeof(ts_aabb));
+        double fresh = enlarged_area_now(&tree);
+        assert_true(fabs(tree.enlarged_area - fresh) <= 1e-9 * fresh);
+        if (asked) {
+            assert_true(ts_tree_rebuild(&tree, false));
+            assert_true(ts_tree_validate(&tree));
+            assert_true(tree.enlarged_area == 0.0 && enlarged_area_now(&tree) == 0.0);
+        }
+    }
+    assert_pairs_match_brute_force(&tree, &s);
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
 /* Refit: after proxies grow in place, every enlarged node shrinks back to
  * its children's union (ts_tree_validate checks that every box holds its
  * children, so every leaf is inside all its ancestors) and every proxy is
@@ -983,6 +1046,7 @@ int main(void)
         cmocka_unit_test(test_full_rebuild),
         cmocka_unit_test(test_parallel_rebuild_same_tree),
         cmocka_unit_test(test_refit_and_when_to_rebuild),
+        cmocka_unit_test(test_refit_visits_only_new_growth),
         cmocka_unit_test(test_parallel_refit_same_tree),
         cmocka_unit_test(test_validate_detects_corruption),
     };

@@ -272,7 +272,7 @@ static void rotate_node(ts_dynamic_tree *tree, int ia)
     n->aabb = best_box;
     n->category_bits = nodes[iu].category_bits | nodes[kept].category_bits;
     n->height = height_of(1 + max_int(nodes[iu].height, nodes[kept].height));
-    n->flags |= (uint16_t)((nodes[iu].flags | nodes[kept].flags) & TS_TREE_NODE_ENLARGED);
+    n->flags |= (uint16_t)((nodes[iu].flags | nodes[kept].flags) & (TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT));
     a->height = height_of(1 + max_int(n->height, nodes[moved].height));
     /* a's box, category bits and enlarged flag are unchanged: same leaves below. */
 }
@@ -288,7 +288,7 @@ static void refit_to_root(ts_dynamic_tree *tree, int index)
         node->aabb = ts_aabb_union(c1->aabb, c2->aabb);
         node->category_bits = c1->category_bits | c2->category_bits;
         node->height = height_of(1 + max_int(c1->height, c2->height));
-        node->flags |= (uint16_t)((c1->flags | c2->flags) & TS_TREE_NODE_ENLARGED);
+        node->flags |= (uint16_t)((c1->flags | c2->flags) & (TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT));
         rotate_node(tree, index);
         index = node->parent;
     }
@@ -404,21 +404,30 @@ void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb)
     nodes[proxy].aabb = fat_aabb;
 
     /* Grow ancestors until one already holds the box (all above it do too),
-     * and flag them up to the first one already flagged (all above it are). */
+     * and flag them to refit up to the first one already flagged (all above
+     * it are): the leaf's old box may have been what set theirs. A node's
+     * first flag since the last refit takes its area out of the refit's
+     * bookkeeping (dynamic_tree_build.c), which puts the refitted area back. */
     bool growing = true;
     int index = nodes[proxy].parent;
     while (index != TS_NULL_PROXY) {
         ts_tree_node *node = nodes + index;
-        if ((node->flags & TS_TREE_NODE_ENLARGED) == 0) {
-            tree->enlarged_built_area += (double)ts_aabb_area(node->aabb); /* its area at the rebuild */
+        uint16_t flags = node->flags;
+        if ((flags & TS_TREE_NODE_REFIT) == 0) {
+            double area = (double)ts_aabb_area(node->aabb);
+            if ((flags & TS_TREE_NODE_ENLARGED) == 0) {
+                tree->enlarged_built_area += area; /* its area at the rebuild */
+            } else {
+                tree->enlarged_area -= area; /* its area at the last refit */
+            }
         }
         if (growing) {
             growing = ts_aabb_enlarge_to_contain(&node->aabb, fat_aabb);
         }
-        if (!growing && (node->flags & TS_TREE_NODE_ENLARGED) != 0) {
+        if (!growing && (flags & TS_TREE_NODE_REFIT) != 0) {
             break;
         }
-        node->flags |= TS_TREE_NODE_ENLARGED;
+        node->flags = (uint16_t)(flags | TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT);
         index = node->parent;
     }
 }

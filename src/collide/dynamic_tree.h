@@ -42,6 +42,7 @@ enum {
     TS_TREE_NODE_ALLOCATED = 1, /* in the tree (not on the free list) */
     TS_TREE_NODE_LEAF = 2,      /* a proxy */
     TS_TREE_NODE_ENLARGED = 4,  /* internal node grown in place by ts_tree_enlarge_proxy; rebuilt by ts_tree_rebuild */
+    TS_TREE_NODE_REFIT = 8,     /* enlarged since the last refit: its box may be looser than its children's union */
 };
 
 /* 48 bytes. */
@@ -105,6 +106,7 @@ typedef struct ts_dynamic_tree {
     double built_area;          /* summed internal area after the last rebuild */
     double built_cost;          /* built_area over the root's area then; 0: unknown (changed since) */
     double enlarged_built_area; /* the part of built_area that enlarged nodes had when first enlarged */
+    double enlarged_area;       /* the enlarged nodes' summed area now, less that of those to refit */
     ts_tree_build_range rebuild_ranges[TS_TREE_BUILD_RANGES];
     /* The refit in parts: the enlarged nodes above the split depth (breadth
      * first), the subtree roots at it, and each subtree's summed area. */
@@ -158,7 +160,9 @@ void ts_tree_rebuild_end(ts_dynamic_tree *tree);
 
 /* Shrinks every enlarged node to its children's union, bottom up, keeping
  * the tree's shape and the enlarged flags (so that a later partial rebuild
- * still re-places everything that grew). O(enlarged nodes). Returns true
+ * still re-places everything that grew). Only the nodes enlarged since the
+ * last refit (TS_TREE_NODE_REFIT) are visited: the others hold their
+ * children's union already. O(nodes enlarged since then). Returns true
  * when the enlarged part has drifted from the shape a rebuild would give
  * (dynamic_tree_build.c says how that is measured): then call
  * ts_tree_rebuild(tree, false) or its parallel parts. */

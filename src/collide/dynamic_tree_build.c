@@ -260,6 +260,7 @@ static void refit(ts_tree_node *nodes, int index)
     node->aabb = ts_aabb_union(c1->aabb, c2->aabb);
     node->category_bits = c1->category_bits | c2->category_bits;
     node->height = height_of(1 + (c1->height > c2->height ? c1->height : c2->height));
+    node->flags &= (uint16_t)~TS_TREE_NODE_REFIT;
 }
 
 /* Splits range r (of two or more items) once: makes its node, hangs it in
@@ -330,15 +331,25 @@ static void build_range(ts_dynamic_tree *tree, ts_tree_build_range r)
  *         summed by ts_tree_enlarge_proxy) + (their areas now)
  *
  * and asks for a rebuild when the cost has grown by TS_TREE_REFIT_SLACK
- * (or is unknown: other calls changed the tree since). */
+ * (or is unknown: other calls changed the tree since).
+ *
+ * Enlarged nodes stay enlarged until the rebuild, but only those enlarged
+ * since the last refit (flagged TS_TREE_NODE_REFIT, a subtree at the root
+ * too) can be looser than their children's union: the others were refitted
+ * and nothing below them changed since. So the refit visits those alone,
+ * and the third term, the enlarged nodes' area now, is kept as a running
+ * sum (enlarged_area): ts_tree_enlarge_proxy takes out a node's area when
+ * it first flags it, the refit adds the node's new area. A swinging crowd
+ * whose tree never drifts enough to be rebuilt then pays for the proxies it
+ * moved this step, not for every node it ever moved. */
 #define TS_TREE_REFIT_SLACK 1.15
 
-static inline bool is_enlarged_internal(const ts_tree_node *node)
+static inline bool needs_refit(const ts_tree_node *node)
 {
-    return !is_leaf(node) && (node->flags & TS_TREE_NODE_ENLARGED) != 0;
+    return !is_leaf(node) && (node->flags & TS_TREE_NODE_REFIT) != 0;
 }
 
-/* Refits the enlarged nodes of the subtree at `top` (an enlarged internal
+/* Refits the flagged nodes of the subtree at `top` (a flagged internal
  * node), children first, by a post-order walk along parent links (no stack):
  * a node is refitted when the walk comes back up from its second child.
  * Returns the refitted nodes' summed area, in walk order. */
@@ -347,7 +358,7 @@ static double refit_subtree(ts_tree_node *nodes, int top)
     double area = 0.0;
     int index = top;
     for (;;) {
-        if (is_enlarged_internal(nodes + index)) {
+        if (needs_refit(nodes + index)) {
             index = nodes[index].children.child1;
             continue;
         }
@@ -367,7 +378,7 @@ static double refit_subtree(ts_tree_node *nodes, int top)
     }
 }
 
-/* Breadth first through the enlarged nodes down to TS_TREE_REFIT_LEVELS:
+/* Breadth first through the flagged nodes down to TS_TREE_REFIT_LEVELS:
  * those above it go to refit_top (parents before children), those at it
  * become the parts. Depends only on the tree. */
 int ts_tree_refit_begin(ts_dynamic_tree *tree)
@@ -375,8 +386,12 @@ int ts_tree_refit_begin(ts_dynamic_tree *tree)
     int root = tree->root;
     tree->refit_top_count = 0;
     tree->refit_root_count = 0;
-    if (root == TS_NULL_PROXY || !is_enlarged_internal(tree->nodes + root)) {
+    if (root == TS_NULL_PROXY || is_leaf(tree->nodes + root) ||
+        (tree->nodes[root].flags & TS_TREE_NODE_ENLARGED) == 0) {
         return -1;
+    }
+    if (!needs_refit(tree->nodes + root)) {
+        return 0; /* nothing grew since the last refit: only the cost is asked */
     }
     const ts_tree_node *nodes = tree->nodes;
     int32_t *top = tree->refit_top;
@@ -388,7 +403,7 @@ int ts_tree_refit_begin(ts_dynamic_tree *tree)
         for (int i = level_begin; i < level_end; ++i) {
             const int32_t children[2] = {nodes[top[i]].children.child1, nodes[top[i]].children.child2};
             for (int c = 0; c < 2; ++c) {
-                if (!is_enlarged_internal(nodes + children[c])) {
+                if (!needs_refit(nodes + children[c])) {
                     continue;
                 }
                 if (level < TS_TREE_REFIT_LEVELS) {
@@ -413,7 +428,7 @@ void ts_tree_refit_part(ts_dynamic_tree *tree, int k)
 bool ts_tree_refit_end(ts_dynamic_tree *tree)
 {
     ts_tree_node *nodes = tree->nodes;
-    double enlarged_area = 0.0;
+    double enlarged_area = tree->enlarged_area;
     for (int k = 0; k < tree->refit_root_count; ++k) {
         enlarged_area += tree->refit_areas[k];
     }
@@ -422,6 +437,7 @@ bool ts_tree_refit_end(ts_dynamic_tree *tree)
         refit(nodes, tree->refit_top[i]);
         enlarged_area += (double)ts_aabb_area(nodes[tree->refit_top[i]].aabb);
     }
+    tree->enlarged_area = enlarged_area;
     if (!(tree->built_cost > 0.0)) {
         return true;
     }
@@ -455,6 +471,7 @@ static void measure_built_cost(ts_dynamic_tree *tree)
     double root_area = tree->root == TS_NULL_PROXY ? 0.0 : (double)ts_aabb_area(nodes[tree->root].aabb);
     tree->built_area = sum;
     tree->enlarged_built_area = 0.0;
+    tree->enlarged_area = 0.0; /* no node is enlarged after a rebuild */
     tree->built_cost = root_area > 0.0 ? sum / root_area : 0.0;
 }
 

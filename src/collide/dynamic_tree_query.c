@@ -126,6 +126,12 @@ float ts_tree_area_ratio(const ts_dynamic_tree *tree)
     return total / root_area;
 }
 
+static bool aabb_equal(ts_aabb a, ts_aabb b)
+{
+    return a.lower.x == b.lower.x && a.lower.y == b.lower.y && a.lower.z == b.lower.z && a.upper.x == b.upper.x &&
+           a.upper.y == b.upper.y && a.upper.z == b.upper.z;
+}
+
 bool ts_tree_validate(const ts_dynamic_tree *tree)
 {
     const int capacity = tree->node_capacity;
@@ -169,7 +175,7 @@ bool ts_tree_validate(const ts_dynamic_tree *tree)
         }
         if (is_leaf(node)) {
             leaves += 1;
-            if (node->height != 0 || (node->flags & TS_TREE_NODE_ENLARGED) != 0) {
+            if (node->height != 0 || (node->flags & (TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT)) != 0) {
                 return false;
             }
             continue;
@@ -195,6 +201,17 @@ bool ts_tree_validate(const ts_dynamic_tree *tree)
             return false;
         }
         if (((n1->flags | n2->flags) & TS_TREE_NODE_ENLARGED) != 0 && (node->flags & TS_TREE_NODE_ENLARGED) == 0) {
+            return false;
+        }
+        /* To refit: only enlarged nodes, with their ancestors; the others hold
+         * exactly their children's union (the refit skips them). */
+        if ((node->flags & TS_TREE_NODE_REFIT) != 0 && (node->flags & TS_TREE_NODE_ENLARGED) == 0) {
+            return false;
+        }
+        if (((n1->flags | n2->flags) & TS_TREE_NODE_REFIT) != 0 && (node->flags & TS_TREE_NODE_REFIT) == 0) {
+            return false;
+        }
+        if ((node->flags & TS_TREE_NODE_REFIT) == 0 && !aabb_equal(node->aabb, ts_aabb_union(n1->aabb, n2->aabb))) {
             return false;
         }
     }
