@@ -156,6 +156,7 @@ void ts_body_update_mass(ts_world *world, int32_t body)
     store_vec3(s->vx, s->vy, s->vz, i, v);
     write_motion_columns(world, body);
     s->max_extent[i] = ts_body_max_extent(world, body);
+    ts_body_sync_bounds(world, body);
 }
 
 /* ---- create / destroy ---- */

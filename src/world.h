@@ -78,7 +78,6 @@ typedef struct ts_shape {
     } geometry;
     ts_transform local;     /* in the body frame */
     ts_transform sim_local; /* in the body's simulation frame (centre of mass, principal axes) */
-    ts_aabb aabb;           /* tight world bounds at the last update */
     ts_aabb fat_aabb;       /* the bounds in the broadphase tree */
     int32_t proxy;          /* proxy in broadphase tree `tree`, or -1 */
     uint8_t tree;           /* TS_TREE_STATIC or TS_TREE_MOVABLE */

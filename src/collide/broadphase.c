@@ -63,14 +63,20 @@ static void abs_rotation(ts_quat q, ts_vec3 rows[3])
     rows[2] = ts_abs3(ts_v3(2.0f * (xz - wy), 2.0f * (yz + wx), 1.0f - 2.0f * (xx + yy)));
 }
 
+/* At the centre of mass (a body's only shape always is). */
+static bool is_centred(const ts_shape *shape)
+{
+    ts_vec3 p = shape->sim_local.p;
+    return p.x == 0.0f && p.y == 0.0f && p.z == 0.0f;
+}
+
 /* Per body and step, so kept cheap: a sphere needs only its centre (no
  * rotation at all when it sits at the centre of mass, as a body's only
  * shape does), a box one rotation matrix instead of three turned axes. */
 static ts_aabb shape_bounds(const ts_shape *shape, ts_transform body)
 {
     const ts_transform *local = &shape->sim_local;
-    bool centred = local->p.x == 0.0f && local->p.y == 0.0f && local->p.z == 0.0f;
-    ts_vec3 center = centred ? body.p : ts_transform_point(body, local->p);
+    ts_vec3 center = is_centred(shape) ? body.p : ts_transform_point(body, local->p);
     ts_vec3 extent;
     switch (shape->type) {
     case TS_SHAPE_SPHERE: {
@@ -105,6 +111,39 @@ ts_aabb ts_shape_compute_aabb(const ts_world *world, int32_t shape)
 
 static float margin_of(const ts_shape *shape) { return shape->tree == TS_TREE_STATIC ? 0.0f : TS_AABB_MARGIN; }
 
+/* ---- the store's bounds columns ---- */
+
+static void store_fat_box(ts_body_store *s, int32_t i, ts_aabb box)
+{
+    s->fat_lx[i] = box.lower.x;
+    s->fat_ly[i] = box.lower.y;
+    s->fat_lz[i] = box.lower.z;
+    s->fat_ux[i] = box.upper.x;
+    s->fat_uy[i] = box.upper.y;
+    s->fat_uz[i] = box.upper.z;
+}
+
+static ts_aabb load_fat_box(const ts_body_store *s, int32_t i)
+{
+    return (ts_aabb){{s->fat_lx[i], s->fat_ly[i], s->fat_lz[i]}, {s->fat_ux[i], s->fat_uy[i], s->fat_uz[i]}};
+}
+
+void ts_body_sync_bounds(ts_world *world, int32_t body)
+{
+    ts_body_store *s = &world->store;
+    int32_t i = s->table.slot_of_id[body];
+    int32_t first = world->bodies[body].first_shape;
+    float radius = 0.0f; /* the general path */
+    if (first != -1) {
+        const ts_shape *shape = world->shapes + first;
+        if (shape->next == -1 && shape->type == TS_SHAPE_SPHERE && shape->proxy >= 0 && is_centred(shape)) {
+            radius = shape->geometry.sphere.radius; /* > 0: checked at creation */
+            store_fat_box(s, i, shape->fat_aabb);
+        }
+    }
+    s->sphere_radius[i] = radius;
+}
+
 /* ---- proxies and the move buffer ---- */
 
 ts_result ts_shape_buffer_move(ts_world *world, int32_t shape, const char *function)
@@ -127,8 +166,7 @@ ts_result ts_shape_create_proxy(ts_world *world, int32_t shape, const char *func
 {
     ts_shape *s = world->shapes + shape;
     s->tree = world->bodies[s->body].type == TS_BODY_STATIC ? TS_TREE_STATIC : TS_TREE_MOVABLE;
-    s->aabb = ts_shape_compute_aabb(world, shape);
-    s->fat_aabb = ts_aabb_enlarge(s->aabb, margin_of(s));
+    s->fat_aabb = ts_aabb_enlarge(ts_shape_compute_aabb(world, shape), margin_of(s));
     s->enlarged = false;
     s->in_move_buffer = false;
     s->proxy = ts_tree_create_proxy(&world->broadphase.trees[s->tree], s->fat_aabb, s->filter.category_bits, shape);
@@ -140,6 +178,7 @@ ts_result ts_shape_create_proxy(ts_world *world, int32_t shape, const char *func
         ts_tree_destroy_proxy(&world->broadphase.trees[s->tree], s->proxy);
         s->proxy = -1;
     }
+    ts_body_sync_bounds(world, s->body);
     return r;
 }
 
@@ -160,18 +199,20 @@ void ts_shape_destroy_proxy(ts_world *world, int32_t shape)
         ts_tree_destroy_proxy(&bp->trees[s->tree], s->proxy);
         s->proxy = -1;
     }
+    ts_body_sync_bounds(world, s->body);
 }
 
 ts_result ts_body_refresh_proxies(ts_world *world, int32_t body, const char *function)
 {
-    for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
+    ts_result result = TS_OK;
+    for (int32_t sh = world->bodies[body].first_shape; sh != -1 && result == TS_OK; sh = world->shapes[sh].next) {
         ts_shape *s = world->shapes + sh;
-        s->aabb = ts_shape_compute_aabb(world, sh);
-        s->fat_aabb = ts_aabb_enlarge(s->aabb, margin_of(s));
+        s->fat_aabb = ts_aabb_enlarge(ts_shape_compute_aabb(world, sh), margin_of(s));
         ts_tree_move_proxy(&world->broadphase.trees[s->tree], s->proxy, s->fat_aabb);
-        TS_TRY(ts_shape_buffer_move(world, sh, function));
+        result = ts_shape_buffer_move(world, sh, function);
     }
-    return TS_OK;
+    ts_body_sync_bounds(world, body);
+    return result;
 }
 
 /* ---- pair update ---- */
@@ -418,7 +459,7 @@ ts_result ts_broadphase_update_pairs(ts_world *world)
 
 /* The bounds a shape may sweep in the next step: its box and the same box
  * moved by v dt, so that a fast body's pairs exist before it arrives. */
-static ts_aabb swept(ts_aabb box, ts_vec3 motion)
+TS_FORCE_INLINE ts_aabb swept(ts_aabb box, ts_vec3 motion)
 {
     ts_aabb moved = {ts_add(box.lower, motion), ts_add(box.upper, motion)};
     return ts_aabb_union(box, moved);
@@ -433,28 +474,77 @@ bool ts_broadphase_reserve_slots(ts_world *world, int32_t awake)
            ts_tree_reserve_rebuild(&bp->trees[TS_TREE_MOVABLE]);
 }
 
-bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
+/* Whether a shape of tight box `box` moving by `motion` leaves its fat box;
+ * if so, the new fat box: room for TS_LOOK_AHEAD steps of the same motion,
+ * so that a fast body moves its proxy every few steps, not every step. */
+TS_FORCE_INLINE bool refatten(ts_aabb *fat, ts_aabb box, ts_vec3 motion)
+{
+    if (ts_aabb_contains(*fat, swept(box, motion))) {
+        return false;
+    }
+    *fat = ts_aabb_enlarge(swept(box, ts_scale(TS_LOOK_AHEAD, motion)), TS_AABB_MARGIN);
+    return true;
+}
+
+/* Every shape of the body in slot i, through its shape list. */
+static uint8_t shape_list_bounds(ts_world *world, int32_t i, ts_vec3 motion)
 {
     const ts_body_store *store = &world->store;
+    ts_transform xf = {{store->px[i], store->py[i], store->pz[i]},
+                       {store->qx[i], store->qy[i], store->qz[i], store->qw[i]}};
+    uint8_t slot_enlarged = 0;
+    for (int32_t sh = world->bodies[store->table.id_of_slot[i]].first_shape; sh != -1; sh = world->shapes[sh].next) {
+        ts_shape *s = world->shapes + sh;
+        if (refatten(&s->fat_aabb, shape_bounds(s, xf), motion)) {
+            s->enlarged = true;
+            slot_enlarged = 1;
+        }
+    }
+    return slot_enlarged;
+}
+
+/* The columns the loop below reads, held in locals: its byte stores could
+ * alias the store's pointers, which the compiler would then load again. */
+typedef struct bounds_columns {
+    const float *px, *py, *pz, *vx, *vy, *vz, *sphere_radius;
+    float *lx, *ly, *lz, *ux, *uy, *uz;
+} bounds_columns;
+
+/* The body in slot i whose only shape is a sphere of radius r at its centre
+ * of mass: from the store's columns alone (the same box and the same
+ * operations as shape_bounds and the list path, so the same bits); a new fat
+ * box stays in the columns until ts_broadphase_enlarge_proxies. */
+TS_FORCE_INLINE uint8_t sphere_bounds(bounds_columns c, int32_t i, float r, ts_vec3 motion)
+{
+    ts_vec3 center = {c.px[i], c.py[i], c.pz[i]};
+    ts_vec3 extent = {r, r, r};
+    ts_aabb box = {ts_sub(center, extent), ts_add(center, extent)};
+    ts_aabb fat = {{c.lx[i], c.ly[i], c.lz[i]}, {c.ux[i], c.uy[i], c.uz[i]}};
+    if (!refatten(&fat, box, motion)) {
+        return 0;
+    }
+    c.lx[i] = fat.lower.x;
+    c.ly[i] = fat.lower.y;
+    c.lz[i] = fat.lower.z;
+    c.ux[i] = fat.upper.x;
+    c.uy[i] = fat.upper.y;
+    c.uz[i] = fat.upper.z;
+    return 1;
+}
+
+bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
+{
+    ts_body_store *store = &world->store;
+    const bounds_columns c = {store->px,     store->py,     store->pz,     store->vx,     store->vy,
+                              store->vz,     store->sphere_radius,         store->fat_lx, store->fat_ly,
+                              store->fat_lz, store->fat_ux, store->fat_uy, store->fat_uz};
     uint8_t *enlarged_slots = world->broadphase.enlarged_slots;
     float dt = world->step_dt;
     bool any = false;
     for (int32_t i = begin; i < end; ++i) {
-        int32_t body = store->table.id_of_slot[i];
-        ts_transform xf = {{store->px[i], store->py[i], store->pz[i]}, {store->qx[i], store->qy[i], store->qz[i], store->qw[i]}};
-        ts_vec3 motion = ts_scale(dt, ts_v3(store->vx[i], store->vy[i], store->vz[i]));
-        uint8_t slot_enlarged = 0;
-        for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
-            ts_shape *s = world->shapes + sh;
-            s->aabb = shape_bounds(s, xf);
-            if (!ts_aabb_contains(s->fat_aabb, swept(s->aabb, motion))) {
-                /* Room for TS_LOOK_AHEAD steps of the same motion, so a fast
-                 * body moves its proxy every few steps, not every step. */
-                s->fat_aabb = ts_aabb_enlarge(swept(s->aabb, ts_scale(TS_LOOK_AHEAD, motion)), TS_AABB_MARGIN);
-                s->enlarged = true;
-                slot_enlarged = 1;
-            }
-        }
+        ts_vec3 motion = ts_scale(dt, ts_v3(c.vx[i], c.vy[i], c.vz[i]));
+        float r = c.sphere_radius[i];
+        uint8_t slot_enlarged = r > 0.0f ? sphere_bounds(c, i, r, motion) : shape_list_bounds(world, i, motion);
         enlarged_slots[i] = slot_enlarged;
         any |= slot_enlarged != 0;
     }
@@ -483,6 +573,14 @@ ts_result ts_broadphase_enlarge_proxies(ts_world *world)
             continue;
         }
         int32_t body = store->table.id_of_slot[i];
+        if (store->sphere_radius[i] > 0.0f) { /* its only shape; the new box is in the columns */
+            int32_t sh = world->bodies[body].first_shape;
+            world->shapes[sh].fat_aabb = load_fat_box(store, i);
+            ts_tree_enlarge_proxy(tree, world->shapes[sh].proxy, world->shapes[sh].fat_aabb);
+            ts_result r = ts_shape_buffer_move(world, sh, "ts_world_step");
+            result = result == TS_OK ? r : result;
+            continue;
+        }
         for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
             ts_shape *s = world->shapes + sh;
             if (!s->enlarged) {

@@ -50,6 +50,12 @@ void ts_broadphase_destroy(ts_broadphase *broadphase, const ts_allocator *alloca
 /* World bounds of a shape at its body's current pose. */
 ts_aabb ts_shape_compute_aabb(const struct ts_world *world, int32_t shape);
 
+/* Writes the body's bounds columns of the store (sphere_radius and the fat
+ * box, see body_store.h) from its shapes. Called whenever, outside a step,
+ * its shape list, their placement in its simulation frame (the mass
+ * update) or their fat bounds change; the step keeps them itself. */
+void ts_body_sync_bounds(struct ts_world *world, int32_t body);
+
 /* Puts a shape into the tree of its body's type and the move buffer. */
 ts_result ts_shape_create_proxy(struct ts_world *world, int32_t shape, const char *function);
 
@@ -89,11 +95,14 @@ bool ts_broadphase_reserve_slots(struct ts_world *world, int32_t awake);
 /* Step stage "finalize" (parallel over awake slots [begin, end)): computes
  * each shape's bounds, gives those that left their fat bounds new ones and
  * marks them and their body's slot (each block writes only its own slots).
+ * A body whose only shape is a centred sphere is done from the store's
+ * columns alone: its new fat box waits there for ts_broadphase_enlarge_proxies.
  * Returns whether any did. */
 bool ts_broadphase_compute_bounds(struct ts_world *world, int32_t begin, int32_t end);
 
-/* Step stage "finalize" (serial, after compute_bounds): in slot order, grows
- * the marked proxies' tree nodes in place (ts_tree_enlarge_proxy: no remove
+/* Step stage "finalize" (serial, after compute_bounds): in slot order, gives
+ * the marked shapes of centred-sphere bodies their fat box from the store,
+ * grows the marked proxies' tree nodes in place (ts_tree_enlarge_proxy: no remove
  * and reinsert) and queues them for the next pair update. The enlarged part
  * of the tree is refitted or rebuilt by ts_broadphase_rebuild_tree. */
 ts_result ts_broadphase_enlarge_proxies(struct ts_world *world);

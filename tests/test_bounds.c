@@ -1,0 +1,190 @@
+/* The bounds update after each step (collide/broadphase.c): every shape's
+ * fat box holds the shape, the tree holds the fat boxes, and the store's
+ * bounds columns (the fast path of bodies whose only shape is a centred
+ * sphere) follow every change of a body's shapes, pose and type. */
+#include "test_common.h"
+
+#include "collide/aabb.h"
+#include "collide/broadphase.h"
+#include "world.h"
+
+static ts_shape_id add_sphere(ts_body_id body, ts_vec3 at, float radius)
+{
+    ts_shape_def def = ts_default_shape_def();
+    def.local_position = at;
+    ts_sphere sphere = {radius};
+    ts_shape_id id = ts_create_sphere_shape(body, &def, &sphere);
+    assert_false(ts_shape_id_is_null(id));
+    return id;
+}
+
+static ts_shape_id add_box(ts_body_id body, ts_vec3 at, ts_vec3 half)
+{
+    ts_shape_def def = ts_default_shape_def();
+    def.local_position = at;
+    ts_box box = {half};
+    ts_shape_id id = ts_create_box_shape(body, &def, &box);
+    assert_false(ts_shape_id_is_null(id));
+    return id;
+}
+
+static ts_shape_id add_capsule(ts_body_id body, ts_vec3 at, float radius, float half_height)
+{
+    ts_shape_def def = ts_default_shape_def();
+    def.local_position = at;
+    ts_capsule capsule = {radius, half_height};
+    ts_shape_id id = ts_create_capsule_shape(body, &def, &capsule);
+    assert_false(ts_shape_id_is_null(id));
+    return id;
+}
+
+static bool same_box(ts_aabb a, ts_aabb b) { return memcmp(&a, &b, sizeof(ts_aabb)) == 0; }
+
+/* After a step (or an edit): for every shape, the tight box at the body's
+ * pose lies in its fat box (exactly: both come from the same float
+ * operations), its tree leaf holds that fat box bit for bit, and a body
+ * on the sphere path is one centred sphere whose fat box the columns
+ * repeat. Returns how many awake bodies were on the sphere path. */
+static int check_bounds(ts_world_id id)
+{
+    ts_world *world = ts_world_lookup(id, "test");
+    const ts_body_store *s = &world->store;
+    assert_true(ts_tree_validate(&world->broadphase.trees[TS_TREE_MOVABLE]));
+    assert_true(ts_tree_validate(&world->broadphase.trees[TS_TREE_STATIC]));
+    int on_sphere_path = 0;
+    for (int32_t b = 0; b < world->body_ids.next_index; ++b) {
+        const ts_body *body = world->bodies + b;
+        if (!body->alive) {
+            continue;
+        }
+        for (int32_t sh = body->first_shape; sh != -1; sh = world->shapes[sh].next) {
+            const ts_shape *shape = world->shapes + sh;
+            assert_true(shape->proxy >= 0);
+            assert_true(ts_aabb_contains(shape->fat_aabb, ts_shape_compute_aabb(world, sh)));
+            assert_true(same_box(shape->fat_aabb, ts_tree_get_fat_aabb(&world->broadphase.trees[shape->tree], shape->proxy)));
+        }
+        int32_t i = s->table.slot_of_id[b];
+        if (s->sphere_radius[i] > 0.0f) {
+            const ts_shape *shape = world->shapes + body->first_shape;
+            assert_int_equal(shape->next, -1);
+            assert_int_equal(shape->type, TS_SHAPE_SPHERE);
+            assert_true(shape->sim_local.p.x == 0.0f && shape->sim_local.p.y == 0.0f && shape->sim_local.p.z == 0.0f);
+            assert_true(s->sphere_radius[i] == shape->geometry.sphere.radius);
+            ts_aabb columns = {{s->fat_lx[i], s->fat_ly[i], s->fat_lz[i]}, {s->fat_ux[i], s->fat_uy[i], s->fat_uz[i]}};
+            assert_true(same_box(columns, shape->fat_aabb));
+            on_sphere_path += i < s->table.end[TS_RANGE_AWAKE];
+        } else if (body->first_shape != -1 && world->shapes[body->first_shape].next == -1 &&
+                   world->shapes[body->first_shape].type == TS_SHAPE_SPHERE) {
+            /* one sphere off the sphere path: not exactly at the centre of
+             * mass (its offset's rounding through the mass update) */
+            ts_vec3 p = world->shapes[body->first_shape].sim_local.p;
+            assert_false(p.x == 0.0f && p.y == 0.0f && p.z == 0.0f);
+        }
+    }
+    return on_sphere_path;
+}
+
+/* Spinning, drifting bodies of every kind (no gravity, no contacts between
+ * them: far apart), some fast enough to leave their fat bounds every few
+ * steps; between steps the shapes and poses are edited so that bodies go on
+ * and off the sphere path. After each step and edit every fat box holds
+ * its shape and the columns match (check_bounds). */
+static void test_fat_bounds_hold_shapes_through_edits(void **state)
+{
+    (void)state;
+    ts_world_id world = test_world(4, 1);
+    assert_ok(ts_world_set_gravity(world, (ts_vec3){0, 0, 0}));
+    enum { COUNT = 6 };
+    ts_body_id bodies[COUNT];
+    for (int k = 0; k < COUNT; ++k) {
+        bodies[k] = test_dynamic_body(world, (ts_vec3){10.0f * (float)k, 0, 0});
+        float speed = k % 2 == 0 ? 0.5f : 20.0f; /* slow: rarely leaves its fat box; fast: every few steps */
+        assert_ok(ts_body_set_linear_velocity(bodies[k], (ts_vec3){0.1f * speed, speed, -0.3f * speed}));
+        assert_ok(ts_body_set_angular_velocity(bodies[k], (ts_vec3){1.0f + (float)k, -2.0f, 0.5f}));
+    }
+    add_sphere(bodies[0], (ts_vec3){0, 0, 0}, 0.4f);          /* sphere path */
+    add_sphere(bodies[1], (ts_vec3){0.3f, -0.2f, 0.1f}, 0.5f); /* one sphere off the origin: still centred */
+    add_box(bodies[2], (ts_vec3){0, 0, 0}, (ts_vec3){0.5f, 0.2f, 0.3f});
+    add_capsule(bodies[3], (ts_vec3){0.2f, 0, 0}, 0.3f, 0.6f);
+    add_sphere(bodies[4], (ts_vec3){0.5f, 0, 0}, 0.3f);
+    ts_shape_id box4 = add_box(bodies[4], (ts_vec3){-0.5f, 0, 0}, (ts_vec3){0.2f, 0.2f, 0.2f});
+    ts_shape_id extra = TS_NULL_SHAPE_ID;
+    add_sphere(bodies[5], (ts_vec3){0, 0, 0}, 0.25f);
+    assert_int_equal(check_bounds(world), 3);
+
+    for (int step = 0; step < 80; ++step) {
+        assert_ok(ts_world_step(world, 1.0f / 60.0f));
+        int spheres = check_bounds(world);
+        switch (step) {
+        case 10: /* a box joins the sphere: off the path */
+            extra = add_box(bodies[0], (ts_vec3){0.6f, 0, 0}, (ts_vec3){0.1f, 0.1f, 0.1f});
+            assert_int_equal(check_bounds(world), spheres - 1);
+            break;
+        case 20: /* and leaves again; body 4 loses its box: its sphere is alone, off its old centre */
+            assert_ok(ts_destroy_shape(extra));
+            assert_int_equal(check_bounds(world), spheres + 1);
+            break;
+        case 25:
+            assert_ok(ts_destroy_shape(box4));
+            assert_int_equal(check_bounds(world), spheres + 1);
+            break;
+        case 30: /* a teleport */
+            assert_ok(ts_body_set_transform(bodies[5], (ts_vec3){-40, 5, 5}, (ts_quat){0, 0, 0, 1}));
+            check_bounds(world);
+            break;
+        case 40: /* kinematic and back */
+            assert_ok(ts_body_set_type(bodies[1], TS_BODY_KINEMATIC));
+            check_bounds(world);
+            break;
+        case 50:
+            assert_ok(ts_body_set_type(bodies[1], TS_BODY_DYNAMIC));
+            check_bounds(world);
+            break;
+        case 60: /* static: in the static tree, outside the awake range */
+            assert_ok(ts_body_set_type(bodies[0], TS_BODY_STATIC));
+            check_bounds(world);
+            break;
+        case 70:
+            assert_ok(ts_body_set_type(bodies[0], TS_BODY_DYNAMIC));
+            assert_ok(ts_body_set_linear_velocity(bodies[0], (ts_vec3){0, -30, 0}));
+            check_bounds(world);
+            break;
+        default: break;
+        }
+    }
+    assert_int_equal(check_bounds(world), 4); /* bodies 0, 1, 4 and 5 */
+    assert_ok(ts_destroy_world(world));
+}
+
+/* A sphere on the fast path still finds its pairs: dropped onto a box
+ * ground from 5 m, it comes to rest on it (centre 0.5 m above the ground's
+ * top, within 0.02 m: the soft contact's resting penetration) after 3 s. */
+static void test_sphere_path_finds_pairs(void **state)
+{
+    (void)state;
+    ts_world_id world = test_world(4, 1);
+    ts_body_def ground_def = ts_default_body_def();
+    ground_def.position = (ts_vec3){0, -1, 0};
+    ts_body_id ground = ts_create_body(world, &ground_def);
+    add_box(ground, (ts_vec3){0, 0, 0}, (ts_vec3){20, 1, 20});
+    ts_body_id ball = test_dynamic_body(world, (ts_vec3){0, 5, 0});
+    add_sphere(ball, (ts_vec3){0, 0, 0}, 0.5f);
+    assert_int_equal(check_bounds(world), 1);
+    for (int step = 0; step < 180; ++step) {
+        assert_ok(ts_world_step(world, 1.0f / 60.0f));
+        check_bounds(world);
+    }
+    ts_vec3 p;
+    assert_ok(ts_body_get_position(ball, &p));
+    assert_near(p.y, 0.5, 0.02);
+    assert_ok(ts_destroy_world(world));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fat_bounds_hold_shapes_through_edits),
+        cmocka_unit_test(test_sphere_path_finds_pairs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
