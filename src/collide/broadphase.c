@@ -33,6 +33,7 @@ void ts_broadphase_destroy(ts_broadphase *bp, const ts_allocator *allocator)
     ts_array_free(allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, sizeof(uint64_t));
     ts_array_free(allocator, (void **)&bp->new_ids, &bp->new_id_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, sizeof(uint8_t));
+    ts_array_free(allocator, (void **)&bp->enlarged_list, &bp->enlarged_list_capacity, sizeof(int32_t));
     for (int w = 0; w < TS_MAX_THREADS; ++w) {
         ts_pair_buffer *buffer = bp->worker_pairs + w;
         ts_array_free(allocator, (void **)&buffer->keys, &buffer->capacity, sizeof(uint64_t));
@@ -134,6 +135,7 @@ void ts_body_sync_bounds(ts_world *world, int32_t body)
     int32_t i = s->table.slot_of_id[body];
     int32_t first = world->bodies[body].first_shape;
     float radius = 0.0f; /* the general path */
+    s->first_shape[i] = first;
     if (first != -1) {
         const ts_shape *shape = world->shapes + first;
         if (shape->next == -1 && shape->type == TS_SHAPE_SPHERE && shape->proxy >= 0 && is_centred(shape)) {
@@ -471,6 +473,8 @@ bool ts_broadphase_reserve_slots(ts_world *world, int32_t awake)
     /* + 8: the scan in ts_broadphase_enlarge_proxies reads whole 8-byte words */
     return ts_array_reserve(&world->allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, awake + 8,
                             sizeof(uint8_t)) &&
+           ts_array_reserve(&world->allocator, (void **)&bp->enlarged_list, &bp->enlarged_list_capacity, awake,
+                            sizeof(int32_t)) &&
            ts_tree_reserve_rebuild(&bp->trees[TS_TREE_MOVABLE]);
 }
 
@@ -493,7 +497,7 @@ static uint8_t shape_list_bounds(ts_world *world, int32_t i, ts_vec3 motion)
     ts_transform xf = {{store->px[i], store->py[i], store->pz[i]},
                        {store->qx[i], store->qy[i], store->qz[i], store->qw[i]}};
     uint8_t slot_enlarged = 0;
-    for (int32_t sh = world->bodies[store->table.id_of_slot[i]].first_shape; sh != -1; sh = world->shapes[sh].next) {
+    for (int32_t sh = store->first_shape[i]; sh != -1; sh = world->shapes[sh].next) {
         ts_shape *s = world->shapes + sh;
         if (refatten(&s->fat_aabb, shape_bounds(s, xf), motion)) {
             s->enlarged = true;
@@ -551,14 +555,12 @@ bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
     return any;
 }
 
-ts_result ts_broadphase_enlarge_proxies(ts_world *world)
+/* The marked slots of the bounds update, in order. */
+static int32_t list_marked_slots(const ts_broadphase *bp, int32_t awake)
 {
-    const ts_body_store *store = &world->store;
-    ts_broadphase *bp = &world->broadphase;
-    ts_dynamic_tree *tree = &bp->trees[TS_TREE_MOVABLE];
     const uint8_t *flags = bp->enlarged_slots;
-    int32_t awake = store->table.end[TS_RANGE_AWAKE];
-    ts_result result = TS_OK;
+    int32_t *list = bp->enlarged_list;
+    int32_t count = 0;
     for (int32_t i = 0; i < awake; ++i) {
         /* Skip eight quiet slots at a time (most bodies stay in their fat bounds). */
         if ((i & 7) == 0 && i + 8 <= awake) {
@@ -569,20 +571,50 @@ ts_result ts_broadphase_enlarge_proxies(ts_world *world)
                 continue;
             }
         }
-        if (flags[i] == 0) {
-            continue;
+        if (flags[i] != 0) {
+            list[count++] = i;
         }
-        int32_t body = store->table.id_of_slot[i];
+    }
+    return count;
+}
+
+/* How far ahead in the list the walk below asks for what it will read:
+ * a shape, then (once that arrived) its leaf, then the leaf's parent. The
+ * walk is serial and each proxy's reads are scattered, so without this it
+ * waits on memory for nearly every one. */
+#define TS_ENLARGE_AHEAD 12
+
+ts_result ts_broadphase_enlarge_proxies(ts_world *world)
+{
+    ts_body_store *store = &world->store;
+    ts_broadphase *bp = &world->broadphase;
+    ts_dynamic_tree *tree = &bp->trees[TS_TREE_MOVABLE];
+    const int32_t *list = bp->enlarged_list;
+    const int32_t *first_shape = store->first_shape;
+    ts_shape *shapes = world->shapes;
+    int32_t count = list_marked_slots(bp, store->table.end[TS_RANGE_AWAKE]);
+    ts_result result = TS_OK;
+    for (int32_t k = 0; k < count; ++k) {
+        if (k + TS_ENLARGE_AHEAD < count) {
+            TS_PREFETCH(shapes + first_shape[list[k + TS_ENLARGE_AHEAD]]);
+        }
+        if (k + 2 * TS_ENLARGE_AHEAD / 3 < count) {
+            ts_tree_prefetch_proxy(tree, shapes[first_shape[list[k + 2 * TS_ENLARGE_AHEAD / 3]]].proxy);
+        }
+        if (k + TS_ENLARGE_AHEAD / 3 < count) {
+            ts_tree_prefetch_parent(tree, shapes[first_shape[list[k + TS_ENLARGE_AHEAD / 3]]].proxy);
+        }
+        int32_t i = list[k];
         if (store->sphere_radius[i] > 0.0f) { /* its only shape; the new box is in the columns */
-            int32_t sh = world->bodies[body].first_shape;
-            world->shapes[sh].fat_aabb = load_fat_box(store, i);
-            ts_tree_enlarge_proxy(tree, world->shapes[sh].proxy, world->shapes[sh].fat_aabb);
-            ts_result r = ts_shape_buffer_move(world, sh, "ts_world_step");
+            ts_shape *s = shapes + first_shape[i];
+            s->fat_aabb = load_fat_box(store, i);
+            ts_tree_enlarge_proxy(tree, s->proxy, s->fat_aabb);
+            ts_result r = ts_shape_buffer_move(world, first_shape[i], "ts_world_step");
             result = result == TS_OK ? r : result;
             continue;
         }
-        for (int32_t sh = world->bodies[body].first_shape; sh != -1; sh = world->shapes[sh].next) {
-            ts_shape *s = world->shapes + sh;
+        for (int32_t sh = first_shape[i]; sh != -1; sh = shapes[sh].next) {
+            ts_shape *s = shapes + sh;
             if (!s->enlarged) {
                 continue;
             }

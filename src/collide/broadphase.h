@@ -39,6 +39,8 @@ typedef struct ts_broadphase {
     ts_pair_buffer worker_pairs[TS_MAX_THREADS];
     uint8_t *enlarged_slots; /* per awake body slot: 1 when one of its shapes left its fat bounds this step */
     int32_t enlarged_capacity;
+    int32_t *enlarged_list; /* scratch of ts_broadphase_enlarge_proxies: the marked slots, in order */
+    int32_t enlarged_list_capacity;
 } ts_broadphase;
 
 struct ts_world;

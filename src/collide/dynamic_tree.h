@@ -22,6 +22,7 @@
 #define TS_COLLIDE_DYNAMIC_TREE_H
 
 #include "collide/aabb.h"
+#include "core.h"
 #include "tessera/types.h"
 
 #include <stdbool.h>
@@ -187,6 +188,15 @@ bool ts_tree_reserve_rebuild(ts_dynamic_tree *tree);
 
 /* Frees the rebuild scratch (ts_tree_destroy calls it). */
 void ts_tree_free_rebuild_scratch(ts_dynamic_tree *tree);
+
+/* Asks for a leaf's node (what ts_tree_enlarge_proxy reads first), and for
+ * its parent once the leaf has arrived: for a caller that walks many
+ * proxies and knows which come next. */
+static inline void ts_tree_prefetch_proxy(const ts_dynamic_tree *tree, int proxy) { TS_PREFETCH(tree->nodes + proxy); }
+static inline void ts_tree_prefetch_parent(const ts_dynamic_tree *tree, int proxy)
+{
+    TS_PREFETCH(tree->nodes + tree->nodes[proxy].parent);
+}
 
 void ts_tree_set_category_bits(ts_dynamic_tree *tree, int proxy, uint64_t category_bits);
 uint64_t ts_tree_get_category_bits(const ts_dynamic_tree *tree, int proxy);

@@ -27,7 +27,7 @@ typedef enum ts_body_range {
     TS_RANGE_COUNT = 3,
 } ts_body_range;
 
-#define TS_BODY_COLUMNS 45
+#define TS_BODY_COLUMNS 46
 
 typedef struct ts_body_store {
     union {
@@ -51,11 +51,14 @@ typedef struct ts_body_store {
             float *max_extent;                /* farthest shape point from the centre of mass */
             float *sleep_threshold;           /* m/s; -1 when the body may not sleep */
             float *sleep_time;                /* seconds spent below the threshold (islands/sleep.h) */
-            /* The bounds update's fast path (collide/broadphase.c): the radius
-             * of the body's only shape when that is a sphere at the centre of
-             * mass with a proxy, else 0; then that shape's fat box too, kept
-             * equal to it (ts_body_sync_bounds), so that the update of such a
-             * body reads these columns alone. */
+            /* For the bounds update (collide/broadphase.c), kept by
+             * ts_body_sync_bounds: the body's first shape (its list's head, as
+             * in ts_body; -1 when none), so that the update need not go
+             * through the body; and its fast path: the radius of the body's
+             * only shape when that is a sphere at the centre of mass with a
+             * proxy, else 0, with that shape's fat box, kept equal to it, so
+             * that the update of such a body reads these columns alone. */
+            int32_t *first_shape;
             float *sphere_radius;
             float *fat_lx, *fat_ly, *fat_lz, *fat_ux, *fat_uy, *fat_uz;
         };
