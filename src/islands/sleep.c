@@ -191,6 +191,17 @@ static void keep_touching_awake(ts_world *world, int32_t body)
     }
 }
 
+/* Whether any of the timers has reached TS_TIME_TO_SLEEP (one pass over a
+ * column, no early exit: it vectorises). */
+static bool any_rested(const float *sleep_time, int32_t count)
+{
+    bool any = false;
+    for (int32_t i = 0; i < count; ++i) {
+        any |= sleep_time[i] >= TS_TIME_TO_SLEEP;
+    }
+    return any;
+}
+
 void ts_sleep_islands(ts_world *world)
 {
     if (!world->enable_sleep) {
@@ -198,11 +209,17 @@ void ts_sleep_islands(ts_world *world)
     }
     ts_island_set *set = &world->islands;
     const ts_body_store *s = &world->store;
+    int32_t awake = s->table.end[TS_RANGE_AWAKE];
+    /* An awake island's bodies are all awake and it has one at least, so
+     * while no awake timer has reached the time to sleep no island can
+     * sleep (nor be split for it): skip the walk through every body's island. */
+    if (!any_rested(s->sleep_time, awake)) {
+        return;
+    }
     for (int32_t k = 0; k < set->awake_count; ++k) {
         set->islands[set->awake[k]].sleep_time = FLT_MAX;
     }
     /* Each island's least body timer (the bodies are in slot order). */
-    int32_t awake = s->table.end[TS_RANGE_AWAKE];
     for (int32_t i = 0; i < awake; ++i) {
         int32_t body = s->table.id_of_slot[i];
         int32_t island = world->bodies[body].island;
