@@ -9,6 +9,7 @@
 #include "../world.h"
 #include "contact.h"
 
+#include <simde/x86/sse.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -536,6 +537,63 @@ TS_FORCE_INLINE uint8_t sphere_bounds(bounds_columns c, int32_t i, float r, ts_v
     return 1;
 }
 
+/* One axis of four sphere-path slots: the box lower = p - r, upper = p + r
+ * swept by motion m (min / max with the moved box), as sphere_bounds does
+ * lane by lane. simde_mm_min_ps(a, b) is a < b ? a : b and max a > b ? a : b,
+ * as ts_min3 / ts_max3: the same bits. */
+typedef struct sweep4 {
+    simde__m128 lower, upper;
+} sweep4;
+
+TS_FORCE_INLINE sweep4 sweep_axis4(simde__m128 lower, simde__m128 upper, simde__m128 m)
+{
+    return (sweep4){simde_mm_min_ps(lower, simde_mm_add_ps(lower, m)), simde_mm_max_ps(upper, simde_mm_add_ps(upper, m))};
+}
+
+/* Whether the fat interval [fat_lower, fat_upper] holds the swept one, per lane. */
+TS_FORCE_INLINE simde__m128 holds4(simde__m128 fat_lower, simde__m128 fat_upper, sweep4 s)
+{
+    return simde_mm_and_ps(simde_mm_cmple_ps(fat_lower, s.lower), simde_mm_cmple_ps(s.upper, fat_upper));
+}
+
+/* One axis of the fat box after the bounds test: the lanes that left get
+ * enlarge(swept(box, TS_LOOK_AHEAD m), TS_AABB_MARGIN) as refatten does. */
+TS_FORCE_INLINE void refatten_axis4(float *fat_lower, float *fat_upper, simde__m128 lower, simde__m128 upper,
+                                    simde__m128 m, simde__m128 left)
+{
+    simde__m128 margin = simde_mm_set1_ps(TS_AABB_MARGIN);
+    sweep4 ahead = sweep_axis4(lower, upper, simde_mm_mul_ps(simde_mm_set1_ps(TS_LOOK_AHEAD), m));
+    simde__m128 new_lower = simde_mm_sub_ps(ahead.lower, margin);
+    simde__m128 new_upper = simde_mm_add_ps(ahead.upper, margin);
+    simde__m128 old_lower = simde_mm_loadu_ps(fat_lower), old_upper = simde_mm_loadu_ps(fat_upper);
+    simde_mm_storeu_ps(fat_lower, simde_mm_or_ps(simde_mm_and_ps(left, new_lower), simde_mm_andnot_ps(left, old_lower)));
+    simde_mm_storeu_ps(fat_upper, simde_mm_or_ps(simde_mm_and_ps(left, new_upper), simde_mm_andnot_ps(left, old_upper)));
+}
+
+/* Slots [i, i + 4), all on the sphere path, at once; returns the mask of
+ * those that left their fat bounds (lane l: bit l). */
+TS_FORCE_INLINE int sphere_bounds4(bounds_columns c, int32_t i, simde__m128 r, simde__m128 dt)
+{
+    simde__m128 px = simde_mm_loadu_ps(c.px + i), py = simde_mm_loadu_ps(c.py + i), pz = simde_mm_loadu_ps(c.pz + i);
+    simde__m128 mx = simde_mm_mul_ps(dt, simde_mm_loadu_ps(c.vx + i));
+    simde__m128 my = simde_mm_mul_ps(dt, simde_mm_loadu_ps(c.vy + i));
+    simde__m128 mz = simde_mm_mul_ps(dt, simde_mm_loadu_ps(c.vz + i));
+    simde__m128 lx = simde_mm_sub_ps(px, r), ly = simde_mm_sub_ps(py, r), lz = simde_mm_sub_ps(pz, r);
+    simde__m128 ux = simde_mm_add_ps(px, r), uy = simde_mm_add_ps(py, r), uz = simde_mm_add_ps(pz, r);
+    simde__m128 held = holds4(simde_mm_loadu_ps(c.lx + i), simde_mm_loadu_ps(c.ux + i), sweep_axis4(lx, ux, mx));
+    held = simde_mm_and_ps(held, holds4(simde_mm_loadu_ps(c.ly + i), simde_mm_loadu_ps(c.uy + i), sweep_axis4(ly, uy, my)));
+    held = simde_mm_and_ps(held, holds4(simde_mm_loadu_ps(c.lz + i), simde_mm_loadu_ps(c.uz + i), sweep_axis4(lz, uz, mz)));
+    int left = ~simde_mm_movemask_ps(held) & 15;
+    if (left != 0) {
+        /* All ones where not held: a held lane is all ones (a NaN, equal to nothing), the others 0 == 0. */
+        simde__m128 mask = simde_mm_cmpeq_ps(held, simde_mm_setzero_ps());
+        refatten_axis4(c.lx + i, c.ux + i, lx, ux, mx, mask);
+        refatten_axis4(c.ly + i, c.uy + i, ly, uy, my, mask);
+        refatten_axis4(c.lz + i, c.uz + i, lz, uz, mz, mask);
+    }
+    return left;
+}
+
 bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
 {
     ts_body_store *store = &world->store;
@@ -544,13 +602,27 @@ bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
                               store->fat_lz, store->fat_ux, store->fat_uy, store->fat_uz};
     uint8_t *enlarged_slots = world->broadphase.enlarged_slots;
     float dt = world->step_dt;
+    simde__m128 dt4 = simde_mm_set1_ps(dt);
     bool any = false;
-    for (int32_t i = begin; i < end; ++i) {
+    for (int32_t i = begin; i < end;) {
+        if (end - i >= 4) {
+            simde__m128 r = simde_mm_loadu_ps(c.sphere_radius + i);
+            if (simde_mm_movemask_ps(simde_mm_cmpgt_ps(r, simde_mm_setzero_ps())) == 15) {
+                int left = sphere_bounds4(c, i, r, dt4);
+                for (int l = 0; l < 4; ++l) {
+                    enlarged_slots[i + l] = (uint8_t)(left >> l & 1);
+                }
+                any |= left != 0;
+                i += 4;
+                continue;
+            }
+        }
         ts_vec3 motion = ts_scale(dt, ts_v3(c.vx[i], c.vy[i], c.vz[i]));
         float r = c.sphere_radius[i];
         uint8_t slot_enlarged = r > 0.0f ? sphere_bounds(c, i, r, motion) : shape_list_bounds(world, i, motion);
         enlarged_slots[i] = slot_enlarged;
         any |= slot_enlarged != 0;
+        i += 1;
     }
     return any;
 }

@@ -13,12 +13,21 @@
 void ts_sleep_update_timers(ts_world *world, int32_t begin, int32_t end)
 {
     ts_body_store *s = &world->store;
+    const float *vx = s->vx, *vy = s->vy, *vz = s->vz, *wx = s->wx, *wy = s->wy, *wz = s->wz;
+    const float *max_extent = s->max_extent, *sleep_threshold = s->sleep_threshold;
+    float *sleep_time = s->sleep_time;
     float dt = world->step_dt;
     for (int32_t i = begin; i < end; ++i) {
-        /* The fastest point of the body: |v| + |w| r for r its extent. */
-        float speed = ts_length(ts_v3(s->vx[i], s->vy[i], s->vz[i])) +
-                      s->max_extent[i] * ts_length(ts_v3(s->wx[i], s->wy[i], s->wz[i]));
-        s->sleep_time[i] = speed <= s->sleep_threshold[i] ? s->sleep_time[i] + dt : 0.0f;
+        /* A body that may not sleep (threshold -1) has no speed to measure:
+         * no speed is <= -1, so its timer stays 0 either way. */
+        float threshold = sleep_threshold[i];
+        float time = 0.0f;
+        if (threshold >= 0.0f) {
+            /* The fastest point of the body: |v| + |w| r for r its extent. */
+            float speed = ts_length(ts_v3(vx[i], vy[i], vz[i])) + max_extent[i] * ts_length(ts_v3(wx[i], wy[i], wz[i]));
+            time = speed <= threshold ? sleep_time[i] + dt : 0.0f;
+        }
+        sleep_time[i] = time;
     }
 }
 
