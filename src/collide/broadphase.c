@@ -605,7 +605,7 @@ bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
     simde__m128 dt4 = simde_mm_set1_ps(dt);
     bool any = false;
     for (int32_t i = begin; i < end;) {
-        if (end - i >= 4) {
+        if (c.sphere_radius[i] > 0.0f && end - i >= 4) {
             simde__m128 r = simde_mm_loadu_ps(c.sphere_radius + i);
             if (simde_mm_movemask_ps(simde_mm_cmpgt_ps(r, simde_mm_setzero_ps())) == 15) {
                 int left = sphere_bounds4(c, i, r, dt4);
