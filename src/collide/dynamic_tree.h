@@ -131,7 +131,8 @@ void ts_tree_destroy_proxy(ts_dynamic_tree *tree, int proxy);
 /* Removes the leaf and inserts it again with a new box (never allocates). */
 void ts_tree_move_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
 
-/* Sets the leaf's box and grows its ancestors in place, marking them enlarged;
+/* Sets the leaf's box and grows its ancestors in place, marking them enlarged
+ * and to refit (TS_TREE_NODE_REFIT, up to the first one already marked);
  * O(depth) and cheap, but the tree's quality decays until ts_tree_rebuild(tree,
  * false) re-places the enlarged part (Box2D v3's per-step scheme). */
 void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
