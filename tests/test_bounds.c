@@ -61,7 +61,8 @@ static int check_bounds(ts_world_id id)
             const ts_shape *shape = world->shapes + sh;
             assert_true(shape->proxy >= 0);
             assert_true(ts_aabb_contains(shape->fat_aabb, ts_shape_compute_aabb(world, sh)));
-            assert_true(same_box(shape->fat_aabb, ts_tree_get_fat_aabb(&world->broadphase.trees[shape->tree], shape->proxy)));
+            const ts_dynamic_tree *tree = &world->broadphase.trees[shape->tree];
+            assert_true(same_box(shape->fat_aabb, ts_tree_get_fat_aabb(tree, shape->proxy)));
         }
         int32_t i = s->table.slot_of_id[b];
         if (s->sphere_radius[i] > 0.0f) {

@@ -547,7 +547,8 @@ typedef struct sweep4 {
 
 TS_FORCE_INLINE sweep4 sweep_axis4(simde__m128 lower, simde__m128 upper, simde__m128 m)
 {
-    return (sweep4){simde_mm_min_ps(lower, simde_mm_add_ps(lower, m)), simde_mm_max_ps(upper, simde_mm_add_ps(upper, m))};
+    return (sweep4){simde_mm_min_ps(lower, simde_mm_add_ps(lower, m)),
+                    simde_mm_max_ps(upper, simde_mm_add_ps(upper, m))};
 }
 
 /* Whether the fat interval [fat_lower, fat_upper] holds the swept one, per lane. */
@@ -566,8 +567,10 @@ TS_FORCE_INLINE void refatten_axis4(float *fat_lower, float *fat_upper, simde__m
     simde__m128 new_lower = simde_mm_sub_ps(ahead.lower, margin);
     simde__m128 new_upper = simde_mm_add_ps(ahead.upper, margin);
     simde__m128 old_lower = simde_mm_loadu_ps(fat_lower), old_upper = simde_mm_loadu_ps(fat_upper);
-    simde_mm_storeu_ps(fat_lower, simde_mm_or_ps(simde_mm_and_ps(left, new_lower), simde_mm_andnot_ps(left, old_lower)));
-    simde_mm_storeu_ps(fat_upper, simde_mm_or_ps(simde_mm_and_ps(left, new_upper), simde_mm_andnot_ps(left, old_upper)));
+    simde_mm_storeu_ps(fat_lower,
+                       simde_mm_or_ps(simde_mm_and_ps(left, new_lower), simde_mm_andnot_ps(left, old_lower)));
+    simde_mm_storeu_ps(fat_upper,
+                       simde_mm_or_ps(simde_mm_and_ps(left, new_upper), simde_mm_andnot_ps(left, old_upper)));
 }
 
 /* Slots [i, i + 4), all on the sphere path, at once; returns the mask of
@@ -580,9 +583,10 @@ TS_FORCE_INLINE int sphere_bounds4(bounds_columns c, int32_t i, simde__m128 r, s
     simde__m128 mz = simde_mm_mul_ps(dt, simde_mm_loadu_ps(c.vz + i));
     simde__m128 lx = simde_mm_sub_ps(px, r), ly = simde_mm_sub_ps(py, r), lz = simde_mm_sub_ps(pz, r);
     simde__m128 ux = simde_mm_add_ps(px, r), uy = simde_mm_add_ps(py, r), uz = simde_mm_add_ps(pz, r);
-    simde__m128 held = holds4(simde_mm_loadu_ps(c.lx + i), simde_mm_loadu_ps(c.ux + i), sweep_axis4(lx, ux, mx));
-    held = simde_mm_and_ps(held, holds4(simde_mm_loadu_ps(c.ly + i), simde_mm_loadu_ps(c.uy + i), sweep_axis4(ly, uy, my)));
-    held = simde_mm_and_ps(held, holds4(simde_mm_loadu_ps(c.lz + i), simde_mm_loadu_ps(c.uz + i), sweep_axis4(lz, uz, mz)));
+    simde__m128 held_x = holds4(simde_mm_loadu_ps(c.lx + i), simde_mm_loadu_ps(c.ux + i), sweep_axis4(lx, ux, mx));
+    simde__m128 held_y = holds4(simde_mm_loadu_ps(c.ly + i), simde_mm_loadu_ps(c.uy + i), sweep_axis4(ly, uy, my));
+    simde__m128 held_z = holds4(simde_mm_loadu_ps(c.lz + i), simde_mm_loadu_ps(c.uz + i), sweep_axis4(lz, uz, mz));
+    simde__m128 held = simde_mm_and_ps(simde_mm_and_ps(held_x, held_y), held_z);
     int left = ~simde_mm_movemask_ps(held) & 15;
     if (left != 0) {
         /* All ones where not held: a held lane is all ones (a NaN, equal to nothing), the others 0 == 0. */
