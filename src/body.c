@@ -72,6 +72,7 @@ void ts_body_set_origin_transform(ts_world *world, int32_t body, ts_transform or
     s->qy[i] = q.y;
     s->qz[i] = q.z;
     s->qw[i] = q.w;
+    world->joint_scratch.ball_step = -1; /* its ball joints refill their pose and K^-1 (ball_joint.h) */
 }
 
 /* The columns the step reads for motion; zero unless dynamic, so kinematic

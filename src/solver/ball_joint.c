@@ -251,8 +251,8 @@ TS_FORCE_INLINE ts_wv3 relative_velocity(const velocity_lanes *va, const velocit
 }
 
 /* One body at a time: a colour's lanes touch different bodies, so A's
- * update does not read B's, and half the velocities are live at once (both
- * bodies' spilled to the stack). */
+ * update does not read B's, and only one body's velocities are live (with
+ * both, they spilled to the stack). */
 TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_ball_bundle *b, bool general)
 {
     ts_wv3 impulse = ts_wv3_load(b->impulse);

@@ -84,10 +84,12 @@ ts_ball_bundle *TS_WIDE(ts_ball_bundles)(const ts_joint_scratch *scratch);
 int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n);
 
 /* Fills ball bundle b with the joints ids[0 .. lanes - 1]: everything
- * when c->ball_fill says so (a new layout, or the bundle not prepared in the
- * previous step), else only what moves with the bodies (anchors in the
- * world, centres, world inverse inertias, K^-1), the rest kept from the
- * previous step (bodies, masses, local anchors, the impulses it ended with). */
+ * when c->ball_fill says so (a new layout, the bundle not prepared in the
+ * previous step, or a body moved by the API since), else only what moves
+ * with the bodies (anchors in the world, centres, world inverse inertias),
+ * the rest kept from the previous step (bodies, masses, local anchors, the
+ * impulses it ended with, and in a bundle of isotropic lanes K^-1, which its
+ * last relax evaluated at the pose this step starts from). */
 void TS_WIDE(ts_ball_prepare)(const struct ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids,
                               int lanes);
 
