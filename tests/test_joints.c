@@ -779,20 +779,21 @@ static void test_ball_impulses_kept_between_steps(void **state)
     assert_ok(ts_destroy_world(world));
 }
 
-/* A three-sphere chain swinging; its middle sphere is turned a quarter turn
- * about z through the API, then both worlds step once. */
+/* A three-sphere chain (joints met at the start) swinging; its middle
+ * sphere is turned a quarter turn about z through the API (its two joints
+ * now 0.7 m apart), then the world steps once. */
 static void turned_chain_step(bool refill, ts_body_id out[3], ts_world_id *out_world)
 {
     ts_world_id world = joint_world();
     ts_body_id anchor = static_anchor(world, (ts_vec3){0, 10, 0});
-    ts_body_id upper = dynamic_sphere(world, (ts_vec3){0, 9, 0}, 0.1f, 500.0f);
-    ts_body_id middle = test_dynamic_body(world, (ts_vec3){0, 8, 0});
+    ts_body_id upper = dynamic_sphere(world, (ts_vec3){0, 9.5f, 0}, 0.1f, 500.0f);
+    ts_body_id middle = test_dynamic_body(world, (ts_vec3){0, 8.5f, 0});
     ts_shape_def shape = ts_default_shape_def();
     shape.density = 500.0f;
     ts_sphere sphere = {0.1f};
     ts_shape_id middle_shape = ts_create_sphere_shape(middle, &shape, &sphere);
     assert_false(ts_shape_id_is_null(middle_shape));
-    ts_body_id lower = dynamic_sphere(world, (ts_vec3){0, 7, 0}, 0.1f, 500.0f);
+    ts_body_id lower = dynamic_sphere(world, (ts_vec3){0, 7.5f, 0}, 0.1f, 500.0f);
     ball(world, anchor, upper, (ts_vec3){0, 0, 0}, (ts_vec3){0, 0.5f, 0});
     ball(world, upper, middle, (ts_vec3){0, -0.5f, 0}, (ts_vec3){0, 0.5f, 0});
     ball(world, middle, lower, (ts_vec3){0, -0.5f, 0}, (ts_vec3){0, 0.5f, 0});
@@ -814,18 +815,13 @@ static void turned_chain_step(bool refill, ts_body_id out[3], ts_world_id *out_w
 
 /* What it checks: a body turned through the API makes its ball joints
  * evaluate K^-1 at the new pose in the next step, as a fresh layout does
- * (bundles of spheres otherwise keep the K^-1 of their last relax from
- * step to step, which the turn made stale). Exact: the same operations on
- * the same numbers, so the two worlds agree bit for bit. */
+ * (the soft step's bundles of spheres otherwise keep the K^-1 of their last
+ * relax from step to step, which the turn made stale; XPBD keeps nothing
+ * and must agree too). Exact: the same operations on the same numbers, so
+ * the two worlds agree bit for bit. */
 static void test_turned_body_refreshes_its_ball_joints(void **state)
 {
     (void)state;
-    if (solver != TS_SOLVER_SOFT_STEP) {
-        /* The refill is the soft step's (XPBD keeps no K^-1 across steps).
-         * XPBD also diverges on this chain (light spheres, arms five radii
-         * long): a known bug, README "Solvers side by side". */
-        skip();
-    }
     ts_body_id a[3], b[3];
     ts_world_id wa, wb;
     turned_chain_step(false, a, &wa);
