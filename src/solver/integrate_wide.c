@@ -145,47 +145,94 @@ void TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32
 
 /* ---- velocities ---- */
 
+#if TS_W == 4 || TS_W == 8
+/* Lane l's v group (and lane l + 4's in the upper half at W = 8) plus its
+ * row of dv; *finite_bits gets the x, y, z bits of the lanes whose sum is finite. */
+TS_FORCE_INLINE ts_wf add_velocity_row(ts_body_state *states, int l, ts_wf dv_row, uint32_t *finite_bits)
+{
+    ts_wf v = ts_w_add(velocity_row(states, lane_iota, l, 0, 64), dv_row);
+    uint32_t bits = ts_w_mask_bits(finite(v));
+#if TS_W == 8
+    *finite_bits |= ((bits & 7u) == 7u ? 1u << l : 0u) | ((bits >> 4 & 7u) == 7u ? 1u << (l + 4) : 0u);
+#else
+    *finite_bits |= (bits & 7u) == 7u ? 1u << l : 0u;
+#endif
+    return v;
+}
+
+/* A full bundle of bodies without force, torque or damping: v += h (F / m + g s)
+ * (F = 0) added to each state's 16-byte v group, w left alone: the same
+ * operations on each lane as velocity_bundle without its transposes. A lane
+ * whose sum is not finite keeps its v (as there). */
+TS_FORCE_INLINE int32_t free_velocity_bundle(ts_body_state *TS_RESTRICT states, ts_wv3 dv, int32_t i)
+{
+    ts_wf rows[4];
+    group_rows(dv, rows);
+    uint32_t ok = 0;
+    ts_wf v0 = add_velocity_row(states, 0, rows[0], &ok), v1 = add_velocity_row(states, 1, rows[1], &ok);
+    ts_wf v2 = add_velocity_row(states, 2, rows[2], &ok), v3 = add_velocity_row(states, 3, rows[3], &ok);
+    store_row(states, lane_iota, 0, 0, v0, ok);
+    store_row(states, lane_iota, 1, 0, v1, ok);
+    store_row(states, lane_iota, 2, 0, v2, ok);
+    store_row(states, lane_iota, 3, 0, v3, ok);
+    if (ok == TS_ALL_LANES) {
+        return INT32_MAX;
+    }
+    for (int l = 0; l < TS_W; ++l) {
+        if ((ok >> l & 1u) == 0) {
+            return i + l;
+        }
+    }
+    return INT32_MAX;
+}
+#endif
+
 /* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
 TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
                                         const ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw)
 {
     ts_wf one = ts_w_splat(1.0f);
     ts_wf zero = ts_w_zero();
-    velocity_lanes b = gather_velocities(states, index); /* dp and dq are not read or written */
     COLUMN_LANES(fx); COLUMN_LANES(fy); COLUMN_LANES(fz);
     COLUMN_LANES(tx); COLUMN_LANES(ty); COLUMN_LANES(tz);
     COLUMN_LANES(inv_mass); COLUMN_LANES(linear_damping); COLUMN_LANES(angular_damping);
     COLUMN_LANES(gravity_scale);
+    bool damped = ts_w_mask_bits(ts_w_or(ts_w_gt(linear_damping, zero), ts_w_gt(angular_damping, zero))) != 0;
+    ts_wm torqued = ts_w_or(ts_w_or(ts_w_gt(ts_w_max(tx, ts_w_neg(tx)), zero),
+                                    ts_w_gt(ts_w_max(ty, ts_w_neg(ty)), zero)),
+                            ts_w_gt(ts_w_max(tz, ts_w_neg(tz)), zero));
+    ts_wv3 force = {fx, fy, fz};
+    /* v = (v + h (F / m + g s)) keep */
+    ts_wv3 dv = ts_wv3_scale(hw, ts_wv3_add(ts_wv3_scale(inv_mass, force), ts_wv3_scale(gravity_scale, g)));
+#if TS_W == 4 || TS_W == 8
+    if (count == TS_W && !damped && !any_lane(torqued)) {
+        return free_velocity_bundle(states, dv, i);
+    }
+#endif
+    velocity_lanes b = gather_velocities(states, index); /* dp and dq are not read or written */
     /* keep = 1 / (1 + h c): exactly 1 without damping, and x 1 = x, so
      * bundles without damping skip the divisions and products (same bits) */
-    bool damped = ts_w_mask_bits(ts_w_or(ts_w_gt(linear_damping, zero), ts_w_gt(angular_damping, zero))) != 0;
     ts_wf linear_keep = one, angular_keep = one;
     if (damped) {
         linear_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, linear_damping)));
         angular_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, angular_damping)));
     }
-    ts_wv3 force = {fx, fy, fz};
-    /* v = (v + h (F / m + g s)) keep */
-    ts_wv3 accel = ts_wv3_add(ts_wv3_scale(inv_mass, force), ts_wv3_scale(gravity_scale, g));
-    ts_wv3 v = ts_wv3_add(b.v, ts_wv3_scale(hw, accel));
+    ts_wv3 v = ts_wv3_add(b.v, dv);
     if (damped) {
         v = ts_wv3_scale(linear_keep, v);
     }
 
-    /* dw = R I^-1 R^T T with I diagonal in the principal frame q; only
-     * bundles with a torque pay for the rotations */
+    /* w += h R I^-1 R^T T with I diagonal in the principal frame q, in the
+     * lanes with a torque alone (the others keep w's bits, as the bundles
+     * without any torque do); only bundles with a torque pay for the rotations */
     ts_wv3 torque = {tx, ty, tz};
-    ts_wm torqued = ts_w_or(ts_w_or(ts_w_gt(ts_w_max(tx, ts_w_neg(tx)), zero),
-                                    ts_w_gt(ts_w_max(ty, ts_w_neg(ty)), zero)),
-                            ts_w_gt(ts_w_max(tz, ts_w_neg(tz)), zero));
-    ts_wv3 dw = {zero, zero, zero};
+    ts_wv3 w = b.w;
     if (any_lane(torqued)) {
         ts_wquat q = start_rotation(store, i, count);
         COLUMN_LANES(inv_ix); COLUMN_LANES(inv_iy); COLUMN_LANES(inv_iz);
         ts_wv3 local = mul_cw((ts_wv3){inv_ix, inv_iy, inv_iz}, ts_wquat_rotate(ts_wquat_conj(q), torque));
-        dw = ts_wv3_select(torqued, ts_wquat_rotate(q, local), dw);
+        w = ts_wv3_select(torqued, ts_wv3_add(b.w, ts_wv3_scale(hw, ts_wquat_rotate(q, local))), b.w);
     }
-    ts_wv3 w = ts_wv3_add(b.w, ts_wv3_scale(hw, dw));
     if (damped) {
         w = ts_wv3_scale(angular_keep, w);
     }
