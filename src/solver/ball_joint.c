@@ -32,7 +32,16 @@ ts_ball_bundle *TS_WIDE(ts_ball_bundles)(const ts_joint_scratch *scratch)
     return (ts_ball_bundle *)((p + 63u) & ~(uintptr_t)63u);
 }
 
-int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n) { return n * (int32_t)sizeof(ts_ball_bundle) + 64; }
+ts_ball_cold *TS_WIDE(ts_ball_cold_of)(const ts_joint_scratch *scratch, const ts_ball_bundle *b)
+{
+    const ts_ball_bundle *first = TS_WIDE(ts_ball_bundles)(scratch);
+    return (ts_ball_cold *)(first + scratch->ball_count) + (b - first);
+}
+
+int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n)
+{
+    return n * (int32_t)(sizeof(ts_ball_bundle) + sizeof(ts_ball_cold)) + 64;
+}
 
 /* ---- isotropic and general lanes ---- */
 
@@ -54,18 +63,19 @@ TS_FORCE_INLINE ts_wsym3 iso_point_mass(ts_wf ma, ts_wf mb, ts_wf ia, ts_wf ib, 
     return ts_wsym3_inverse(k);
 }
 
-TS_FORCE_INLINE ts_wm isotropic_lanes(const ts_ball_bundle *b) { return ts_w_gt(ts_w_load(b->isotropic), ts_w_zero()); }
+TS_FORCE_INLINE ts_wm isotropic_lanes(const ts_ball_cold *cold) { return ts_w_gt(ts_w_load(cold->isotropic), ts_w_zero()); }
 
 /* K^-1 of every lane at anchors ra, rb; `general` is a constant of the
- * caller (the bundle has a general lane), so a bundle of isotropic lanes
- * compiles to the short form alone. */
-TS_FORCE_INLINE ts_wsym3 lane_point_mass(const ts_ball_bundle *b, bool general, ts_wv3 ra, ts_wv3 rb)
+ * caller (the bundle has a general lane; only then is `cold` read), so a
+ * bundle of isotropic lanes compiles to the short form alone. */
+TS_FORCE_INLINE ts_wsym3 lane_point_mass(const ts_ball_bundle *b, const ts_ball_cold *cold, bool general, ts_wv3 ra,
+                                         ts_wv3 rb)
 {
     ts_wf ma = ts_w_load(b->inv_mass_a), mb = ts_w_load(b->inv_mass_b);
     ts_wsym3 k = iso_point_mass(ma, mb, ts_w_load(b->iso_inertia_a), ts_w_load(b->iso_inertia_b), ra, rb);
     if (general) {
-        ts_wsym3 g = ts_point_mass(ma, mb, ts_wsym3_load(b->inv_inertia_a), ts_wsym3_load(b->inv_inertia_b), ra, rb);
-        ts_wm iso = isotropic_lanes(b);
+        ts_wsym3 g = ts_point_mass(ma, mb, ts_wsym3_load(cold->inv_inertia_a), ts_wsym3_load(cold->inv_inertia_b), ra, rb);
+        ts_wm iso = isotropic_lanes(cold);
         k = (ts_wsym3){ts_w_select(iso, k.xx, g.xx), ts_w_select(iso, k.yy, g.yy), ts_w_select(iso, k.zz, g.zz),
                        ts_w_select(iso, k.xy, g.xy), ts_w_select(iso, k.xz, g.xz), ts_w_select(iso, k.yz, g.yz)};
     }
@@ -73,12 +83,12 @@ TS_FORCE_INLINE ts_wsym3 lane_point_mass(const ts_ball_bundle *b, bool general, 
 }
 
 /* The angular velocity change I^-1 L of one body of every lane. */
-TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_bundle *b, bool general, const float iso_row[TS_W],
+TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_cold *cold, bool general, const float iso_row[TS_W],
                                     const float rows[6][TS_W], ts_wv3 l)
 {
     ts_wv3 r = ts_wv3_scale(ts_w_load(iso_row), l);
     if (general) {
-        r = ts_wv3_select(isotropic_lanes(b), r, ts_wsym3_mul(ts_wsym3_load(rows), l));
+        r = ts_wv3_select(isotropic_lanes(cold), r, ts_wsym3_mul(ts_wsym3_load(rows), l));
     }
     return r;
 }
@@ -113,31 +123,32 @@ static bool fill_body(const ts_joint_prepare_context *c, int32_t body, ts_vec3 l
     return !awake || (s->inv_ix[i] == s->inv_iy[i] && s->inv_iy[i] == s->inv_iz[i]);
 }
 
-static void fill_lanes(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
+static void fill_lanes(const ts_joint_prepare_context *c, ts_ball_bundle *b, ts_ball_cold *cold, const int32_t *ids,
+                       int lanes)
 {
     b->general = 0;
     for (int l = 0; l < TS_W; ++l) {
         if (l >= lanes) { /* empty: the dummy, zero masses and impulses */
             b->state_a[l] = b->state_b[l] = c->awake * (int32_t)sizeof(ts_body_state);
-            b->slot_a[l] = b->slot_b[l] = -1;
+            cold->slot_a[l] = cold->slot_b[l] = -1;
             b->inv_mass_a[l] = b->inv_mass_b[l] = 0.0f;
             b->iso_inertia_a[l] = b->iso_inertia_b[l] = 0.0f;
-            b->isotropic[l] = 1.0f;
+            cold->isotropic[l] = 1.0f;
             for (int k = 0; k < 3; ++k) {
-                b->local_a[k][l] = b->local_b[k][l] = 0.0f;
+                cold->local_a[k][l] = cold->local_b[k][l] = 0.0f;
                 b->impulse[k][l] = 0.0f;
             }
             continue;
         }
         const ts_joint *j = c->world->joints + ids[l];
         float iso_a, iso_b;
-        bool iso = fill_body(c, j->edges[0].body, j->local_frame[0].p, l, b->state_a, b->slot_a, b->inv_mass_a,
-                             b->local_a, &iso_a);
-        iso &= fill_body(c, j->edges[1].body, j->local_frame[1].p, l, b->state_b, b->slot_b, b->inv_mass_b, b->local_b,
-                         &iso_b);
+        bool iso = fill_body(c, j->edges[0].body, j->local_frame[0].p, l, b->state_a, cold->slot_a, b->inv_mass_a,
+                             cold->local_a, &iso_a);
+        iso &= fill_body(c, j->edges[1].body, j->local_frame[1].p, l, b->state_b, cold->slot_b, b->inv_mass_b,
+                         cold->local_b, &iso_b);
         b->iso_inertia_a[l] = iso ? iso_a : 0.0f;
         b->iso_inertia_b[l] = iso ? iso_b : 0.0f;
-        b->isotropic[l] = iso ? 1.0f : 0.0f;
+        cold->isotropic[l] = iso ? 1.0f : 0.0f;
         b->general |= iso ? 0 : 1;
         ts_vec3 impulse = j->impulses.linear;
         b->impulse[0][l] = impulse.x;
@@ -185,22 +196,22 @@ TS_FORCE_INLINE lane_pose pose_of(const ts_body_store *s, const int32_t slot[TS_
  * that one, normalised), and K of isotropic lanes depends on nothing else
  * (the anchors, masses and scalar inertias are the bundle's own). A general
  * lane's K also depends on the world inertia at the step's start. */
-TS_FORCE_INLINE void prepare_pose(const ts_joint_prepare_context *c, ts_ball_bundle *b, bool general, bool mass)
+TS_FORCE_INLINE void prepare_pose(const ts_joint_prepare_context *c, ts_ball_bundle *b, ts_ball_cold *cold,
+                                  bool general, bool mass)
 {
     const ts_body_store *s = &c->world->store;
     if (general) {
         for (int l = 0; l < TS_W; ++l) {
-            bool lane_general = b->isotropic[l] == 0.0f;
-            inertia_of(s, b->slot_a[l], lane_general && b->slot_a[l] >= 0 && b->slot_a[l] < c->awake, l,
-                       b->inv_inertia_a);
-            inertia_of(s, b->slot_b[l], lane_general && b->slot_b[l] >= 0 && b->slot_b[l] < c->awake, l,
-                       b->inv_inertia_b);
+            bool lane_general = cold->isotropic[l] == 0.0f;
+            int32_t slot_a = cold->slot_a[l], slot_b = cold->slot_b[l];
+            inertia_of(s, slot_a, lane_general && slot_a >= 0 && slot_a < c->awake, l, cold->inv_inertia_a);
+            inertia_of(s, slot_b, lane_general && slot_b >= 0 && slot_b < c->awake, l, cold->inv_inertia_b);
         }
     }
     /* every lane at once: the anchors in the world, the gap, K^-1 */
-    lane_pose pa = pose_of(s, b->slot_a), pb = pose_of(s, b->slot_b);
-    ts_wv3 ra = ts_wquat_rotate(pa.rotation, ts_wv3_load(b->local_a));
-    ts_wv3 rb = ts_wquat_rotate(pb.rotation, ts_wv3_load(b->local_b));
+    lane_pose pa = pose_of(s, cold->slot_a), pb = pose_of(s, cold->slot_b);
+    ts_wv3 ra = ts_wquat_rotate(pa.rotation, ts_wv3_load(cold->local_a));
+    ts_wv3 rb = ts_wquat_rotate(pb.rotation, ts_wv3_load(cold->local_b));
     ts_wv3 delta_center = ts_wv3_sub(pb.center, pa.center);
     ts_wv3_store(b->anchor_a, ra);
     ts_wv3_store(b->anchor_b, rb);
@@ -209,37 +220,38 @@ TS_FORCE_INLINE void prepare_pose(const ts_joint_prepare_context *c, ts_ball_bun
     ts_wv3_store(b->arm_b, rb);
     ts_wv3_store(b->gap, ts_wv3_add(ts_wv3_sub(rb, ra), delta_center));
     if (mass) {
-        ts_wsym3_store(b->point_mass, lane_point_mass(b, general, ra, rb));
+        ts_wsym3_store(b->point_mass, lane_point_mass(b, cold, general, ra, rb));
     }
 }
 
 void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
 {
+    ts_ball_cold *cold = TS_WIDE(ts_ball_cold_of)(&c->world->joint_scratch, b);
     if (c->ball_fill) {
-        fill_lanes(c, b, ids, lanes);
+        fill_lanes(c, b, cold, ids, lanes);
     }
     if (!c->warm_start) {
         memset(b->impulse, 0, sizeof b->impulse);
     }
     if (b->general) {
-        prepare_pose(c, b, true, true);
+        prepare_pose(c, b, cold, true, true);
     } else if (c->ball_fill) {
-        prepare_pose(c, b, false, true);
+        prepare_pose(c, b, cold, false, true);
     } else {
-        prepare_pose(c, b, false, false);
+        prepare_pose(c, b, cold, false, false);
     }
 }
 
 /* ---- kernels ---- */
 
 /* Impulse P at anchors rA, rB: A gets -P, B gets +P. */
-TS_FORCE_INLINE void apply_impulse(const ts_ball_bundle *b, bool general, velocity_lanes *va, velocity_lanes *vb,
-                                   ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
+TS_FORCE_INLINE void apply_impulse(const ts_ball_bundle *b, const ts_ball_cold *cold, bool general,
+                                   velocity_lanes *va, velocity_lanes *vb, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
 {
     va->v = ts_wv3_mul_sub(va->v, ts_w_load(b->inv_mass_a), impulse);
-    va->w = ts_wv3_sub(va->w, lane_angular(b, general, b->iso_inertia_a, b->inv_inertia_a, ts_wv3_cross(ra, impulse)));
+    va->w = ts_wv3_sub(va->w, lane_angular(cold, general, b->iso_inertia_a, cold->inv_inertia_a, ts_wv3_cross(ra, impulse)));
     vb->v = ts_wv3_mul_add(vb->v, ts_w_load(b->inv_mass_b), impulse);
-    vb->w = ts_wv3_add(vb->w, lane_angular(b, general, b->iso_inertia_b, b->inv_inertia_b, ts_wv3_cross(rb, impulse)));
+    vb->w = ts_wv3_add(vb->w, lane_angular(cold, general, b->iso_inertia_b, cold->inv_inertia_b, ts_wv3_cross(rb, impulse)));
 }
 
 /* Velocity of B's anchor relative to A's: vB + wB x rB - vA - wA x rA. */
@@ -253,22 +265,24 @@ TS_FORCE_INLINE ts_wv3 relative_velocity(const velocity_lanes *va, const velocit
 /* One body at a time: a colour's lanes touch different bodies, so A's
  * update does not read B's, and only one body's velocities are live (with
  * both, they spilled to the stack). */
-TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_ball_bundle *b, bool general)
+TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_ball_bundle *b, const ts_ball_cold *cold,
+                                     bool general)
 {
     ts_wv3 impulse = ts_wv3_load(b->impulse);
     velocity_lanes va = gather_velocities_at(c->states, b->state_a);
     va.v = ts_wv3_mul_sub(va.v, ts_w_load(b->inv_mass_a), impulse);
-    va.w = ts_wv3_sub(va.w, lane_angular(b, general, b->iso_inertia_a, b->inv_inertia_a,
+    va.w = ts_wv3_sub(va.w, lane_angular(cold, general, b->iso_inertia_a, cold->inv_inertia_a,
                                          ts_wv3_cross(ts_wv3_load(b->arm_a), impulse)));
     scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
     velocity_lanes vb = gather_velocities_at(c->states, b->state_b);
     vb.v = ts_wv3_mul_add(vb.v, ts_w_load(b->inv_mass_b), impulse);
-    vb.w = ts_wv3_add(vb.w, lane_angular(b, general, b->iso_inertia_b, b->inv_inertia_b,
+    vb.w = ts_wv3_add(vb.w, lane_angular(cold, general, b->iso_inertia_b, cold->inv_inertia_b,
                                          ts_wv3_cross(ts_wv3_load(b->arm_b), impulse)));
     scatter_velocities_at(c->states, b->state_b, b->inv_mass_b, vb);
 }
 
-TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_ball_bundle *b, bool general)
+TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_ball_bundle *b, const ts_ball_cold *cold,
+                                bool general)
 {
     velocity_lanes va = gather_velocities_at(c->states, b->state_a);
     velocity_lanes vb = gather_velocities_at(c->states, b->state_b);
@@ -279,12 +293,13 @@ TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_ball_bundle
     ts_wv3 delta = ts_wv3_mul_sub(ts_wv3_scale(ts_w_splat(-1.0f), ts_wsym3_mul(ts_wsym3_load(b->point_mass), rhs)),
                                   ts_w_splat(c->impulse_scale), old);
     ts_wv3_store(b->impulse, ts_wv3_add(old, delta));
-    apply_impulse(b, general, &va, &vb, delta, ra, rb);
+    apply_impulse(b, cold, general, &va, &vb, delta, ra, rb);
     scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
     scatter_velocities_at(c->states, b->state_b, b->inv_mass_b, vb);
 }
 
-TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle *b, bool general)
+TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle *b, const ts_ball_cold *cold,
+                                bool general)
 {
     body_lanes sa = gather_state_at(c->states, b->state_a);
     body_lanes sb = gather_state_at(c->states, b->state_b);
@@ -293,12 +308,12 @@ TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle
     ts_wv3_store(b->arm_a, ra);
     ts_wv3_store(b->arm_b, rb);
     ts_wv3_store(b->gap, ts_wv3_add(ts_wv3_add(ts_wv3_sub(sb.dp, sa.dp), ts_wv3_sub(rb, ra)), ts_wv3_load(b->delta_center)));
-    ts_wsym3 mass = lane_point_mass(b, general, ra, rb);
+    ts_wsym3 mass = lane_point_mass(b, cold, general, ra, rb);
     ts_wsym3_store(b->point_mass, mass);
     velocity_lanes va = {sa.v, sa.w}, vb = {sb.v, sb.w};
     ts_wv3 delta = ts_wv3_scale(ts_w_splat(-1.0f), ts_wsym3_mul(mass, relative_velocity(&va, &vb, ra, rb)));
     ts_wv3_store(b->impulse, ts_wv3_add(ts_wv3_load(b->impulse), delta));
-    apply_impulse(b, general, &va, &vb, delta, ra, rb);
+    apply_impulse(b, cold, general, &va, &vb, delta, ra, rb);
     scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
     scatter_velocities_at(c->states, b->state_b, b->inv_mass_b, vb);
 }
@@ -312,16 +327,22 @@ TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle
 #define BALL_NOINLINE static __attribute__((noinline))
 #endif
 
-BALL_NOINLINE void general_warm_start(const ts_joint_solver_context *c, ts_ball_bundle *b) { ball_warm_start(c, b, true); }
-BALL_NOINLINE void general_solve(const ts_joint_solver_context *c, ts_ball_bundle *b) { ball_solve(c, b, true); }
-BALL_NOINLINE void general_relax(const ts_joint_solver_context *c, ts_ball_bundle *b) { ball_relax(c, b, true); }
+#define GENERAL_KERNEL(kernel)                                                                                   \
+    BALL_NOINLINE void general_##kernel(const ts_joint_solver_context *c, ts_ball_bundle *b)                     \
+    {                                                                                                            \
+        ball_##kernel(c, b, TS_WIDE(ts_ball_cold_of)(c->scratch, b), true);                                      \
+    }
+GENERAL_KERNEL(warm_start)
+GENERAL_KERNEL(solve)
+GENERAL_KERNEL(relax)
+#undef GENERAL_KERNEL
 
 #define BALL_PASS(kernel)                                                                                        \
     for (int32_t k = 0; k < count; ++k) {                                                                        \
         if (b[k].general) {                                                                                      \
             general_##kernel(c, b + k);                                                                          \
         } else {                                                                                                 \
-            ball_##kernel(c, b + k, false);                                                                      \
+            ball_##kernel(c, b + k, NULL, false);                                                                      \
         }                                                                                                        \
     }
 

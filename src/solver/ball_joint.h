@@ -60,6 +60,22 @@ typedef struct ts_ball_bundle {
     float anchor_a[3][TS_W];     /* frame A's origin - centre of mass of A (world, step start) */
     float anchor_b[3][TS_W];
     float delta_center[3][TS_W]; /* centre of B - centre of A at the step's start */
+    int32_t general; /* some lane is not isotropic */
+} ts_ball_bundle;
+
+/* What the passes do not read, kept beside the bundles in an array of its
+ * own at the same index: the passes stream their bundles from memory
+ * (joint_grid's 2,475 outgrow the caches), and with these rows inside each
+ * bundle every pass paid for them (measured: 704 bytes more per bundle made
+ * the warm start 30% slower). */
+typedef struct ts_ball_cold {
+    /* Kept across steps with the layout (joint_scratch.h), read only by the
+     * preparation: each body's store slot (for its pose at the step's
+     * start; -1 in an empty lane) and the anchors in the simulation frames. */
+    _Alignas(TS_BALL_ROW_ALIGN) int32_t slot_a[TS_W];
+    int32_t slot_b[TS_W];
+    float local_a[3][TS_W];
+    float local_b[3][TS_W];
     /* Read only when the bundle has a general lane (`general`): 1 in an
      * isotropic lane, 0 in a general one, and the general lanes' world
      * inverse inertias at the step's start (xx yy zz xy xz yz; zeros in the
@@ -67,20 +83,16 @@ typedef struct ts_ball_bundle {
     float isotropic[TS_W];
     float inv_inertia_a[6][TS_W];
     float inv_inertia_b[6][TS_W];
-    /* Kept across steps with the layout (joint_scratch.h), read only by the
-     * preparation: each body's store slot (for its pose at the step's
-     * start; -1 in an empty lane) and the anchors in the simulation frames. */
-    int32_t slot_a[TS_W];
-    int32_t slot_b[TS_W];
-    float local_a[3][TS_W];
-    float local_b[3][TS_W];
-    int32_t general; /* some lane is not isotropic */
-} ts_ball_bundle;
+} ts_ball_cold;
 
 /* The ball bundles of the world's joint scratch (64-byte aligned). */
 ts_ball_bundle *TS_WIDE(ts_ball_bundles)(const ts_joint_scratch *scratch);
 
-/* Bytes to reserve for n ball bundles (with room to align them). */
+/* The cold part of ball bundle b (of the world's joint scratch). */
+ts_ball_cold *TS_WIDE(ts_ball_cold_of)(const ts_joint_scratch *scratch, const ts_ball_bundle *b);
+
+/* Bytes to reserve for n ball bundles and their cold parts (with room to
+ * align them). */
 int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n);
 
 /* Fills ball bundle b with the joints ids[0 .. lanes - 1]: everything

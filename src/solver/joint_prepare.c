@@ -67,6 +67,7 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
         !ts_array_reserve(allocator, &s->ball_bundles, &s->ball_bytes, TS_WIDE(ts_ball_bundle_bytes)(balls), 1)) {
         return false;
     }
+    s->ball_count = balls;
     /* Colour by colour, a counting sort by type, then one bundle per `lanes` joints of a type. */
     int32_t placed = 0, bundle = 0, slot[2] = {0, 0}; /* next general and ball slot */
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
@@ -369,9 +370,13 @@ void TS_WIDE(ts_joint_prepare_bundles)(const ts_joint_prepare_context *c, int32_
     const ts_ball_bundle *balls = TS_WIDE(ts_ball_bundles)(s);
     for (int32_t k = begin; k < end; ++k) {
         if (k + 1 < end && s->refs[k + 1].type == TS_JOINT_BALL) {
-            const char *next = (const char *)(balls + s->refs[k + 1].slot);
+            const ts_ball_bundle *b = balls + s->refs[k + 1].slot;
+            const char *next = (const char *)b, *cold = (const char *)TS_WIDE(ts_ball_cold_of)(s, b);
             for (size_t offset = 0; offset < sizeof(ts_ball_bundle); offset += 64) {
                 TS_PREFETCH(next + offset);
+            }
+            for (size_t offset = 0; offset < offsetof(ts_ball_cold, isotropic); offset += 64) {
+                TS_PREFETCH(cold + offset);
             }
         }
         TS_WIDE(ts_joint_prepare_bundle)(c, k);

@@ -23,8 +23,9 @@ typedef struct ts_joint_scratch {
     int32_t ref_capacity;
     void *bundles; /* the width's general bundles (every type but the ball), in the order of refs */
     int32_t bundle_bytes;
-    void *ball_bundles; /* the width's ball bundles, in the order of refs (64-byte aligned inside) */
+    void *ball_bundles; /* the width's ball bundles, in the order of refs (64-byte aligned inside), then their cold parts */
     int32_t ball_bytes;
+    int32_t ball_count; /* ball bundles of the layout */
     int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
     /* The layout above is kept while nothing it depends on changed: the
      * graph's joints (graph joint_revision), the body slots and masses
