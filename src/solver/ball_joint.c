@@ -235,11 +235,9 @@ void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle 
     }
     if (b->general) {
         prepare_pose(c, b, cold, true, true);
-    } else if (c->ball_fill) {
+    } else if (c->ball_fill || c->ball_refresh) {
         prepare_pose(c, b, cold, false, true);
-    } else {
-        prepare_pose(c, b, cold, false, false);
-    }
+    } /* else the pose and K^-1 the last relax kept */
 }
 
 /* ---- kernels ---- */
@@ -307,7 +305,14 @@ TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle
     ts_wv3 rb = ts_wquat_rotate(sb.dq, ts_wv3_load(b->anchor_b));
     ts_wv3_store(b->arm_a, ra);
     ts_wv3_store(b->arm_b, rb);
-    ts_wv3_store(b->gap, ts_wv3_add(ts_wv3_add(ts_wv3_sub(sb.dp, sa.dp), ts_wv3_sub(rb, ra)), ts_wv3_load(b->delta_center)));
+    ts_wv3 moved = ts_wv3_sub(sb.dp, sa.dp);
+    ts_wv3 delta_center = ts_wv3_load(b->delta_center);
+    ts_wv3_store(b->gap, ts_wv3_add(ts_wv3_add(moved, ts_wv3_sub(rb, ra)), delta_center));
+    if (c->last_relax) { /* this pose is the next step's start (ball_joint.h) */
+        ts_wv3_store(b->anchor_a, ra);
+        ts_wv3_store(b->anchor_b, rb);
+        ts_wv3_store(b->delta_center, ts_wv3_add(delta_center, moved));
+    }
     ts_wsym3 mass = lane_point_mass(b, cold, general, ra, rb);
     ts_wsym3_store(b->point_mass, mass);
     velocity_lanes va = {sa.v, sa.w}, vb = {sb.v, sb.w};

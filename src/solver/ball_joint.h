@@ -22,7 +22,17 @@
  * anchors it turns, the gap between the frame origins and K^-1 at those
  * anchors are also those of the next substep's warm start and solve (the
  * velocity integration between moves no body); the preparation stores those
- * of the step's start for the first substep. */
+ * of the step's start for the first substep.
+ *
+ * The step's start: the step's last relax also keeps its anchors and the
+ * offset between the centres (moved by the bodies' dp) as the next step's
+ * start, and a kept bundle of isotropic lanes then needs no preparation at
+ * all (it cost a tenth of joint_grid's step: the bodies' poses gathered per
+ * lane and two rotations). Those anchors are the step-start anchors turned
+ * by dq, where the stored rotation is normalise(dq q0): they differ by
+ * rounding (~1e-7 a step), so every TS_BALL_REFRESH_STEPS steps the
+ * preparation evaluates them from the bodies' poses again, and a body moved
+ * through the API, a new layout or a held body refills them. */
 #ifndef TS_BALL_JOINT_H
 #define TS_BALL_JOINT_H
 
@@ -97,11 +107,12 @@ int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n);
 
 /* Fills ball bundle b with the joints ids[0 .. lanes - 1]: everything
  * when c->ball_fill says so (a new layout, the bundle not prepared in the
- * previous step, or a body moved by the API since), else only what moves
- * with the bodies (anchors in the world, centres, world inverse inertias),
- * the rest kept from the previous step (bodies, masses, local anchors, the
- * impulses it ended with, and in a bundle of isotropic lanes K^-1, which its
- * last relax evaluated at the pose this step starts from). */
+ * previous step, or a body moved by the API since); else in a bundle with a
+ * general lane only what moves with the bodies (anchors in the world,
+ * centres, world inverse inertias), the rest kept from the previous step
+ * (bodies, masses, local anchors, the impulses it ended with); else, in a
+ * bundle of isotropic lanes, nothing but on c->ball_refresh (the pose and
+ * K^-1 its last relax kept, see above). */
 void TS_WIDE(ts_ball_prepare)(const struct ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids,
                               int lanes);
 

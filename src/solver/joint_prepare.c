@@ -360,16 +360,17 @@ void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t
     }
 }
 
-/* The preparation is the first to touch a ball bundle in a step, and the
- * bundles of a large scene (joint_grid: 2,475 of ~1.8 kB at W = 8) have left
- * the caches since the last pass: without the prefetch a quarter of its
- * time was the first load of each bundle. */
+/* A preparation that fills or refreshes ball bundles is the first to touch
+ * them in a step, and the bundles of a large scene (joint_grid: 2,475 at
+ * W = 8) have left the caches since the last pass: without the prefetch a
+ * quarter of its time was the first load of each bundle. (The other steps
+ * leave an isotropic ball bundle as its last relax kept it.) */
 void TS_WIDE(ts_joint_prepare_bundles)(const ts_joint_prepare_context *c, int32_t begin, int32_t end)
 {
     const ts_joint_scratch *s = &c->world->joint_scratch;
     const ts_ball_bundle *balls = TS_WIDE(ts_ball_bundles)(s);
     for (int32_t k = begin; k < end; ++k) {
-        if (k + 1 < end && s->refs[k + 1].type == TS_JOINT_BALL) {
+        if (k + 1 < end && s->refs[k + 1].type == TS_JOINT_BALL && (c->ball_fill || c->ball_refresh)) {
             const ts_ball_bundle *b = balls + s->refs[k + 1].slot;
             const char *next = (const char *)b, *cold = (const char *)TS_WIDE(ts_ball_cold_of)(s, b);
             for (size_t offset = 0; offset < sizeof(ts_ball_bundle); offset += 64) {

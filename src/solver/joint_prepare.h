@@ -12,12 +12,18 @@
 
 struct ts_world;
 
+/* How often the kept ball bundles evaluate their pose afresh (ball_joint.h). */
+#define TS_BALL_REFRESH_STEPS 32
+
 typedef struct ts_joint_prepare_context {
     const struct ts_world *world;
     int32_t awake; /* awake bodies; the dummy state is at this index */
     float h;       /* substep */
     bool warm_start;
     bool ball_fill; /* fill the ball bundles afresh (ts_joint_take_ball_fill) */
+    /* evaluate the kept ball bundles' pose at the step's start from the
+     * bodies' poses (every TS_BALL_REFRESH_STEPS steps; ball_joint.h) */
+    bool ball_refresh;
 } ts_joint_prepare_context;
 
 /* A body as a joint lane sees it at the step's start: its state index (the

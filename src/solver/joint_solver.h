@@ -61,6 +61,7 @@ typedef struct ts_joint_solver_context {
     const ts_joint_scratch *scratch;  /* the step's bundles (ts_joint_solver_begin) */
     float inv_h;                      /* 1 / substep */
     float bias_rate, mass_scale, impulse_scale; /* the joints' soft constraint (world joint_hertz) */
+    bool last_relax; /* the step's last relax pass: the ball bundles keep its pose for the next step */
 } ts_joint_solver_context;
 
 /* Applies the accumulated impulses of bundle k (the warm start of a substep). */

@@ -342,6 +342,7 @@ static void run_solver(solve_context *c)
         lap(&mark, &p->solve);
         run_bodies(c, PASS_INTEGRATE_POSITIONS);
         lap(&mark, &p->integrate_positions);
+        c->joint_kernels.last_relax = sub == c->substeps - 1;
         run_colors(c, PASS_RELAX);
         lap(&mark, &p->relax);
     }
@@ -405,9 +406,10 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
         .kernels = {scratch->states, 1.0f / h, world->contact_push_speed, world->contact_push_speed * h,
                     world->restitution_threshold},
         .joint_prepare = {world, awake, h, world->enable_warm_starting,
-                          TS_WIDE(ts_joint_take_ball_fill)(world, world->step_count)},
+                          TS_WIDE(ts_joint_take_ball_fill)(world, world->step_count),
+                          world->step_count % TS_BALL_REFRESH_STEPS == 0},
         .joint_kernels = {scratch->states, &world->joint_scratch, 1.0f / h, joint_soft.bias_rate, joint_soft.mass_scale,
-                          joint_soft.impulse_scale},
+                          joint_soft.impulse_scale, false},
         .gravity = world->gravity,
         .h = h,
         .substeps = world->substeps,
@@ -425,6 +427,7 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
         bad = min_slot(bad, c.first_bad[w]);
     }
     if (bad != INT32_MAX) {
+        world->joint_scratch.ball_step = -1; /* a held body's pose is not the one its ball bundles kept */
         *held = world->store.table.id_of_slot[bad];
         return TS_ERROR_NOT_FINITE;
     }
