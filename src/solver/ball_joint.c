@@ -288,7 +288,7 @@ TS_FORCE_INLINE void ball_solve(const ts_joint_solver_context *c, ts_ball_bundle
     ts_wv3 cdot = relative_velocity(&va, &vb, ra, rb);
     ts_wv3 rhs = ts_wv3_scale(ts_w_splat(c->mass_scale), ts_wv3_mul_add(cdot, ts_w_splat(c->bias_rate), ts_wv3_load(b->gap)));
     ts_wv3 old = ts_wv3_load(b->impulse);
-    ts_wv3 delta = ts_wv3_mul_sub(ts_wv3_scale(ts_w_splat(-1.0f), ts_wsym3_mul(ts_wsym3_load(b->point_mass), rhs)),
+    ts_wv3 delta = ts_wv3_mul_sub(ts_wv3_neg(ts_wsym3_mul(ts_wsym3_load(b->point_mass), rhs)),
                                   ts_w_splat(c->impulse_scale), old);
     ts_wv3_store(b->impulse, ts_wv3_add(old, delta));
     apply_impulse(b, cold, general, &va, &vb, delta, ra, rb);
@@ -316,7 +316,7 @@ TS_FORCE_INLINE void ball_relax(const ts_joint_solver_context *c, ts_ball_bundle
     ts_wsym3 mass = lane_point_mass(b, cold, general, ra, rb);
     ts_wsym3_store(b->point_mass, mass);
     velocity_lanes va = {sa.v, sa.w}, vb = {sb.v, sb.w};
-    ts_wv3 delta = ts_wv3_scale(ts_w_splat(-1.0f), ts_wsym3_mul(mass, relative_velocity(&va, &vb, ra, rb)));
+    ts_wv3 delta = ts_wv3_neg(ts_wsym3_mul(mass, relative_velocity(&va, &vb, ra, rb)));
     ts_wv3_store(b->impulse, ts_wv3_add(ts_wv3_load(b->impulse), delta));
     apply_impulse(b, cold, general, &va, &vb, delta, ra, rb);
     scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);

@@ -97,11 +97,12 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
             }
         }
         for (int t = 0; t < TS_JOINT_TYPE_COUNT; ++t) {
+            int32_t run_end = bundle + (start[t + 1] - start[t] + lanes - 1) / lanes;
             for (int32_t first = start[t]; first < start[t + 1]; first += lanes) {
                 int32_t left = start[t + 1] - first;
                 int ball = t == TS_JOINT_BALL;
                 s->refs[bundle++] = (ts_joint_bundle_ref){placed + first, slot[ball]++, (int16_t)t,
-                                                          (int16_t)(left < lanes ? left : lanes)};
+                                                          (int16_t)(left < lanes ? left : lanes), run_end};
             }
         }
         placed += active;

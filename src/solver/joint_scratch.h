@@ -14,6 +14,7 @@ typedef struct ts_joint_bundle_ref {
     int32_t slot;  /* index in its layout's array: ball_bundles for ball joints, else bundles */
     int16_t type;  /* ts_joint_type of every lane */
     int16_t lanes; /* joints in the bundle (<= TS_W; 1 in the overflow) */
+    int32_t run_end; /* one past the last bundle of its colour with its type (a pass calls a kernel per run) */
 } ts_joint_bundle_ref;
 
 typedef struct ts_joint_scratch {

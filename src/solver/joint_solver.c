@@ -373,7 +373,7 @@ void TS_WIDE(ts_joint_warm_start)(const ts_joint_solver_context *c, int32_t k)
 }
 
 /* Ball bundles come in runs (a colour's joints are sorted by type), each
- * run's slots consecutive: one call per run. */
+ * run's slots consecutive: one call per run, whose end the layout keeps. */
 void TS_WIDE(ts_joint_pass)(const ts_joint_solver_context *c, int32_t begin, int32_t end, ts_joint_pass_kind kind)
 {
     const ts_joint_bundle_ref *refs = c->scratch->refs;
@@ -389,10 +389,7 @@ void TS_WIDE(ts_joint_pass)(const ts_joint_solver_context *c, int32_t begin, int
             k += 1;
             continue;
         }
-        int32_t run = 1;
-        while (k + run < end && refs[k + run].type == TS_JOINT_BALL) {
-            run += 1;
-        }
+        int32_t run = (ref.run_end < end ? ref.run_end : end) - k;
         ts_ball_bundle *b = balls + ref.slot;
         switch (kind) {
         case TS_JOINT_PASS_WARM_START: TS_WIDE(ts_ball_warm_start)(c, b, run); break;
