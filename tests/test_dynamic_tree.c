@@ -811,6 +811,56 @@ static void test_parallel_rebuild_same_tree(void **state)
     ts_tree_destroy(&parts);
 }
 
+/* What it checks: enlarging without growing the ancestors
+ * (ts_tree_enlarge_proxy_deferred, the step's way) and refitting leaves the
+ * tree byte for byte as enlarging in place and refitting does, with the
+ * same refit answer and bookkeeping, over rounds that end in refits and in
+ * rebuilds. 20,000 proxies, a tenth of them grown per round, as in a
+ * falling crowd. */
+static void test_deferred_enlarge_same_tree(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree grown, deferred;
+    assert_true(ts_tree_init(&grown, &allocator, 0));
+    assert_true(ts_tree_init(&deferred, &allocator, 0));
+    rng r1 = {99u}, r2 = {99u};
+    scene s1 = scene_make(20000), s2 = scene_make(20000);
+    fill_tree(&grown, &s1, &r1, 200.0f);
+    fill_tree(&deferred, &s2, &r2, 200.0f);
+    assert_true(ts_tree_rebuild(&grown, true));
+    assert_true(ts_tree_rebuild(&deferred, true));
+    int rebuilds = 0;
+    for (int round = 0; round < 12; ++round) {
+        enlarge_some(&grown, &s1, &r1, 2000, 0.5f + 0.2f * (float)round);
+        for (int k = 0; k < 2000; ++k) { /* the same draws as enlarge_some */
+            float drift = 0.5f + 0.2f * (float)round;
+            int i = (int)(rng_next(&r2) % (uint32_t)s2.n);
+            ts_vec3 d = {rng_range(&r2, -drift, drift), rng_range(&r2, -drift, drift), rng_range(&r2, -drift, drift)};
+            s2.boxes[i] = ts_aabb_union(s2.boxes[i], translate_box(s2.boxes[i], d));
+            ts_tree_enlarge_proxy_deferred(&deferred, s2.proxies[i], s2.boxes[i]);
+        }
+        bool asked = ts_tree_refit_enlarged(&grown);
+        assert_int_equal(asked, ts_tree_refit_enlarged(&deferred));
+        assert_true(grown.enlarged_area == deferred.enlarged_area);
+        assert_true(grown.enlarged_built_area == deferred.enlarged_built_area);
+        assert_memory_equal(grown.nodes, deferred.nodes, (size_t)grown.node_capacity * sizeof(ts_tree_node));
+        if (asked) {
+            rebuilds += 1;
+            assert_true(ts_tree_rebuild(&grown, false));
+            assert_true(ts_tree_rebuild(&deferred, false));
+            assert_memory_equal(grown.nodes, deferred.nodes, (size_t)grown.node_capacity * sizeof(ts_tree_node));
+        }
+        assert_true(ts_tree_validate(&deferred));
+    }
+    assert_true(rebuilds > 0);
+    assert_pairs_match_brute_force(&deferred, &s2);
+    scene_free(&s1);
+    scene_free(&s2);
+    ts_tree_destroy(&grown);
+    ts_tree_destroy(&deferred);
+}
+
 /* The refit in parts (as the step runs it on several workers) gives the
  * same nodes, byte for byte, and the same answer as ts_tree_refit_enlarged,
  * whatever order the parts run in: each part writes only its own subtree
@@ -1048,6 +1098,7 @@ int main(void)
         cmocka_unit_test(test_refit_and_when_to_rebuild),
         cmocka_unit_test(test_refit_visits_only_new_growth),
         cmocka_unit_test(test_parallel_refit_same_tree),
+        cmocka_unit_test(test_deferred_enlarge_same_tree),
         cmocka_unit_test(test_validate_detects_corruption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

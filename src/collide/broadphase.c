@@ -684,7 +684,7 @@ ts_result ts_broadphase_enlarge_proxies(ts_world *world)
         if (store->sphere_radius[i] > 0.0f) { /* its only shape; the new box is in the columns */
             ts_shape *s = shapes + first_shape[i];
             s->fat_aabb = load_fat_box(store, i);
-            ts_tree_enlarge_proxy(tree, s->proxy, s->fat_aabb);
+            ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb);
             ts_result r = ts_shape_buffer_move(world, first_shape[i], "ts_world_step");
             result = result == TS_OK ? r : result;
             continue;
@@ -695,7 +695,7 @@ ts_result ts_broadphase_enlarge_proxies(ts_world *world)
                 continue;
             }
             s->enlarged = false;
-            ts_tree_enlarge_proxy(tree, s->proxy, s->fat_aabb);
+            ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb);
             ts_result r = ts_shape_buffer_move(world, sh, "ts_world_step");
             result = result == TS_OK ? r : result;
         }

@@ -432,6 +432,32 @@ void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb)
     }
 }
 
+void ts_tree_enlarge_proxy_deferred(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb)
+{
+    assert(is_proxy(tree, proxy));
+    assert(ts_aabb_is_valid(fat_aabb));
+    ts_tree_node *nodes = tree->nodes;
+    nodes[proxy].aabb = fat_aabb;
+    /* The bookkeeping of ts_tree_enlarge_proxy, at each node's first mark
+     * (read before anything grows it, as there). */
+    int index = nodes[proxy].parent;
+    while (index != TS_NULL_PROXY) {
+        ts_tree_node *node = nodes + index;
+        uint16_t flags = node->flags;
+        if ((flags & TS_TREE_NODE_REFIT) != 0) {
+            break;
+        }
+        double area = (double)ts_aabb_area(node->aabb);
+        if ((flags & TS_TREE_NODE_ENLARGED) == 0) {
+            tree->enlarged_built_area += area;
+        } else {
+            tree->enlarged_area -= area;
+        }
+        node->flags = (uint16_t)(flags | TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT);
+        index = node->parent;
+    }
+}
+
 void ts_tree_set_category_bits(ts_dynamic_tree *tree, int proxy, uint64_t category_bits)
 {
     assert(is_proxy(tree, proxy));

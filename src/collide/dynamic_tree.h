@@ -137,6 +137,16 @@ void ts_tree_move_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
  * false) re-places the enlarged part (Box2D v3's per-step scheme). */
 void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
 
+/* The same marks, without growing the ancestors: the walk stops at the
+ * first ancestor already marked to refit, so many proxies enlarged at once
+ * cost O(marked nodes) instead of O(proxies x depth). The tree is not fit
+ * for queries until the next refit (ts_tree_refit_begin .. _end, or
+ * ts_tree_refit_enlarged), which then makes it exactly as
+ * ts_tree_enlarge_proxy would have (a refit recomputes every marked node
+ * from its children). The step enlarges its moved proxies so and refits
+ * right after. */
+void ts_tree_enlarge_proxy_deferred(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
+
 /* Rebuilds top down with a binned SAH: every internal node when full_build,
  * otherwise only the enlarged nodes (the subtrees below them that were not
  * enlarged are kept whole). Returns false when scratch memory could not be
