@@ -198,6 +198,7 @@ static void link_edge(ts_world *world, int32_t index, int side)
     }
     b->joint_head = key;
     b->joint_count += 1;
+    ts_body_count_edge(&world->store, j->edges[side].body, 1);
 }
 
 static void unlink_edge(ts_world *world, int32_t index, int side)
@@ -213,6 +214,7 @@ static void unlink_edge(ts_world *world, int32_t index, int side)
         world->joints[e->next_key >> 1].edges[e->next_key & 1].prev_key = e->prev_key;
     }
     b->joint_count -= 1;
+    ts_body_count_edge(&world->store, e->body, -1);
 }
 
 /* The contacts between two bodies go when a joint forbids them. */

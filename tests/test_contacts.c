@@ -400,6 +400,71 @@ static void test_contacts_bitwise_identical_across_threads(void **state)
     }
 }
 
+/* Every live body's store column `edges` is the length of its contact and
+ * joint lists (the soft step integrates a body with none through all
+ * substeps at once, integrate.h: a wrong count would let a body fall
+ * through what it rests on). */
+static void check_edges(ts_world_id id)
+{
+    ts_world *world = ts_world_lookup(id, "test");
+    for (int32_t b = 0; b < world->body_ids.next_index; ++b) {
+        const ts_body *body = world->bodies + b;
+        if (body->alive) {
+            assert_int_equal(world->store.edges[world->store.table.slot_of_id[b]],
+                             body->contact_count + body->joint_count);
+        }
+    }
+}
+
+/* What it checks: the counts stay right while contacts begin and end,
+ * joints are made and destroyed, bodies and shapes are destroyed and
+ * bodies fall asleep and wake (their slots move), after every step and
+ * edit. A column of 16 boxes falls on the ground and settles (sleeping
+ * on), two of them joined; then edits. */
+static void test_body_edge_counts(void **state)
+{
+    (void)state;
+    ts_world_id world = test_world(4, 1);
+    ts_body_id ground = test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, (ts_quat){0, 0, 0, 1},
+                                 (ts_vec3){20, 1, 20}, 1.0f);
+    (void)ground;
+    enum { COUNT = 16 };
+    ts_body_id boxes[COUNT];
+    for (int k = 0; k < COUNT; ++k) {
+        boxes[k] = test_box(world, TS_BODY_DYNAMIC, (ts_vec3){0.1f * (float)(k % 3), 0.5f + 1.2f * (float)k, 0},
+                            (ts_quat){0, 0, 0, 1}, (ts_vec3){0.5f, 0.5f, 0.5f}, 1.0f);
+    }
+    ts_ball_joint_def def = ts_default_ball_joint_def();
+    def.base.body_a = boxes[3];
+    def.base.body_b = boxes[4];
+    def.base.local_frame_a.p = (ts_vec3){0, 0.6f, 0};
+    def.base.local_frame_b.p = (ts_vec3){0, -0.6f, 0};
+    ts_joint_id joint = ts_create_ball_joint(world, &def);
+    assert_false(ts_joint_id_is_null(joint));
+    check_edges(world);
+    for (int step = 0; step < 240; ++step) {
+        assert_ok(ts_world_step(world, 1.0f / 60.0f));
+        check_edges(world);
+        switch (step) {
+        case 60: assert_ok(ts_destroy_body(boxes[7])); break;
+        case 80: assert_ok(ts_destroy_joint(joint)); break;
+        case 100: {
+            ts_shape_id shape;
+            int count = 0;
+            assert_ok(ts_body_get_shapes(boxes[10], &shape, 1, &count));
+            assert_ok(ts_destroy_shape(shape));
+            break;
+        }
+        case 200: /* everything asleep by now; a push wakes the column */
+            assert_ok(ts_body_set_linear_velocity(boxes[0], (ts_vec3){2, 0, 0}));
+            break;
+        default: break;
+        }
+        check_edges(world);
+    }
+    assert_ok(ts_destroy_world(world));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_filter_drops_pair),
         cmocka_unit_test(test_overflow_never_reaches_tree),
         cmocka_unit_test(test_contacts_bitwise_identical_across_threads),
+        cmocka_unit_test(test_body_edge_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,6 +112,7 @@ static void link_edge(ts_world *world, int32_t contact, int side)
     }
     body->contact_head = key;
     body->contact_count += 1;
+    ts_body_count_edge(&world->store, c->edges[side].body, 1);
 }
 
 static void unlink_edge(ts_world *world, int32_t contact, int side)
@@ -127,6 +128,7 @@ static void unlink_edge(ts_world *world, int32_t contact, int side)
         world->contacts[edge->next_key >> 1].edges[edge->next_key & 1].prev_key = edge->prev_key;
     }
     body->contact_count -= 1;
+    ts_body_count_edge(&world->store, edge->body, -1);
 }
 
 /* ---- create / destroy ---- */

@@ -27,7 +27,7 @@ typedef enum ts_body_range {
     TS_RANGE_COUNT = 3,
 } ts_body_range;
 
-#define TS_BODY_COLUMNS 46
+#define TS_BODY_COLUMNS 47
 
 typedef struct ts_body_store {
     union {
@@ -61,6 +61,10 @@ typedef struct ts_body_store {
             int32_t *first_shape;
             float *sphere_radius;
             float *fat_lx, *fat_ly, *fat_lz, *fat_ux, *fat_uy, *fat_uz;
+            /* The contacts (touching or not) and joints the body is in, the
+             * lengths of its lists in ts_body: 0 for a free body, which the
+             * soft step integrates through all its substeps in one go. */
+            int32_t *edges;
         };
         void *columns[TS_BODY_COLUMNS];
     };
@@ -69,6 +73,16 @@ typedef struct ts_body_store {
 
 void ts_body_store_init(ts_body_store *store);
 void ts_body_store_destroy(ts_body_store *store, const ts_allocator *allocator);
+
+/* One more (delta 1) or one fewer (-1) contact or joint for body id index
+ * `body` (nothing once it has left the store). */
+static inline void ts_body_count_edge(ts_body_store *store, int32_t body, int32_t delta)
+{
+    int32_t slot = store->table.slot_of_id[body];
+    if (slot >= 0) {
+        store->edges[slot] += delta;
+    }
+}
 
 /* Makes room for `bodies` bodies and for body id indices below `ids`. */
 static inline bool ts_body_store_reserve(ts_body_store *store, const ts_allocator *allocator, int32_t bodies,

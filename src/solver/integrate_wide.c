@@ -245,15 +245,49 @@ TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const
     return first_not_finite(ok, i, count);
 }
 
+/* Whether the full bundle at slot i holds free bodies alone (integrate.h). */
+TS_FORCE_INLINE bool free_bundle(const ts_body_store *store, int32_t i)
+{
+    int32_t edges = 0;
+    for (int l = 0; l < TS_W; ++l) {
+        edges |= store->edges[i + l];
+    }
+    return edges == 0;
+}
+
+TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
+                                        const ts_body_store *store, int32_t i, ts_wf hw, ts_wf half_h);
+
+/* Every substep of a full bundle of free bodies, velocity then position. */
+static int32_t free_substeps(ts_body_state *TS_RESTRICT states, const ts_body_store *store, int32_t i, ts_wv3 g,
+                             ts_wf hw, int substeps)
+{
+    ts_wf half_h = ts_w_mul(ts_w_splat(0.5f), hw);
+    int32_t first_bad = INT32_MAX;
+    for (int sub = 0; sub < substeps; ++sub) {
+        int32_t bad = velocity_bundle(states + i, lane_iota, TS_W, store, i, g, hw);
+        first_bad = bad < first_bad ? bad : first_bad;
+        bad = position_bundle(states + i, lane_iota, TS_W, store, i, hw, half_h);
+        first_bad = bad < first_bad ? bad : first_bad;
+    }
+    return first_bad;
+}
+
 int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
-                                         int32_t begin, int32_t end, ts_vec3 gravity, float h)
+                                         int32_t begin, int32_t end, ts_vec3 gravity, float h, ts_free_bodies free,
+                                         int substeps)
 {
     ts_wf hw = ts_w_splat(h);
     ts_wv3 g = {ts_w_splat(gravity.x), ts_w_splat(gravity.y), ts_w_splat(gravity.z)};
     int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; i += TS_W) {
         int32_t bad;
-        if (end - i >= TS_W) {
+        if (end - i >= TS_W && free != TS_FREE_AS_OTHERS && free_bundle(store, i)) {
+            if (free == TS_FREE_SKIP) {
+                continue;
+            }
+            bad = free_substeps(states, store, i, g, hw, substeps);
+        } else if (end - i >= TS_W) {
             bad = velocity_bundle(states + i, lane_iota, TS_W, store, i, g, hw);
         } else {
             bundle_slots s = slots_from(i, end);
@@ -333,13 +367,16 @@ TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const
 }
 
 int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
-                                        int32_t begin, int32_t end, float h)
+                                        int32_t begin, int32_t end, float h, ts_free_bodies free)
 {
     ts_wf hw = ts_w_splat(h);
     ts_wf half_h = ts_w_splat(0.5f * h);
     int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; i += TS_W) {
         int32_t bad;
+        if (end - i >= TS_W && free == TS_FREE_SKIP && free_bundle(store, i)) {
+            continue;
+        }
         if (end - i >= TS_W) {
             bad = position_bundle(states + i, lane_iota, TS_W, store, i, hw, half_h);
         } else {

@@ -52,6 +52,7 @@ typedef struct solve_context {
     ts_vec3 gravity;
     float h;
     int substeps;
+    int substep; /* the one in progress */
     int32_t awake;
     int32_t first_bad[TS_MAX_THREADS]; /* per worker: the first body held at its last finite state */
 } solve_context;
@@ -195,9 +196,12 @@ static void run_block(void *context, int32_t block, int worker)
     switch (stage->kind) {
     case PASS_STATES_BEGIN: TS_WIDE(ts_states_begin)(states, store, begin, end); break;
     case PASS_INTEGRATE_VELOCITIES:
-        bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, c->gravity, c->h);
+        bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, c->gravity, c->h,
+                                               c->substep == 0 ? TS_FREE_ALL_SUBSTEPS : TS_FREE_SKIP, c->substeps);
         break;
-    case PASS_INTEGRATE_POSITIONS: bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, c->h); break;
+    case PASS_INTEGRATE_POSITIONS:
+        bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, c->h, TS_FREE_SKIP);
+        break;
     case PASS_FINISH:
         TS_WIDE(ts_states_finish_wide)(states, store, begin, end);
         ts_sleep_update_timers(c->world, begin, end);
@@ -338,6 +342,7 @@ static void run_solver(solve_context *c)
     lap(&mark, &p->prepare);
 
     for (int sub = 0; sub < c->substeps; ++sub) {
+        c->substep = sub;
         run_bodies(c, PASS_INTEGRATE_VELOCITIES);
         lap(&mark, &p->integrate_velocities);
         run_colors(c, PASS_WARM_START);

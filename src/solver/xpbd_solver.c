@@ -200,8 +200,8 @@ static void run_block(void *context, int32_t block, int worker)
         if (r->kernels.substep_start != NULL) {
             TS_WIDE(ts_xpbd_keep_prediction)(scratch->substep_start, scratch->states, begin, end); /* a copy */
         }
-        bad = TS_WIDE(ts_integrate_velocities)(scratch->states, store, begin, end, r->gravity, h);
-        bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h));
+        bad = TS_WIDE(ts_integrate_velocities)(scratch->states, store, begin, end, r->gravity, h, TS_FREE_AS_OTHERS, 1);
+        bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h, TS_FREE_AS_OTHERS));
         TS_WIDE(ts_xpbd_keep_prediction)(scratch->predicted, scratch->states, begin, end);
         break;
     case PASS_DERIVE: TS_WIDE(ts_xpbd_derive_velocities)(scratch->states, scratch->predicted, begin, end, h); break;
