@@ -40,11 +40,16 @@ static ts_shape_id add_capsule(ts_body_id body, ts_vec3 at, float radius, float 
 
 static bool same_box(ts_aabb a, ts_aabb b) { return memcmp(&a, &b, sizeof(ts_aabb)) == 0; }
 
+/* Awake bodies on the box path at the last check_bounds. */
+static int on_box_path;
+
 /* After a step (or an edit): for every shape, the tight box at the body's
  * pose lies in its fat box (exactly: both come from the same float
  * operations), its tree leaf holds that fat box bit for bit, and a body
- * on the sphere path is one centred sphere whose fat box the columns
- * repeat. Returns how many awake bodies were on the sphere path. */
+ * on the sphere path is one centred sphere (on the box path one centred box
+ * in the simulation frame's axes) whose fat box the columns repeat.
+ * Returns how many awake bodies were on the sphere path (on_box_path: on
+ * the box path). */
 static int check_bounds(ts_world_id id)
 {
     ts_world *world = ts_world_lookup(id, "test");
@@ -52,6 +57,7 @@ static int check_bounds(ts_world_id id)
     assert_true(ts_tree_validate(&world->broadphase.trees[TS_TREE_MOVABLE]));
     assert_true(ts_tree_validate(&world->broadphase.trees[TS_TREE_STATIC]));
     int on_sphere_path = 0;
+    on_box_path = 0;
     for (int32_t b = 0; b < world->body_ids.next_index; ++b) {
         const ts_body *body = world->bodies + b;
         if (!body->alive) {
@@ -65,6 +71,20 @@ static int check_bounds(ts_world_id id)
             assert_true(same_box(shape->fat_aabb, ts_tree_get_fat_aabb(tree, shape->proxy)));
         }
         int32_t i = s->table.slot_of_id[b];
+        if (s->box_hx[i] > 0.0f) {
+            const ts_shape *shape = world->shapes + body->first_shape;
+            assert_int_equal(shape->next, -1);
+            assert_int_equal(shape->type, TS_SHAPE_BOX);
+            assert_true(shape->sim_local.p.x == 0.0f && shape->sim_local.p.y == 0.0f && shape->sim_local.p.z == 0.0f);
+            ts_quat q = shape->sim_local.q;
+            assert_true(q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 1.0f);
+            ts_vec3 h = shape->geometry.box.half_extents;
+            assert_true(s->box_hx[i] == h.x && s->box_hy[i] == h.y && s->box_hz[i] == h.z);
+            assert_true(s->sphere_radius[i] == 0.0f);
+            ts_aabb columns = {{s->fat_lx[i], s->fat_ly[i], s->fat_lz[i]}, {s->fat_ux[i], s->fat_uy[i], s->fat_uz[i]}};
+            assert_true(same_box(columns, shape->fat_aabb));
+            on_box_path += i < s->table.end[TS_RANGE_AWAKE];
+        }
         if (s->sphere_radius[i] > 0.0f) {
             const ts_shape *shape = world->shapes + body->first_shape;
             assert_int_equal(shape->next, -1);
@@ -254,12 +274,81 @@ static void test_sphere_path_matches_the_rule(void **state)
     assert_ok(ts_destroy_world(id));
 }
 
+/* The box path gives every fat box bit for bit as the scalar rule of
+ * shape_bounds (ts_shape_compute_aabb: c +- |R| h with R of the body's
+ * rotation times the shape's) and the rule above. 37 spinning boxes of
+ * unequal sides in a row (runs of four and a tail), every fifth one a
+ * sphere (breaks the runs), velocities from slow to fast, no gravity, no
+ * collisions (filtered), 60 steps. */
+static void test_box_path_matches_the_rule(void **state)
+{
+    (void)state;
+    ts_world_id id = test_world(4, 1);
+    assert_ok(ts_world_set_gravity(id, (ts_vec3){0, 0, 0}));
+    enum { COUNT = 37 };
+    ts_body_id bodies[COUNT];
+    uint32_t seed = 777u;
+    for (int k = 0; k < COUNT; ++k) {
+        bodies[k] = test_dynamic_body(id, (ts_vec3){3.0f * (float)k, 0, 0});
+        ts_shape_def def = ts_default_shape_def();
+        def.filter.category_bits = 2;
+        def.filter.mask_bits = ~(uint64_t)2;
+        if (k % 5 == 4) {
+            ts_sphere sphere = {0.3f};
+            assert_false(ts_shape_id_is_null(ts_create_sphere_shape(bodies[k], &def, &sphere)));
+        } else {
+            ts_box box = {{0.2f + 0.02f * (float)k, 0.3f, 0.5f - 0.01f * (float)k}};
+            assert_false(ts_shape_id_is_null(ts_create_box_shape(bodies[k], &def, &box)));
+        }
+        float v[3];
+        for (int a = 0; a < 3; ++a) {
+            seed = seed * 1664525u + 1013904223u;
+            v[a] = ((float)(seed >> 8) / 16777216.0f - 0.5f) * (k % 3 == 0 ? 40.0f : 2.0f);
+        }
+        assert_ok(ts_body_set_linear_velocity(bodies[k], (ts_vec3){v[0], v[1], v[2]}));
+        assert_ok(ts_body_set_angular_velocity(bodies[k], (ts_vec3){0.5f * v[1], 3.0f, -0.2f * v[0]}));
+    }
+    ts_world *world = ts_world_lookup(id, "test");
+    check_bounds(id);
+    assert_int_equal(on_box_path, COUNT - COUNT / 5);
+    ts_aabb before[COUNT];
+    int moved = 0;
+    for (int step = 0; step < 60; ++step) {
+        for (int k = 0; k < COUNT; ++k) {
+            before[k] = world->shapes[world->bodies[k].first_shape].fat_aabb;
+        }
+        assert_ok(ts_world_step(id, 1.0f / 60.0f));
+        const ts_body_store *s = &world->store;
+        for (int k = 0; k < COUNT; ++k) {
+            int32_t first = world->bodies[k].first_shape;
+            const ts_shape *shape = world->shapes + first;
+            if (shape->type != TS_SHAPE_BOX) {
+                continue;
+            }
+            int32_t i = s->table.slot_of_id[k];
+            ts_aabb box = ts_shape_compute_aabb(world, first);
+            ts_vec3 m = ts_scale(world->step_dt, ts_v3(s->vx[i], s->vy[i], s->vz[i]));
+            ts_aabb expected = before[k];
+            if (!ts_aabb_contains(expected, swept_box(box, m))) {
+                expected = ts_aabb_enlarge(swept_box(box, ts_scale(4.0f, m)), TS_AABB_MARGIN);
+                moved += 1;
+            }
+            assert_memory_equal(&expected, &shape->fat_aabb, sizeof(ts_aabb));
+        }
+        check_bounds(id);
+        assert_int_equal(on_box_path, COUNT - COUNT / 5);
+    }
+    assert_true(moved > 60);
+    assert_ok(ts_destroy_world(id));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fat_bounds_hold_shapes_through_edits),
         cmocka_unit_test(test_sphere_path_finds_pairs),
         cmocka_unit_test(test_sphere_path_matches_the_rule),
+        cmocka_unit_test(test_box_path_matches_the_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -136,15 +136,27 @@ void ts_body_sync_bounds(ts_world *world, int32_t body)
     int32_t i = s->table.slot_of_id[body];
     int32_t first = world->bodies[body].first_shape;
     float radius = 0.0f; /* the general path */
+    ts_vec3 half = {0.0f, 0.0f, 0.0f};
     s->first_shape[i] = first;
     if (first != -1) {
         const ts_shape *shape = world->shapes + first;
-        if (shape->next == -1 && shape->type == TS_SHAPE_SPHERE && shape->proxy >= 0 && is_centred(shape)) {
+        bool alone = shape->next == -1 && shape->proxy >= 0 && is_centred(shape);
+        ts_quat q = shape->sim_local.q;
+        if (alone && shape->type == TS_SHAPE_SPHERE) {
             radius = shape->geometry.sphere.radius; /* > 0: checked at creation */
+            store_fat_box(s, i, shape->fat_aabb);
+        } else if (alone && shape->type == TS_SHAPE_BOX && q.x == 0.0f && q.y == 0.0f && q.z == 0.0f &&
+                   q.w == 1.0f) {
+            /* its world rotation is the body's (the product with the
+             * identity changes no bit of |R|: box_bounds4) */
+            half = shape->geometry.box.half_extents; /* > 0: checked at creation */
             store_fat_box(s, i, shape->fat_aabb);
         }
     }
     s->sphere_radius[i] = radius;
+    s->box_hx[i] = half.x;
+    s->box_hy[i] = half.y;
+    s->box_hz[i] = half.z;
 }
 
 /* ---- proxies and the move buffer ---- */
@@ -513,16 +525,16 @@ static uint8_t shape_list_bounds(ts_world *world, int32_t i, ts_vec3 motion)
 typedef struct bounds_columns {
     const float *px, *py, *pz, *vx, *vy, *vz, *sphere_radius;
     float *lx, *ly, *lz, *ux, *uy, *uz;
+    const float *qx, *qy, *qz, *qw, *hx, *hy, *hz;
 } bounds_columns;
 
 /* The body in slot i whose only shape is a sphere of radius r at its centre
  * of mass: from the store's columns alone (the same box and the same
  * operations as shape_bounds and the list path, so the same bits); a new fat
  * box stays in the columns until ts_broadphase_enlarge_proxies. */
-TS_FORCE_INLINE uint8_t sphere_bounds(bounds_columns c, int32_t i, float r, ts_vec3 motion)
+TS_FORCE_INLINE uint8_t extent_bounds(bounds_columns c, int32_t i, ts_vec3 extent, ts_vec3 motion)
 {
     ts_vec3 center = {c.px[i], c.py[i], c.pz[i]};
-    ts_vec3 extent = {r, r, r};
     ts_aabb box = {ts_sub(center, extent), ts_add(center, extent)};
     ts_aabb fat = {{c.lx[i], c.ly[i], c.lz[i]}, {c.ux[i], c.uy[i], c.uz[i]}};
     if (!refatten(&fat, box, motion)) {
@@ -573,16 +585,18 @@ TS_FORCE_INLINE void refatten_axis4(float *fat_lower, float *fat_upper, simde__m
                        simde_mm_or_ps(simde_mm_and_ps(left, new_upper), simde_mm_andnot_ps(left, old_upper)));
 }
 
-/* Slots [i, i + 4), all on the sphere path, at once; returns the mask of
- * those that left their fat bounds (lane l: bit l). */
-TS_FORCE_INLINE int sphere_bounds4(bounds_columns c, int32_t i, simde__m128 r, simde__m128 dt)
+/* Slots [i, i + 4), all on a fast path, at once: boxes of extents e about
+ * the centres; returns the mask of those that left their fat bounds (lane
+ * l: bit l). */
+TS_FORCE_INLINE int extent_bounds4(bounds_columns c, int32_t i, simde__m128 ex, simde__m128 ey, simde__m128 ez,
+                                   simde__m128 dt)
 {
     simde__m128 px = simde_mm_loadu_ps(c.px + i), py = simde_mm_loadu_ps(c.py + i), pz = simde_mm_loadu_ps(c.pz + i);
     simde__m128 mx = simde_mm_mul_ps(dt, simde_mm_loadu_ps(c.vx + i));
     simde__m128 my = simde_mm_mul_ps(dt, simde_mm_loadu_ps(c.vy + i));
     simde__m128 mz = simde_mm_mul_ps(dt, simde_mm_loadu_ps(c.vz + i));
-    simde__m128 lx = simde_mm_sub_ps(px, r), ly = simde_mm_sub_ps(py, r), lz = simde_mm_sub_ps(pz, r);
-    simde__m128 ux = simde_mm_add_ps(px, r), uy = simde_mm_add_ps(py, r), uz = simde_mm_add_ps(pz, r);
+    simde__m128 lx = simde_mm_sub_ps(px, ex), ly = simde_mm_sub_ps(py, ey), lz = simde_mm_sub_ps(pz, ez);
+    simde__m128 ux = simde_mm_add_ps(px, ex), uy = simde_mm_add_ps(py, ey), uz = simde_mm_add_ps(pz, ez);
     simde__m128 held_x = holds4(simde_mm_loadu_ps(c.lx + i), simde_mm_loadu_ps(c.ux + i), sweep_axis4(lx, ux, mx));
     simde__m128 held_y = holds4(simde_mm_loadu_ps(c.ly + i), simde_mm_loadu_ps(c.uy + i), sweep_axis4(ly, uy, my));
     simde__m128 held_z = holds4(simde_mm_loadu_ps(c.lz + i), simde_mm_loadu_ps(c.uz + i), sweep_axis4(lz, uz, mz));
@@ -598,32 +612,82 @@ TS_FORCE_INLINE int sphere_bounds4(bounds_columns c, int32_t i, simde__m128 r, s
     return left;
 }
 
+/* |R| h of four box-path slots (abs_rotation and the dot products of
+ * shape_bounds, lane by lane: the same bits). */
+TS_FORCE_INLINE int box_bounds4(bounds_columns c, int32_t i, simde__m128 dt)
+{
+    simde__m128 x = simde_mm_loadu_ps(c.qx + i), y = simde_mm_loadu_ps(c.qy + i);
+    simde__m128 z = simde_mm_loadu_ps(c.qz + i), w = simde_mm_loadu_ps(c.qw + i);
+    simde__m128 one = simde_mm_set1_ps(1.0f), two = simde_mm_set1_ps(2.0f);
+    simde__m128 sign = simde_mm_set1_ps(-0.0f);
+    simde__m128 xx = simde_mm_mul_ps(x, x), yy = simde_mm_mul_ps(y, y), zz = simde_mm_mul_ps(z, z);
+    simde__m128 xy = simde_mm_mul_ps(x, y), xz = simde_mm_mul_ps(x, z), yz = simde_mm_mul_ps(y, z);
+    simde__m128 wx = simde_mm_mul_ps(w, x), wy = simde_mm_mul_ps(w, y), wz = simde_mm_mul_ps(w, z);
+#define ABS4(v) simde_mm_andnot_ps(sign, (v))
+    simde__m128 r00 = ABS4(simde_mm_sub_ps(one, simde_mm_mul_ps(two, simde_mm_add_ps(yy, zz))));
+    simde__m128 r01 = ABS4(simde_mm_mul_ps(two, simde_mm_sub_ps(xy, wz)));
+    simde__m128 r02 = ABS4(simde_mm_mul_ps(two, simde_mm_add_ps(xz, wy)));
+    simde__m128 r10 = ABS4(simde_mm_mul_ps(two, simde_mm_add_ps(xy, wz)));
+    simde__m128 r11 = ABS4(simde_mm_sub_ps(one, simde_mm_mul_ps(two, simde_mm_add_ps(xx, zz))));
+    simde__m128 r12 = ABS4(simde_mm_mul_ps(two, simde_mm_sub_ps(yz, wx)));
+    simde__m128 r20 = ABS4(simde_mm_mul_ps(two, simde_mm_sub_ps(xz, wy)));
+    simde__m128 r21 = ABS4(simde_mm_mul_ps(two, simde_mm_add_ps(yz, wx)));
+    simde__m128 r22 = ABS4(simde_mm_sub_ps(one, simde_mm_mul_ps(two, simde_mm_add_ps(xx, yy))));
+#undef ABS4
+    simde__m128 hx = simde_mm_loadu_ps(c.hx + i), hy = simde_mm_loadu_ps(c.hy + i), hz = simde_mm_loadu_ps(c.hz + i);
+#define DOT4(a, b, d) simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(a, hx), simde_mm_mul_ps(b, hy)), simde_mm_mul_ps(d, hz))
+    simde__m128 ex = DOT4(r00, r01, r02), ey = DOT4(r10, r11, r12), ez = DOT4(r20, r21, r22);
+#undef DOT4
+    return extent_bounds4(c, i, ex, ey, ez, dt);
+}
+
+/* The same for one slot. */
+TS_FORCE_INLINE uint8_t box_bounds(bounds_columns c, int32_t i, ts_vec3 motion)
+{
+    ts_vec3 rows[3], h = {c.hx[i], c.hy[i], c.hz[i]};
+    abs_rotation((ts_quat){c.qx[i], c.qy[i], c.qz[i], c.qw[i]}, rows);
+    return extent_bounds(c, i, ts_v3(ts_dot(rows[0], h), ts_dot(rows[1], h), ts_dot(rows[2], h)), motion);
+}
+
+/* Four slots from i all with a positive value in `column` (a fast path's). */
+TS_FORCE_INLINE bool four_on(const float *column, int32_t i)
+{
+    return simde_mm_movemask_ps(simde_mm_cmpgt_ps(simde_mm_loadu_ps(column + i), simde_mm_setzero_ps())) == 15;
+}
+
 bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
 {
     ts_body_store *store = &world->store;
     const bounds_columns c = {store->px,     store->py,     store->pz,     store->vx,     store->vy,
                               store->vz,     store->sphere_radius,         store->fat_lx, store->fat_ly,
-                              store->fat_lz, store->fat_ux, store->fat_uy, store->fat_uz};
+                              store->fat_lz, store->fat_ux, store->fat_uy, store->fat_uz, store->qx,
+                              store->qy,     store->qz,     store->qw,     store->box_hx, store->box_hy,
+                              store->box_hz};
     uint8_t *enlarged_slots = world->broadphase.enlarged_slots;
     float dt = world->step_dt;
     simde__m128 dt4 = simde_mm_set1_ps(dt);
     bool any = false;
     for (int32_t i = begin; i < end;) {
-        if (c.sphere_radius[i] > 0.0f && end - i >= 4) {
+        int left = -1;
+        if (end - i >= 4 && c.sphere_radius[i] > 0.0f && four_on(c.sphere_radius, i)) {
             simde__m128 r = simde_mm_loadu_ps(c.sphere_radius + i);
-            if (simde_mm_movemask_ps(simde_mm_cmpgt_ps(r, simde_mm_setzero_ps())) == 15) {
-                int left = sphere_bounds4(c, i, r, dt4);
-                for (int l = 0; l < 4; ++l) {
-                    enlarged_slots[i + l] = (uint8_t)(left >> l & 1);
-                }
-                any |= left != 0;
-                i += 4;
-                continue;
+            left = extent_bounds4(c, i, r, r, r, dt4);
+        } else if (end - i >= 4 && c.hx[i] > 0.0f && four_on(c.hx, i)) {
+            left = box_bounds4(c, i, dt4);
+        }
+        if (left >= 0) {
+            for (int l = 0; l < 4; ++l) {
+                enlarged_slots[i + l] = (uint8_t)(left >> l & 1);
             }
+            any |= left != 0;
+            i += 4;
+            continue;
         }
         ts_vec3 motion = ts_scale(dt, ts_v3(c.vx[i], c.vy[i], c.vz[i]));
         float r = c.sphere_radius[i];
-        uint8_t slot_enlarged = r > 0.0f ? sphere_bounds(c, i, r, motion) : shape_list_bounds(world, i, motion);
+        uint8_t slot_enlarged = r > 0.0f        ? extent_bounds(c, i, ts_v3(r, r, r), motion)
+                                : c.hx[i] > 0.0f ? box_bounds(c, i, motion)
+                                                 : shape_list_bounds(world, i, motion);
         enlarged_slots[i] = slot_enlarged;
         any |= slot_enlarged != 0;
         i += 1;
@@ -681,7 +745,7 @@ ts_result ts_broadphase_enlarge_proxies(ts_world *world)
             ts_tree_prefetch_parent(tree, shapes[first_shape[list[k + TS_ENLARGE_AHEAD / 3]]].proxy);
         }
         int32_t i = list[k];
-        if (store->sphere_radius[i] > 0.0f) { /* its only shape; the new box is in the columns */
+        if (store->sphere_radius[i] > 0.0f || store->box_hx[i] > 0.0f) { /* its only shape; the new box is in the columns */
             ts_shape *s = shapes + first_shape[i];
             s->fat_aabb = load_fat_box(store, i);
             ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb);

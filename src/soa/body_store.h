@@ -27,7 +27,7 @@ typedef enum ts_body_range {
     TS_RANGE_COUNT = 3,
 } ts_body_range;
 
-#define TS_BODY_COLUMNS 47
+#define TS_BODY_COLUMNS 50
 
 typedef struct ts_body_store {
     union {
@@ -54,12 +54,16 @@ typedef struct ts_body_store {
             /* For the bounds update (collide/broadphase.c), kept by
              * ts_body_sync_bounds: the body's first shape (its list's head, as
              * in ts_body; -1 when none), so that the update need not go
-             * through the body; and its fast path: the radius of the body's
+             * through the body; and its fast paths: the radius of the body's
              * only shape when that is a sphere at the centre of mass with a
-             * proxy, else 0, with that shape's fat box, kept equal to it, so
-             * that the update of such a body reads these columns alone. */
+             * proxy, else 0; the half extents of the body's only shape when
+             * that is a box at the centre of mass in the simulation frame's
+             * axes with a proxy, else 0; with that shape's fat box, kept
+             * equal to it, so that the update of such a body reads these
+             * columns alone. */
             int32_t *first_shape;
             float *sphere_radius;
+            float *box_hx, *box_hy, *box_hz;
             float *fat_lx, *fat_ly, *fat_lz, *fat_ux, *fat_uy, *fat_uz;
             /* The contacts (touching or not) and joints the body is in, the
              * lengths of its lists in ts_body: 0 for a free body, which the
