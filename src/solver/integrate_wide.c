@@ -116,6 +116,16 @@ TS_FORCE_INLINE void store_world_inverse_inertia(ts_body_store *store, int32_t i
     store_column(store->inv_iw_yz, i, count, ts_wv3_dot(d1, r2));
 }
 
+/* Whether the full bundle at slot i holds free bodies alone (integrate.h). */
+TS_FORCE_INLINE bool free_bundle(const ts_body_store *store, int32_t i)
+{
+    int32_t edges = 0;
+    for (int l = 0; l < TS_W; ++l) {
+        edges |= store->edges[i + l];
+    }
+    return edges == 0;
+}
+
 /* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
 TS_FORCE_INLINE void begin_bundle(ts_body_state *states, const int32_t *index, int count, ts_body_store *store,
                                   int32_t i)
@@ -128,7 +138,9 @@ TS_FORCE_INLINE void begin_bundle(ts_body_state *states, const int32_t *index, i
         {zero, zero, zero, ts_w_splat(1.0f)},
     };
     scatter_all(states, index, count, b);
-    store_world_inverse_inertia(store, i, count);
+    if (count < TS_W || !free_bundle(store, i)) { /* read by the constraints' preparation alone */
+        store_world_inverse_inertia(store, i, count);
+    }
 }
 
 void TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
@@ -243,16 +255,6 @@ TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const
     b.w = ts_wv3_select(ok, w, b.w);
     scatter_velocities_count(states, index, count, b);
     return first_not_finite(ok, i, count);
-}
-
-/* Whether the full bundle at slot i holds free bodies alone (integrate.h). */
-TS_FORCE_INLINE bool free_bundle(const ts_body_store *store, int32_t i)
-{
-    int32_t edges = 0;
-    for (int l = 0; l < TS_W; ++l) {
-        edges |= store->edges[i + l];
-    }
-    return edges == 0;
 }
 
 TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
