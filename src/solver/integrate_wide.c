@@ -119,11 +119,20 @@ TS_FORCE_INLINE void store_world_inverse_inertia(ts_body_store *store, int32_t i
 /* Whether the full bundle at slot i holds free bodies alone (integrate.h). */
 TS_FORCE_INLINE bool free_bundle(const ts_body_store *store, int32_t i)
 {
-    int32_t edges = 0;
+    const int32_t *edges = store->edges + i;
+#if TS_W == 8
+    simde__m256i e = simde_mm256_loadu_si256((const simde__m256i *)(const void *)edges);
+    return simde_mm256_testz_si256(e, e) != 0;
+#elif TS_W == 4
+    simde__m128i e = simde_mm_loadu_si128((const simde__m128i *)(const void *)edges);
+    return simde_mm_testz_si128(e, e) != 0;
+#else
+    int32_t any = 0;
     for (int l = 0; l < TS_W; ++l) {
-        edges |= store->edges[i + l];
+        any |= edges[l];
     }
-    return edges == 0;
+    return any == 0;
+#endif
 }
 
 /* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
@@ -199,9 +208,17 @@ TS_FORCE_INLINE int32_t free_velocity_bundle(ts_body_state *TS_RESTRICT states, 
 }
 #endif
 
-/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
-TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
-                                        const ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw)
+/* What a bundle's velocity step adds, the same in every substep of a step
+ * (forces, damping and the rotation at the step's start stay). */
+typedef struct velocity_terms {
+    ts_wv3 dv;                         /* h (F / m + g s) */
+    ts_wf linear_keep, angular_keep;   /* 1 / (1 + h c) when damped */
+    ts_wv3 dw;                         /* h R I^-1 R^T T in the lanes with a torque */
+    ts_wm torqued;
+    bool damped, turned;               /* some lane is damped; some has a torque */
+} velocity_terms;
+
+TS_FORCE_INLINE velocity_terms velocity_terms_of(const ts_body_store *store, int32_t i, int count, ts_wv3 g, ts_wf hw)
 {
     ts_wf one = ts_w_splat(1.0f);
     ts_wf zero = ts_w_zero();
@@ -209,70 +226,99 @@ TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const
     COLUMN_LANES(tx); COLUMN_LANES(ty); COLUMN_LANES(tz);
     COLUMN_LANES(inv_mass); COLUMN_LANES(linear_damping); COLUMN_LANES(angular_damping);
     COLUMN_LANES(gravity_scale);
-    bool damped = ts_w_mask_bits(ts_w_or(ts_w_gt(linear_damping, zero), ts_w_gt(angular_damping, zero))) != 0;
-    ts_wm torqued = ts_w_or(ts_w_or(ts_w_gt(ts_w_max(tx, ts_w_neg(tx)), zero),
-                                    ts_w_gt(ts_w_max(ty, ts_w_neg(ty)), zero)),
-                            ts_w_gt(ts_w_max(tz, ts_w_neg(tz)), zero));
+    velocity_terms t;
+    t.damped = ts_w_mask_bits(ts_w_or(ts_w_gt(linear_damping, zero), ts_w_gt(angular_damping, zero))) != 0;
+    t.torqued = ts_w_or(ts_w_or(ts_w_gt(ts_w_max(tx, ts_w_neg(tx)), zero), ts_w_gt(ts_w_max(ty, ts_w_neg(ty)), zero)),
+                        ts_w_gt(ts_w_max(tz, ts_w_neg(tz)), zero));
+    t.turned = any_lane(t.torqued);
     ts_wv3 force = {fx, fy, fz};
-    /* v = (v + h (F / m + g s)) keep */
-    ts_wv3 dv = ts_wv3_scale(hw, ts_wv3_add(ts_wv3_scale(inv_mass, force), ts_wv3_scale(gravity_scale, g)));
-#if TS_W == 4 || TS_W == 8
-    if (count == TS_W && !damped && !any_lane(torqued)) {
-        return free_velocity_bundle(states, dv, i);
-    }
-#endif
-    velocity_lanes b = gather_velocities(states, index); /* dp and dq are not read or written */
+    t.dv = ts_wv3_scale(hw, ts_wv3_add(ts_wv3_scale(inv_mass, force), ts_wv3_scale(gravity_scale, g)));
     /* keep = 1 / (1 + h c): exactly 1 without damping, and x 1 = x, so
      * bundles without damping skip the divisions and products (same bits) */
-    ts_wf linear_keep = one, angular_keep = one;
-    if (damped) {
-        linear_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, linear_damping)));
-        angular_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, angular_damping)));
+    t.linear_keep = one;
+    t.angular_keep = one;
+    if (t.damped) {
+        t.linear_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, linear_damping)));
+        t.angular_keep = ts_w_div(one, ts_w_add(one, ts_w_mul(hw, angular_damping)));
     }
-    ts_wv3 v = ts_wv3_add(b.v, dv);
-    if (damped) {
-        v = ts_wv3_scale(linear_keep, v);
-    }
-
-    /* w += h R I^-1 R^T T with I diagonal in the principal frame q, in the
-     * lanes with a torque alone (the others keep w's bits, as the bundles
-     * without any torque do); only bundles with a torque pay for the rotations */
-    ts_wv3 torque = {tx, ty, tz};
-    ts_wv3 w = b.w;
-    if (any_lane(torqued)) {
+    t.dw = (ts_wv3){zero, zero, zero};
+    if (t.turned) { /* only bundles with a torque pay for the rotations */
+        ts_wv3 torque = {tx, ty, tz};
         ts_wquat q = start_rotation(store, i, count);
         COLUMN_LANES(inv_ix); COLUMN_LANES(inv_iy); COLUMN_LANES(inv_iz);
         ts_wv3 local = mul_cw((ts_wv3){inv_ix, inv_iy, inv_iz}, ts_wquat_rotate(ts_wquat_conj(q), torque));
-        w = ts_wv3_select(torqued, ts_wv3_add(b.w, ts_wv3_scale(hw, ts_wquat_rotate(q, local))), b.w);
+        t.dw = ts_wv3_scale(hw, ts_wquat_rotate(q, local));
     }
-    if (damped) {
-        w = ts_wv3_scale(angular_keep, w);
-    }
+    return t;
+}
 
-    /* a body whose velocity would overflow keeps its last one */
-    ts_wm ok = ts_w_and(finite3(v), finite3(w));
-    b.v = ts_wv3_select(ok, v, b.v);
-    b.w = ts_wv3_select(ok, w, b.w);
+/* v = (v + h (F / m + g s)) keep; w += dw in the lanes with a torque alone
+ * (the others keep w's bits, as the bundles without any torque do), then
+ * w *= keep. A body whose velocity would overflow keeps its last one:
+ * returns the lanes that took the step. */
+TS_FORCE_INLINE ts_wm velocity_step(const velocity_terms *t, ts_wv3 *v, ts_wv3 *w)
+{
+    ts_wv3 next_v = ts_wv3_add(*v, t->dv);
+    if (t->damped) {
+        next_v = ts_wv3_scale(t->linear_keep, next_v);
+    }
+    ts_wv3 next_w = *w;
+    if (t->turned) {
+        next_w = ts_wv3_select(t->torqued, ts_wv3_add(*w, t->dw), *w);
+    }
+    if (t->damped) {
+        next_w = ts_wv3_scale(t->angular_keep, next_w);
+    }
+    ts_wm ok = ts_w_and(finite3(next_v), finite3(next_w));
+    *v = ts_wv3_select(ok, next_v, *v);
+    *w = ts_wv3_select(ok, next_w, *w);
+    return ok;
+}
+
+/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
+TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
+                                        const ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw)
+{
+    velocity_terms t = velocity_terms_of(store, i, count, g, hw);
+#if TS_W == 4 || TS_W == 8
+    if (count == TS_W && !t.damped && !t.turned) {
+        return free_velocity_bundle(states, t.dv, i);
+    }
+#endif
+    velocity_lanes b = gather_velocities(states, index); /* dp and dq are not read or written */
+    ts_wm ok = velocity_step(&t, &b.v, &b.w);
     scatter_velocities_count(states, index, count, b);
     return first_not_finite(ok, i, count);
 }
 
-TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
-                                        const ts_body_store *store, int32_t i, ts_wf hw, ts_wf half_h);
+TS_FORCE_INLINE ts_wm needs_gyroscopic(const ts_body_store *store, int32_t i, int count);
+TS_FORCE_INLINE ts_wm position_step(const ts_body_store *store, int32_t i, int count, body_lanes *b, ts_wm gyro,
+                                    bool turning, ts_wf hw, ts_wf half_h);
 
-/* Every substep of a full bundle of free bodies, velocity then position. */
+/* Every substep of a full bundle of free bodies, velocity then position
+ * step, in registers: gathered once, written back once (each lane through
+ * the same operations as velocity_bundle and position_bundle). */
 static int32_t free_substeps(ts_body_state *TS_RESTRICT states, const ts_body_store *store, int32_t i, ts_wv3 g,
                              ts_wf hw, int substeps)
 {
     ts_wf half_h = ts_w_mul(ts_w_splat(0.5f), hw);
-    int32_t first_bad = INT32_MAX;
+    velocity_terms t = velocity_terms_of(store, i, TS_W, g, hw);
+    ts_wm gyro = needs_gyroscopic(store, i, TS_W);
+    bool turning = any_lane(gyro);
+    body_lanes b = gather_state(states + i, lane_iota);
+    uint32_t bad = 0;
     for (int sub = 0; sub < substeps; ++sub) {
-        int32_t bad = velocity_bundle(states + i, lane_iota, TS_W, store, i, g, hw);
-        first_bad = bad < first_bad ? bad : first_bad;
-        bad = position_bundle(states + i, lane_iota, TS_W, store, i, hw, half_h);
-        first_bad = bad < first_bad ? bad : first_bad;
+        bad |= ~ts_w_mask_bits(velocity_step(&t, &b.v, &b.w));
+        bad |= ~ts_w_mask_bits(position_step(store, i, TS_W, &b, gyro, turning, hw, half_h));
     }
-    return first_bad;
+    scatter_all(states + i, lane_iota, TS_W, b);
+    bad &= TS_ALL_LANES;
+    for (int l = 0; l < TS_W; ++l) {
+        if ((bad >> l & 1u) != 0) {
+            return i + l;
+        }
+    }
+    return INT32_MAX;
 }
 
 int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
@@ -344,26 +390,36 @@ TS_FORCE_INLINE ts_wm needs_gyroscopic(const ts_body_store *store, int32_t i, in
     return ts_w_and(unequal, ts_w_gt(inv_mass, ts_w_zero()));
 }
 
-/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
-TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
-                                        const ts_body_store *store, int32_t i, ts_wf hw, ts_wf half_h)
+/* dp += h v, dq turned by w, and the gyroscopic update where `gyro`
+ * (`turning`: some lane); a lane whose result would not be finite keeps
+ * its pose and w. Returns the lanes that took the step. */
+TS_FORCE_INLINE ts_wm position_step(const ts_body_store *store, int32_t i, int count, body_lanes *b, ts_wm gyro,
+                                    bool turning, ts_wf hw, ts_wf half_h)
 {
-    body_lanes b = gather_state(states, index);
-    ts_wv3 dp = ts_wv3_mul_add(b.dp, hw, b.v);
-    ts_wquat dq = ts_wquat_rotate_by(b.dq, b.w, half_h);
-    ts_wv3 w = b.w;
-    ts_wm gyro = needs_gyroscopic(store, i, count);
-    bool turning = any_lane(gyro); /* only the gyroscopic update changes w */
-    if (turning) {
-        gyro_result r = gyroscopic(store, i, count, &b, half_h);
+    ts_wv3 dp = ts_wv3_mul_add(b->dp, hw, b->v);
+    ts_wquat dq = ts_wquat_rotate_by(b->dq, b->w, half_h);
+    ts_wv3 w = b->w;
+    if (turning) { /* only the gyroscopic update changes w */
+        gyro_result r = gyroscopic(store, i, count, b, half_h);
         dq = ts_wquat_select(gyro, r.dq, dq);
         w = ts_wv3_select(gyro, r.w, w);
     }
     ts_wm ok = ts_w_and(ts_w_and(finite3(dp), finite3(w)),
                         ts_w_and(ts_w_and(finite(dq.x), finite(dq.y)), ts_w_and(finite(dq.z), finite(dq.w))));
-    b.dp = ts_wv3_select(ok, dp, b.dp);
-    b.dq = ts_wquat_select(ok, dq, b.dq);
-    b.w = ts_wv3_select(ok, w, b.w);
+    b->dp = ts_wv3_select(ok, dp, b->dp);
+    b->dq = ts_wquat_select(ok, dq, b->dq);
+    b->w = ts_wv3_select(ok, w, b->w);
+    return ok;
+}
+
+/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
+TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
+                                        const ts_body_store *store, int32_t i, ts_wf hw, ts_wf half_h)
+{
+    body_lanes b = gather_state(states, index);
+    ts_wm gyro = needs_gyroscopic(store, i, count);
+    bool turning = any_lane(gyro);
+    ts_wm ok = position_step(store, i, count, &b, gyro, turning, hw, half_h);
     scatter_motion_count(states, index, count, b.w, b.dp, b.dq, turning); /* v is unchanged */
     return first_not_finite(ok, i, count);
 }
