@@ -563,6 +563,7 @@ static ts_result add_force(ts_world *world, int32_t i, ts_vec3 force, ts_vec3 to
     }
     store_vec3(s->fx, s->fy, s->fz, i, f);
     store_vec3(s->tx, s->ty, s->tz, i, t);
+    world->forces_pending = true;
     return TS_OK;
 }
 

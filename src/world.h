@@ -150,6 +150,10 @@ typedef struct ts_world {
     ts_parallel parallel;             /* the step's workers and stages */
 
     float step_dt; /* dt of the step in progress */
+    /* Some awake body's force or torque column may be non-zero (set by
+     * ts_body_apply_force and the like, which wake the body): the soft
+     * step's write-back clears them, and skips that otherwise. */
+    bool forces_pending;
     int step_count;
     ts_step_profile profile;
     int32_t narrowphase_pairs; /* contacts the last narrowphase updated */

@@ -66,10 +66,15 @@ int32_t ts_integrate_positions_w16(ts_body_state *states, const ts_body_store *s
 void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
 
 /* The same TS_W bodies at a time (integrate_wide.c; the soft step's; the
- * same bits at every width, rounded as the wide quaternion product rounds). */
-void ts_states_finish_wide_w1(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
-void ts_states_finish_wide_w4(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
-void ts_states_finish_wide_w8(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
-void ts_states_finish_wide_w16(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+ * same bits at every width, rounded as the wide quaternion product rounds);
+ * forces and torques are cleared when clear_forces (else they are zero). */
+void ts_states_finish_wide_w1(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                              bool clear_forces);
+void ts_states_finish_wide_w4(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                              bool clear_forces);
+void ts_states_finish_wide_w8(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                              bool clear_forces);
+void ts_states_finish_wide_w16(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                              bool clear_forces);
 
 #endif

@@ -450,7 +450,7 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
 
 /* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
 TS_FORCE_INLINE void finish_bundle(const ts_body_state *states, const int32_t *index, int count, ts_body_store *store,
-                                   int32_t i)
+                                   int32_t i, bool clear_forces)
 {
     ts_wf zero = ts_w_zero();
     body_lanes b = gather_state(states, index);
@@ -468,6 +468,9 @@ TS_FORCE_INLINE void finish_bundle(const ts_body_state *states, const int32_t *i
     store_column(store->wx, i, count, b.w.x);
     store_column(store->wy, i, count, b.w.y);
     store_column(store->wz, i, count, b.w.z);
+    if (!clear_forces) {
+        return;
+    }
     store_column(store->fx, i, count, zero);
     store_column(store->fy, i, count, zero);
     store_column(store->fz, i, count, zero);
@@ -476,14 +479,15 @@ TS_FORCE_INLINE void finish_bundle(const ts_body_state *states, const int32_t *i
     store_column(store->tz, i, count, zero);
 }
 
-void TS_WIDE(ts_states_finish_wide)(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+void TS_WIDE(ts_states_finish_wide)(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                                    bool clear_forces)
 {
     for (int32_t i = begin; i < end; i += TS_W) {
         if (end - i >= TS_W) {
-            finish_bundle(states + i, lane_iota, TS_W, store, i);
+            finish_bundle(states + i, lane_iota, TS_W, store, i, clear_forces);
         } else {
             bundle_slots s = slots_from(i, end);
-            finish_bundle(states, s.index, s.count, store, i);
+            finish_bundle(states, s.index, s.count, store, i, clear_forces);
         }
     }
 }

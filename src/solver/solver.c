@@ -203,7 +203,7 @@ static void run_block(void *context, int32_t block, int worker)
         bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, c->h, TS_FREE_SKIP);
         break;
     case PASS_FINISH:
-        TS_WIDE(ts_states_finish_wide)(states, store, begin, end);
+        TS_WIDE(ts_states_finish_wide)(states, store, begin, end, c->world->forces_pending);
         ts_sleep_update_timers(c->world, begin, end);
         ts_broadphase_compute_bounds(c->world, begin, end);
         break;
@@ -431,6 +431,7 @@ ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
         c.first_bad[w] = INT32_MAX;
     }
     run_solver(&c);
+    world->forces_pending = false; /* the write-back cleared them */
     int32_t bad = INT32_MAX;
     for (int w = 0; w < workers; ++w) {
         bad = min_slot(bad, c.first_bad[w]);
