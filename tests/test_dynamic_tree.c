@@ -756,15 +756,25 @@ static void test_full_rebuild(void **state)
     ts_tree_destroy(&tree);
 }
 
-/* Grows a random tenth of the proxies in place (each by a random drift). */
-static void enlarge_some(ts_dynamic_tree *tree, scene *s, rng *r, int count, float drift)
+/* Grows `count` random proxies (each by a random drift), in place or
+ * deferred (ts_tree_enlarge_proxy_deferred). */
+static void enlarge_some_as(ts_dynamic_tree *tree, scene *s, rng *r, int count, float drift, bool deferred)
 {
     for (int k = 0; k < count; ++k) {
         int i = (int)(rng_next(r) % (uint32_t)s->n);
         ts_vec3 d = {rng_range(r, -drift, drift), rng_range(r, -drift, drift), rng_range(r, -drift, drift)};
         s->boxes[i] = ts_aabb_union(s->boxes[i], translate_box(s->boxes[i], d));
-        ts_tree_enlarge_proxy(tree, s->proxies[i], s->boxes[i]);
+        if (deferred) {
+            ts_tree_enlarge_proxy_deferred(tree, s->proxies[i], s->boxes[i]);
+        } else {
+            ts_tree_enlarge_proxy(tree, s->proxies[i], s->boxes[i]);
+        }
     }
+}
+
+static void enlarge_some(ts_dynamic_tree *tree, scene *s, rng *r, int count, float drift)
+{
+    enlarge_some_as(tree, s, r, count, drift, false);
 }
 
 /* The rebuild in parts (as the step runs it on several workers) gives the
@@ -832,14 +842,8 @@ static void test_deferred_enlarge_same_tree(void **state)
     assert_true(ts_tree_rebuild(&deferred, true));
     int rebuilds = 0;
     for (int round = 0; round < 12; ++round) {
-        enlarge_some(&grown, &s1, &r1, 2000, 0.5f + 0.2f * (float)round);
-        for (int k = 0; k < 2000; ++k) { /* the same draws as enlarge_some */
-            float drift = 0.5f + 0.2f * (float)round;
-            int i = (int)(rng_next(&r2) % (uint32_t)s2.n);
-            ts_vec3 d = {rng_range(&r2, -drift, drift), rng_range(&r2, -drift, drift), rng_range(&r2, -drift, drift)};
-            s2.boxes[i] = ts_aabb_union(s2.boxes[i], translate_box(s2.boxes[i], d));
-            ts_tree_enlarge_proxy_deferred(&deferred, s2.proxies[i], s2.boxes[i]);
-        }
+        enlarge_some_as(&grown, &s1, &r1, 2000, 0.5f + 0.2f * (float)round, false);
+        enlarge_some_as(&deferred, &s2, &r2, 2000, 0.5f + 0.2f * (float)round, true);
         bool asked = ts_tree_refit_enlarged(&grown);
         assert_int_equal(asked, ts_tree_refit_enlarged(&deferred));
         assert_true(grown.enlarged_area == deferred.enlarged_area);

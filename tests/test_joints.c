@@ -806,10 +806,11 @@ static void test_open_joint_on_light_sphere_closes(void **state)
     assert_ok(ts_destroy_world(world));
 }
 
-/* A three-sphere chain (joints met at the start) swinging; its middle
- * sphere is turned a quarter turn about z through the API (its two joints
- * now 0.7 m apart), then the world steps once. */
-static void turned_chain_step(bool refill, ts_body_id out[3], ts_world_id *out_world)
+/* Three spheres of radius 0.1 m (density 500) hanging from a static
+ * anchor on ball joints 0.5 m from their centres (met at the start), the
+ * lowest thrown sideways at 3 m/s; out: upper, middle, lower, and the
+ * middle sphere's shape. */
+static ts_world_id three_sphere_chain(ts_body_id out[3], ts_shape_id *middle_shape)
 {
     ts_world_id world = joint_world();
     ts_body_id anchor = static_anchor(world, (ts_vec3){0, 10, 0});
@@ -818,13 +819,27 @@ static void turned_chain_step(bool refill, ts_body_id out[3], ts_world_id *out_w
     ts_shape_def shape = ts_default_shape_def();
     shape.density = 500.0f;
     ts_sphere sphere = {0.1f};
-    ts_shape_id middle_shape = ts_create_sphere_shape(middle, &shape, &sphere);
-    assert_false(ts_shape_id_is_null(middle_shape));
+    *middle_shape = ts_create_sphere_shape(middle, &shape, &sphere);
+    assert_false(ts_shape_id_is_null(*middle_shape));
     ts_body_id lower = dynamic_sphere(world, (ts_vec3){0, 7.5f, 0}, 0.1f, 500.0f);
     ball(world, anchor, upper, (ts_vec3){0, 0, 0}, (ts_vec3){0, 0.5f, 0});
     ball(world, upper, middle, (ts_vec3){0, -0.5f, 0}, (ts_vec3){0, 0.5f, 0});
     ball(world, middle, lower, (ts_vec3){0, -0.5f, 0}, (ts_vec3){0, 0.5f, 0});
     assert_ok(ts_body_set_linear_velocity(lower, (ts_vec3){3, 0, 1}));
+    out[0] = upper;
+    out[1] = middle;
+    out[2] = lower;
+    return world;
+}
+
+/* The chain swinging; its middle sphere is turned a quarter turn about z
+ * through the API (its two joints now 0.7 m apart), then the world steps
+ * once. */
+static void turned_chain_step(bool refill, ts_body_id out[3], ts_world_id *out_world)
+{
+    ts_shape_id middle_shape;
+    ts_world_id world = three_sphere_chain(out, &middle_shape);
+    ts_body_id middle = out[1];
     for (int i = 0; i < 30; ++i) {
         assert_ok(ts_world_step(world, DT));
     }
@@ -834,9 +849,6 @@ static void turned_chain_step(bool refill, ts_body_id out[3], ts_world_id *out_w
         assert_ok(ts_shape_set_density(middle_shape, 500.0f));
     }
     assert_ok(ts_world_step(world, DT));
-    out[0] = upper;
-    out[1] = middle;
-    out[2] = lower;
     *out_world = world;
 }
 
@@ -869,36 +881,21 @@ static void test_turned_body_refreshes_its_ball_joints(void **state)
     assert_ok(ts_destroy_world(wb));
 }
 
-/* A three-sphere chain on a static anchor, its lowest sphere thrown sideways
- * and spinning, stepped `steps` times; with `fresh`, every step first lays
- * the joints out afresh (the same density set again: a mass update), so
- * that the ball bundles evaluate their pose from the bodies' poses. */
+/* The chain, its lowest sphere also spinning, stepped `steps` times; with
+ * `fresh`, every step first lays the joints out afresh (the same density
+ * set again: a mass update), so that the ball bundles evaluate their pose
+ * from the bodies' poses. */
 static void spinning_chain(bool fresh, int steps, ts_body_id out[3], ts_world_id *out_world)
 {
-    ts_world_id world = joint_world();
-    ts_body_id anchor = static_anchor(world, (ts_vec3){0, 10, 0});
-    ts_body_id upper = dynamic_sphere(world, (ts_vec3){0, 9.5f, 0}, 0.1f, 500.0f);
-    ts_body_id middle = test_dynamic_body(world, (ts_vec3){0, 8.5f, 0});
-    ts_shape_def shape = ts_default_shape_def();
-    shape.density = 500.0f;
-    ts_sphere sphere = {0.1f};
-    ts_shape_id middle_shape = ts_create_sphere_shape(middle, &shape, &sphere);
-    assert_false(ts_shape_id_is_null(middle_shape));
-    ts_body_id lower = dynamic_sphere(world, (ts_vec3){0, 7.5f, 0}, 0.1f, 500.0f);
-    ball(world, anchor, upper, (ts_vec3){0, 0, 0}, (ts_vec3){0, 0.5f, 0});
-    ball(world, upper, middle, (ts_vec3){0, -0.5f, 0}, (ts_vec3){0, 0.5f, 0});
-    ball(world, middle, lower, (ts_vec3){0, -0.5f, 0}, (ts_vec3){0, 0.5f, 0});
-    assert_ok(ts_body_set_linear_velocity(lower, (ts_vec3){3, 0, 1}));
-    assert_ok(ts_body_set_angular_velocity(lower, (ts_vec3){0, 5, 8}));
+    ts_shape_id middle_shape;
+    ts_world_id world = three_sphere_chain(out, &middle_shape);
+    assert_ok(ts_body_set_angular_velocity(out[2], (ts_vec3){0, 5, 8}));
     for (int i = 0; i < steps; ++i) {
         if (fresh) {
             assert_ok(ts_shape_set_density(middle_shape, 500.0f));
         }
         assert_ok(ts_world_step(world, DT));
     }
-    out[0] = upper;
-    out[1] = middle;
-    out[2] = lower;
     *out_world = world;
 }
 

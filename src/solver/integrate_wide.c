@@ -44,20 +44,25 @@ TS_FORCE_INLINE ts_wm finite3(ts_wv3 v) { return ts_w_and(ts_w_and(finite(v.x), 
 /* Spare lanes of a tail repeat its last body, so they never change the answer. */
 TS_FORCE_INLINE bool any_lane(ts_wm m) { return ts_w_mask_bits(m) != 0; }
 
-/* The first real lane that is not finite, as a slot (lane l is slot i + l),
- * else INT32_MAX. */
-TS_FORCE_INLINE int32_t first_not_finite(ts_wm ok, int32_t i, int count)
+/* The first of lanes [0, count) whose bit in `ok` is clear, as a slot
+ * (lane l is slot i + l), else INT32_MAX. */
+TS_FORCE_INLINE int32_t first_clear_lane(uint32_t ok, int32_t i, int count)
 {
-    uint32_t bits = ts_w_mask_bits(ok);
-    if (bits == TS_ALL_LANES) {
+    if (ok == TS_ALL_LANES) {
         return INT32_MAX;
     }
     for (int l = 0; l < count; ++l) {
-        if ((bits >> l & 1u) == 0) {
+        if ((ok >> l & 1u) == 0) {
             return i + l;
         }
     }
     return INT32_MAX;
+}
+
+/* The first real lane that is not finite, as a slot, else INT32_MAX. */
+TS_FORCE_INLINE int32_t first_not_finite(ts_wm ok, int32_t i, int count)
+{
+    return first_clear_lane(ts_w_mask_bits(ok), i, count);
 }
 
 /* A full bundle's states are TS_W consecutive ones from `states + i`: with
@@ -196,15 +201,7 @@ TS_FORCE_INLINE int32_t free_velocity_bundle(ts_body_state *TS_RESTRICT states, 
     store_row(states, lane_iota, 1, 0, v1, ok);
     store_row(states, lane_iota, 2, 0, v2, ok);
     store_row(states, lane_iota, 3, 0, v3, ok);
-    if (ok == TS_ALL_LANES) {
-        return INT32_MAX;
-    }
-    for (int l = 0; l < TS_W; ++l) {
-        if ((ok >> l & 1u) == 0) {
-            return i + l;
-        }
-    }
-    return INT32_MAX;
+    return first_clear_lane(ok, i, TS_W);
 }
 #endif
 
@@ -312,13 +309,7 @@ static int32_t free_substeps(ts_body_state *TS_RESTRICT states, const ts_body_st
         bad |= ~ts_w_mask_bits(position_step(store, i, TS_W, &b, gyro, turning, hw, half_h));
     }
     scatter_all(states + i, lane_iota, TS_W, b);
-    bad &= TS_ALL_LANES;
-    for (int l = 0; l < TS_W; ++l) {
-        if ((bad >> l & 1u) != 0) {
-            return i + l;
-        }
-    }
-    return INT32_MAX;
+    return first_clear_lane(~bad & TS_ALL_LANES, i, TS_W);
 }
 
 int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
