@@ -75,8 +75,13 @@ static ts_result step_body(void *context)
         return solved;
     }
     mark = ts_now_ms();
-    TS_TRY(ts_broadphase_enlarge_proxies(world));
-    if (!ts_broadphase_rebuild_tree(world)) {
+    /* The refit runs even when a moved proxy found no room in the move
+     * buffer: the enlarge marked its ancestors without growing them, and
+     * only the refit makes the tree fit for queries again. */
+    ts_result enlarged = ts_broadphase_enlarge_proxies(world);
+    bool rebuilt = ts_broadphase_rebuild_tree(world);
+    TS_TRY(enlarged);
+    if (!rebuilt) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (broadphase tree)");
     }
     profile->finalize += ts_now_ms() - mark;
