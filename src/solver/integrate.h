@@ -10,11 +10,12 @@
 
 /* States of slots [begin, end) from the store: velocities, zero deltas; and
  * the bodies' world inverse inertias (store columns inv_iw_*) for the
- * constraint preparation. */
-void ts_states_begin_w1(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
-void ts_states_begin_w4(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
-void ts_states_begin_w8(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
-void ts_states_begin_w16(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+ * constraint preparation (not for full bundles of free bodies, see below).
+ * Returns whether there was such a bundle. */
+bool ts_states_begin_w1(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+bool ts_states_begin_w4(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+bool ts_states_begin_w8(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+bool ts_states_begin_w16(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
 
 /* The integrators run TS_W bodies at a time (integrate_wide.c, one build per
  * width, the same bits at every width). Both keep a body whose new state would not be finite (a huge

@@ -143,8 +143,9 @@ TS_FORCE_INLINE bool free_bundle(const ts_body_store *store, int32_t i)
 #endif
 }
 
-/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
-TS_FORCE_INLINE void begin_bundle(ts_body_state *states, const int32_t *index, int count, ts_body_store *store,
+/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count.
+ * Returns whether it is a full bundle of free bodies. */
+TS_FORCE_INLINE bool begin_bundle(ts_body_state *states, const int32_t *index, int count, ts_body_store *store,
                                   int32_t i)
 {
     ts_wf zero = ts_w_zero();
@@ -155,21 +156,25 @@ TS_FORCE_INLINE void begin_bundle(ts_body_state *states, const int32_t *index, i
         {zero, zero, zero, ts_w_splat(1.0f)},
     };
     scatter_all(states, index, count, b);
-    if (count < TS_W || !free_bundle(store, i)) { /* read by the constraints' preparation alone */
+    bool free = count == TS_W && free_bundle(store, i);
+    if (!free) { /* read by the constraints' preparation alone */
         store_world_inverse_inertia(store, i, count);
     }
+    return free;
 }
 
-void TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+bool TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
 {
+    bool free = false;
     for (int32_t i = begin; i < end; i += TS_W) {
         if (end - i >= TS_W) {
-            begin_bundle(states + i, lane_iota, TS_W, store, i);
+            free |= begin_bundle(states + i, lane_iota, TS_W, store, i);
         } else {
             bundle_slots s = slots_from(i, end);
-            begin_bundle(states, s.index, s.count, store, i);
+            free |= begin_bundle(states, s.index, s.count, store, i);
         }
     }
+    return free;
 }
 
 /* ---- velocities ---- */

@@ -55,6 +55,8 @@ typedef struct solve_context {
     int substep; /* the one in progress */
     int32_t awake;
     int32_t first_bad[TS_MAX_THREADS]; /* per worker: the first body held at its last finite state */
+    bool free_found[TS_MAX_THREADS];   /* per worker: the states' start met a full bundle of free bodies */
+    bool free_bodies;                  /* some worker did: the body passes treat them so (integrate.h) */
 } solve_context;
 
 static inline int32_t min_slot(int32_t a, int32_t b) { return a < b ? a : b; }
@@ -194,13 +196,21 @@ static void run_block(void *context, int32_t block, int worker)
     end += stage->first;
     int32_t bad = INT32_MAX;
     switch (stage->kind) {
-    case PASS_STATES_BEGIN: TS_WIDE(ts_states_begin)(states, store, begin, end); break;
-    case PASS_INTEGRATE_VELOCITIES:
-        bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, c->gravity, c->h,
-                                               c->substep == 0 ? TS_FREE_ALL_SUBSTEPS : TS_FREE_SKIP, c->substeps);
+    case PASS_STATES_BEGIN:
+        if (TS_WIDE(ts_states_begin)(states, store, begin, end)) {
+            c->free_found[worker] = true; /* written only then: the workers' entries share a cache line */
+        }
         break;
+    case PASS_INTEGRATE_VELOCITIES: {
+        ts_free_bodies free = !c->free_bodies ? TS_FREE_AS_OTHERS
+                              : c->substep == 0 ? TS_FREE_ALL_SUBSTEPS
+                                                : TS_FREE_SKIP;
+        bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, c->gravity, c->h, free, c->substeps);
+        break;
+    }
     case PASS_INTEGRATE_POSITIONS:
-        bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, c->h, TS_FREE_SKIP);
+        bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, c->h,
+                                              c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS);
         break;
     case PASS_FINISH:
         TS_WIDE(ts_states_finish_wide)(states, store, begin, end, c->world->forces_pending);
@@ -337,6 +347,9 @@ static void run_solver(solve_context *c)
     double mark = ts_now_ms();
 
     run_bodies(c, PASS_STATES_BEGIN);
+    for (int w = 0; w < c->parallel->worker_count; ++w) {
+        c->free_bodies |= c->free_found[w];
+    }
     run_stage(c, PASS_ORDER, 0, TS_OVERFLOW_COLOR + 1, 0, 0, 1);
     run_all_bundles(c, PASS_PREPARE);
     lap(&mark, &p->prepare);
