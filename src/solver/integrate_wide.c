@@ -128,7 +128,7 @@ TS_FORCE_INLINE bool free_bundle(const ts_body_store *store, int32_t i)
 {
     /* Two counts per 8-byte load. Not _mm_testz: the portable C of SIMDe
      * 0.7 (Debian 12's, the SIMD-off build) answers 1 when either 64-bit
-     * half is zero. */
+     * half is zero (fixed upstream later: simd-everywhere/simde#1097). */
     const int32_t *edges = store->edges + i;
 #if TS_W >= 2
     uint64_t any = 0;
