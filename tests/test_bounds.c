@@ -1,7 +1,8 @@
 /* The bounds update after each step (collide/broadphase.c): every shape's
  * fat box holds the shape, the tree holds the fat boxes, and the store's
- * bounds columns (the fast path of bodies whose only shape is a centred
- * sphere) follow every change of a body's shapes, pose and type. */
+ * bounds columns (the fast paths of bodies whose only shape is a centred
+ * sphere, or a centred box in the simulation frame's axes) follow every
+ * change of a body's shapes, pose and type. */
 #include "test_common.h"
 
 #include "collide/aabb.h"

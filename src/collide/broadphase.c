@@ -65,6 +65,15 @@ static void abs_rotation(ts_quat q, ts_vec3 rows[3])
     rows[2] = ts_abs3(ts_v3(2.0f * (xz - wy), 2.0f * (yz + wx), 1.0f - 2.0f * (xx + yy)));
 }
 
+/* |R| h: the extent along each world axis of a box of half-extents h
+ * turned by q. */
+static ts_vec3 box_extent(ts_quat q, ts_vec3 h)
+{
+    ts_vec3 rows[3];
+    abs_rotation(q, rows);
+    return ts_v3(ts_dot(rows[0], h), ts_dot(rows[1], h), ts_dot(rows[2], h));
+}
+
 /* At the centre of mass (a body's only shape always is). */
 static bool is_centred(const ts_shape *shape)
 {
@@ -95,10 +104,7 @@ static ts_aabb shape_bounds(const ts_shape *shape, ts_transform body)
         break;
     }
     default: {
-        /* |R| h: the box's extent along each world axis */
-        ts_vec3 h = shape->geometry.box.half_extents, rows[3];
-        abs_rotation(ts_quat_mul(body.q, local->q), rows);
-        extent = ts_v3(ts_dot(rows[0], h), ts_dot(rows[1], h), ts_dot(rows[2], h));
+        extent = box_extent(ts_quat_mul(body.q, local->q), shape->geometry.box.half_extents);
         break;
     }
     }
@@ -644,9 +650,8 @@ TS_FORCE_INLINE int box_bounds4(bounds_columns c, int32_t i, simde__m128 dt)
 /* The same for one slot. */
 TS_FORCE_INLINE uint8_t box_bounds(bounds_columns c, int32_t i, ts_vec3 motion)
 {
-    ts_vec3 rows[3], h = {c.hx[i], c.hy[i], c.hz[i]};
-    abs_rotation((ts_quat){c.qx[i], c.qy[i], c.qz[i], c.qw[i]}, rows);
-    return extent_bounds(c, i, ts_v3(ts_dot(rows[0], h), ts_dot(rows[1], h), ts_dot(rows[2], h)), motion);
+    ts_quat q = {c.qx[i], c.qy[i], c.qz[i], c.qw[i]};
+    return extent_bounds(c, i, box_extent(q, ts_v3(c.hx[i], c.hy[i], c.hz[i])), motion);
 }
 
 /* Four slots from i all with a positive value in `column` (a fast path's). */

@@ -396,6 +396,19 @@ void ts_tree_move_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb)
     tree->built_cost = 0.0;
 }
 
+/* A node's first mark to refit since the last refit takes its area (as it
+ * is now, before anything grows it) out of the refit's bookkeeping
+ * (dynamic_tree_build.c), which puts the refitted area back. */
+static void take_out_area(ts_dynamic_tree *tree, const ts_tree_node *node)
+{
+    double area = (double)ts_aabb_area(node->aabb);
+    if ((node->flags & TS_TREE_NODE_ENLARGED) == 0) {
+        tree->enlarged_built_area += area; /* its area at the rebuild */
+    } else {
+        tree->enlarged_area -= area; /* its area at the last refit */
+    }
+}
+
 void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb)
 {
     assert(is_proxy(tree, proxy));
@@ -405,21 +418,14 @@ void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb)
 
     /* Grow ancestors until one already holds the box (all above it do too),
      * and flag them to refit up to the first one already flagged (all above
-     * it are): the leaf's old box may have been what set theirs. A node's
-     * first flag since the last refit takes its area out of the refit's
-     * bookkeeping (dynamic_tree_build.c), which puts the refitted area back. */
+     * it are): the leaf's old box may have been what set theirs. */
     bool growing = true;
     int index = nodes[proxy].parent;
     while (index != TS_NULL_PROXY) {
         ts_tree_node *node = nodes + index;
         uint16_t flags = node->flags;
         if ((flags & TS_TREE_NODE_REFIT) == 0) {
-            double area = (double)ts_aabb_area(node->aabb);
-            if ((flags & TS_TREE_NODE_ENLARGED) == 0) {
-                tree->enlarged_built_area += area; /* its area at the rebuild */
-            } else {
-                tree->enlarged_area -= area; /* its area at the last refit */
-            }
+            take_out_area(tree, node);
         }
         if (growing) {
             growing = ts_aabb_enlarge_to_contain(&node->aabb, fat_aabb);
@@ -438,8 +444,6 @@ void ts_tree_enlarge_proxy_deferred(ts_dynamic_tree *tree, int proxy, ts_aabb fa
     assert(ts_aabb_is_valid(fat_aabb));
     ts_tree_node *nodes = tree->nodes;
     nodes[proxy].aabb = fat_aabb;
-    /* The bookkeeping of ts_tree_enlarge_proxy, at each node's first mark
-     * (read before anything grows it, as there). */
     int index = nodes[proxy].parent;
     while (index != TS_NULL_PROXY) {
         ts_tree_node *node = nodes + index;
@@ -447,12 +451,7 @@ void ts_tree_enlarge_proxy_deferred(ts_dynamic_tree *tree, int proxy, ts_aabb fa
         if ((flags & TS_TREE_NODE_REFIT) != 0) {
             break;
         }
-        double area = (double)ts_aabb_area(node->aabb);
-        if ((flags & TS_TREE_NODE_ENLARGED) == 0) {
-            tree->enlarged_built_area += area;
-        } else {
-            tree->enlarged_area -= area;
-        }
+        take_out_area(tree, node);
         node->flags = (uint16_t)(flags | TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT);
         index = node->parent;
     }

@@ -347,7 +347,7 @@ GENERAL_KERNEL(relax)
         if (b[k].general) {                                                                                      \
             general_##kernel(c, b + k);                                                                          \
         } else {                                                                                                 \
-            ball_##kernel(c, b + k, NULL, false);                                                                      \
+            ball_##kernel(c, b + k, NULL, false);                                                                \
         }                                                                                                        \
     }
 

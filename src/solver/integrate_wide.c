@@ -296,55 +296,6 @@ TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const
     return first_not_finite(ok, i, count);
 }
 
-TS_FORCE_INLINE ts_wm needs_gyroscopic(const ts_body_store *store, int32_t i, int count);
-TS_FORCE_INLINE ts_wm position_step(const ts_body_store *store, int32_t i, int count, body_lanes *b, ts_wm gyro,
-                                    bool turning, ts_wf hw, ts_wf half_h);
-
-/* Every substep of a full bundle of free bodies, velocity then position
- * step, in registers: gathered once, written back once (each lane through
- * the same operations as velocity_bundle and position_bundle). */
-static int32_t free_substeps(ts_body_state *TS_RESTRICT states, const ts_body_store *store, int32_t i, ts_wv3 g,
-                             ts_wf hw, int substeps)
-{
-    ts_wf half_h = ts_w_mul(ts_w_splat(0.5f), hw);
-    velocity_terms t = velocity_terms_of(store, i, TS_W, g, hw);
-    ts_wm gyro = needs_gyroscopic(store, i, TS_W);
-    bool turning = any_lane(gyro);
-    body_lanes b = gather_state(states + i, lane_iota);
-    uint32_t bad = 0;
-    for (int sub = 0; sub < substeps; ++sub) {
-        bad |= ~ts_w_mask_bits(velocity_step(&t, &b.v, &b.w));
-        bad |= ~ts_w_mask_bits(position_step(store, i, TS_W, &b, gyro, turning, hw, half_h));
-    }
-    scatter_all(states + i, lane_iota, TS_W, b);
-    return first_clear_lane(~bad & TS_ALL_LANES, i, TS_W);
-}
-
-int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
-                                         int32_t begin, int32_t end, ts_vec3 gravity, float h, ts_free_bodies free,
-                                         int substeps)
-{
-    ts_wf hw = ts_w_splat(h);
-    ts_wv3 g = {ts_w_splat(gravity.x), ts_w_splat(gravity.y), ts_w_splat(gravity.z)};
-    int32_t first_bad = INT32_MAX;
-    for (int32_t i = begin; i < end; i += TS_W) {
-        int32_t bad;
-        if (end - i >= TS_W && free != TS_FREE_AS_OTHERS && free_bundle(store, i)) {
-            if (free == TS_FREE_SKIP) {
-                continue;
-            }
-            bad = free_substeps(states, store, i, g, hw, substeps);
-        } else if (end - i >= TS_W) {
-            bad = velocity_bundle(states + i, lane_iota, TS_W, store, i, g, hw);
-        } else {
-            bundle_slots s = slots_from(i, end);
-            bad = velocity_bundle(states, s.index, s.count, store, i, g, hw);
-        }
-        first_bad = bad < first_bad ? bad : first_bad;
-    }
-    return first_bad;
-}
-
 /* ---- positions ---- */
 
 typedef struct gyro_result {
@@ -439,6 +390,53 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
         } else {
             bundle_slots s = slots_from(i, end);
             bad = position_bundle(states, s.index, s.count, store, i, hw, half_h);
+        }
+        first_bad = bad < first_bad ? bad : first_bad;
+    }
+    return first_bad;
+}
+
+/* ---- free bodies, and the velocity pass (which runs them) ---- */
+
+/* Every substep of a full bundle of free bodies, velocity then position
+ * step, in registers: gathered once, written back once (each lane through
+ * the same operations as velocity_bundle and position_bundle). */
+static int32_t free_substeps(ts_body_state *TS_RESTRICT states, const ts_body_store *store, int32_t i, ts_wv3 g,
+                             ts_wf hw, int substeps)
+{
+    ts_wf half_h = ts_w_mul(ts_w_splat(0.5f), hw);
+    velocity_terms t = velocity_terms_of(store, i, TS_W, g, hw);
+    ts_wm gyro = needs_gyroscopic(store, i, TS_W);
+    bool turning = any_lane(gyro);
+    body_lanes b = gather_state(states + i, lane_iota);
+    uint32_t bad = 0;
+    for (int sub = 0; sub < substeps; ++sub) {
+        bad |= ~ts_w_mask_bits(velocity_step(&t, &b.v, &b.w));
+        bad |= ~ts_w_mask_bits(position_step(store, i, TS_W, &b, gyro, turning, hw, half_h));
+    }
+    scatter_all(states + i, lane_iota, TS_W, b);
+    return first_clear_lane(~bad & TS_ALL_LANES, i, TS_W);
+}
+
+int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
+                                         int32_t begin, int32_t end, ts_vec3 gravity, float h, ts_free_bodies free,
+                                         int substeps)
+{
+    ts_wf hw = ts_w_splat(h);
+    ts_wv3 g = {ts_w_splat(gravity.x), ts_w_splat(gravity.y), ts_w_splat(gravity.z)};
+    int32_t first_bad = INT32_MAX;
+    for (int32_t i = begin; i < end; i += TS_W) {
+        int32_t bad;
+        if (end - i >= TS_W && free != TS_FREE_AS_OTHERS && free_bundle(store, i)) {
+            if (free == TS_FREE_SKIP) {
+                continue;
+            }
+            bad = free_substeps(states, store, i, g, hw, substeps);
+        } else if (end - i >= TS_W) {
+            bad = velocity_bundle(states + i, lane_iota, TS_W, store, i, g, hw);
+        } else {
+            bundle_slots s = slots_from(i, end);
+            bad = velocity_bundle(states, s.index, s.count, store, i, g, hw);
         }
         first_bad = bad < first_bad ? bad : first_bad;
     }
