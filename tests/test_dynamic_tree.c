@@ -777,6 +777,80 @@ static void enlarge_some(ts_dynamic_tree *tree, scene *s, rng *r, int count, flo
     enlarge_some_as(tree, s, r, count, drift, false);
 }
 
+/* Appends the internal nodes below `index` that `chosen` marks, in order
+ * (left subtree, node, right subtree). */
+static void in_order_nodes(const ts_dynamic_tree *tree, int index, const bool *chosen, int32_t *out, int *count)
+{
+    const ts_tree_node *node = tree->nodes + index;
+    if ((node->flags & TS_TREE_NODE_LEAF) != 0) {
+        return;
+    }
+    in_order_nodes(tree, node->children.child1, chosen, out, count);
+    if (chosen[index]) {
+        out[(*count)++] = index;
+    }
+    in_order_nodes(tree, node->children.child2, chosen, out, count);
+}
+
+/* Asserts that the nodes `chosen` marks come in ascending index order when
+ * the tree is walked in order, and returns how many there are. */
+static int assert_in_order_layout(const ts_dynamic_tree *tree, const bool *chosen)
+{
+    int32_t *seen = malloc((size_t)tree->node_capacity * sizeof(int32_t));
+    assert_non_null(seen);
+    int count = 0;
+    in_order_nodes(tree, tree->root, chosen, seen, &count);
+    for (int i = 1; i < count; ++i) {
+        assert_true(seen[i - 1] < seen[i]);
+    }
+    free(seen);
+    return count;
+}
+
+/* A rebuild lays the nodes it makes out in order (a node's index between
+ * those of its two subtrees' nodes), so that a refit walking a subtree
+ * stays in one stretch of the pool (free_fall's refit and enlarge are a
+ * third faster for it). Checked on a full rebuild of 40,000 proxies (node
+ * indices past 65,535, so the sort's third byte counts) and on partial
+ * rebuilds, whose reused nodes are those flagged enlarged before. A tree
+ * built by insertion has no such order, so the check fails if the rebuild
+ * hands its nodes out unsorted. */
+static void test_rebuild_lays_nodes_in_order(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree tree;
+    assert_true(ts_tree_init(&tree, &allocator, 0));
+    rng r = {4242u};
+    scene s = scene_make(40000);
+    fill_tree(&tree, &s, &r, 400.0f);
+    assert_true(tree.node_capacity > 65536);
+    bool *chosen = calloc((size_t)tree.node_capacity, sizeof(bool));
+    assert_non_null(chosen);
+
+    assert_true(ts_tree_rebuild(&tree, true));
+    for (int i = 0; i < tree.node_capacity; ++i) {
+        chosen[i] = tree.nodes[i].flags == TS_TREE_NODE_ALLOCATED; /* internal */
+    }
+    assert_int_equal(assert_in_order_layout(&tree, chosen), s.n - 1);
+
+    for (int round = 0; round < 4; ++round) {
+        enlarge_some(&tree, &s, &r, 300, 2.0f);
+        int reused = 0;
+        for (int i = 0; i < tree.node_capacity; ++i) {
+            chosen[i] = (tree.nodes[i].flags & TS_TREE_NODE_ENLARGED) != 0;
+            reused += chosen[i];
+        }
+        assert_true(reused > 0 && reused < s.n - 1);
+        assert_true(ts_tree_rebuild(&tree, false));
+        assert_true(ts_tree_validate(&tree));
+        assert_int_equal(assert_in_order_layout(&tree, chosen), reused);
+    }
+    free(chosen);
+    scene_free(&s);
+    ts_tree_destroy(&tree);
+}
+
 /* The rebuild in parts (as the step runs it on several workers) gives the
  * same tree, byte for byte, as ts_tree_rebuild on one thread, whatever order
  * the parts of one level run in: the nodes a range uses depend only on its
@@ -1103,6 +1177,7 @@ int main(void)
         cmocka_unit_test(test_refit_visits_only_new_growth),
         cmocka_unit_test(test_parallel_refit_same_tree),
         cmocka_unit_test(test_deferred_enlarge_same_tree),
+        cmocka_unit_test(test_rebuild_lays_nodes_in_order),
         cmocka_unit_test(test_validate_detects_corruption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
