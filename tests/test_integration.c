@@ -285,8 +285,9 @@ static ts_body_id tumbling_box(ts_world_id world, ts_vec3 position)
 }
 
 /* What it checks: bodies without any contact or joint, in full bundles of
- * consecutive slots, are integrated through all substeps in the first
- * velocity pass (integrate.h) and must come out as any other body does.
+ * consecutive slots, run their whole step in the first velocity pass, from
+ * the store's columns and back (integrate.h), and must come out as any
+ * other body does (a force left uncleared there shows in the next step).
  * Bodies 0-15 fill two bundles of such bodies (at every width up to 16);
  * body 16 sits alone in a tail bundle, which the soft step never treats so,
  * at body 0's place (the boxes touch nothing). Same forces: after 2 s their

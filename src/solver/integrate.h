@@ -11,11 +11,12 @@
 /* States of slots [begin, end) from the store: velocities, zero deltas; and
  * the bodies' world inverse inertias (store columns inv_iw_*) for the
  * constraint preparation (not for full bundles of free bodies, see below).
- * Returns whether there was such a bundle. */
-bool ts_states_begin_w1(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
-bool ts_states_begin_w4(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
-bool ts_states_begin_w8(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
-bool ts_states_begin_w16(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+ * With free_in_store, such a bundle keeps no state at all (its step runs
+ * from the store and back, see below). Returns whether there was one. */
+bool ts_states_begin_w1(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
+bool ts_states_begin_w4(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
+bool ts_states_begin_w8(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
+bool ts_states_begin_w16(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
 
 /* The integrators run TS_W bodies at a time (integrate_wide.c, one build per
  * width, the same bits at every width). Both keep a body whose new state would not be finite (a huge
@@ -25,30 +26,29 @@ bool ts_states_begin_w16(ts_body_state *states, ts_body_store *store, int32_t be
 
 /* What a substep's body pass does with a bundle of W consecutive free
  * bodies (no contact or joint: store column `edges` 0): nothing else touches
- * them between their velocity and position steps, so the soft step runs all
- * its substeps for them in its first velocity pass, bundle by bundle while
- * their states are in the caches (the same operations in the same order,
- * so the same bits), and skips them in the other passes. */
+ * them during the step, so the soft step runs their whole step in its first
+ * velocity pass, bundle by bundle in registers, from the store's columns
+ * and back (the same operations in the same order, so the same bits;
+ * ts_states_begin with free_in_store left their states alone), and skips
+ * them in the other passes and the states' finish. */
 typedef enum ts_free_bodies {
     TS_FREE_AS_OTHERS,     /* no special case (XPBD) */
-    TS_FREE_ALL_SUBSTEPS,  /* velocity then position step, `substeps` times */
+    TS_FREE_ALL_SUBSTEPS,  /* the whole step: start, `substeps` velocity and position steps, finish */
     TS_FREE_SKIP           /* done in the first velocity pass */
 } ts_free_bodies;
 
 /* v += h (F / m + g s), w += h I^-1 T (inertia at the step's start), then
- * damping v *= 1 / (1 + h c). */
-int32_t ts_integrate_velocities_w1(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
-                                   ts_vec3 gravity, float h,
-                                   ts_free_bodies free, int substeps);
-int32_t ts_integrate_velocities_w4(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
-                                   ts_vec3 gravity, float h,
-                                   ts_free_bodies free, int substeps);
-int32_t ts_integrate_velocities_w8(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
-                                   ts_vec3 gravity, float h,
-                                   ts_free_bodies free, int substeps);
-int32_t ts_integrate_velocities_w16(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
-                                    ts_vec3 gravity, float h,
-                                   ts_free_bodies free, int substeps);
+ * damping v *= 1 / (1 + h c). With TS_FREE_ALL_SUBSTEPS the free bundles'
+ * whole step, whose end clears their forces when clear_forces (the only
+ * case that writes the store). */
+int32_t ts_integrate_velocities_w1(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
+int32_t ts_integrate_velocities_w4(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
+int32_t ts_integrate_velocities_w8(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
+int32_t ts_integrate_velocities_w16(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
 
 /* dp += h v, dq += h/2 (w, 0) dq, normalised; then the angular velocity of
  * dynamic bodies is updated so that the world angular momentum is unchanged
@@ -68,14 +68,16 @@ void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t
 
 /* The same TS_W bodies at a time (integrate_wide.c; the soft step's; the
  * same bits at every width, rounded as the wide quaternion product rounds);
- * forces and torques are cleared when clear_forces (else they are zero). */
+ * forces and torques are cleared when clear_forces (else they are zero).
+ * With TS_FREE_SKIP the full bundles of free bodies are left out (their
+ * velocity pass finished them). */
 void ts_states_finish_wide_w1(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                              bool clear_forces);
+                              bool clear_forces, ts_free_bodies free);
 void ts_states_finish_wide_w4(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                              bool clear_forces);
+                              bool clear_forces, ts_free_bodies free);
 void ts_states_finish_wide_w8(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                              bool clear_forces);
+                              bool clear_forces, ts_free_bodies free);
 void ts_states_finish_wide_w16(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                              bool clear_forces);
+                              bool clear_forces, ts_free_bodies free);
 
 #endif

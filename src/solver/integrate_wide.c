@@ -143,35 +143,44 @@ TS_FORCE_INLINE bool free_bundle(const ts_body_store *store, int32_t i)
 #endif
 }
 
-/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count.
- * Returns whether it is a full bundle of free bodies. */
-TS_FORCE_INLINE bool begin_bundle(ts_body_state *states, const int32_t *index, int count, ts_body_store *store,
-                                  int32_t i)
+/* The lanes of a step's start: the store's velocities, zero deltas. */
+TS_FORCE_INLINE body_lanes start_lanes(const ts_body_store *store, int32_t i, int count)
 {
     ts_wf zero = ts_w_zero();
-    body_lanes b = {
+    return (body_lanes){
         {load_column(store->vx, i, count), load_column(store->vy, i, count), load_column(store->vz, i, count)},
         {load_column(store->wx, i, count), load_column(store->wy, i, count), load_column(store->wz, i, count)},
         {zero, zero, zero},
         {zero, zero, zero, ts_w_splat(1.0f)},
     };
-    scatter_all(states, index, count, b);
+}
+
+/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count.
+ * Returns whether it is a full bundle of free bodies. */
+TS_FORCE_INLINE bool begin_bundle(ts_body_state *states, const int32_t *index, int count, ts_body_store *store,
+                                  int32_t i, bool free_in_store)
+{
     bool free = count == TS_W && free_bundle(store, i);
+    if (free && free_in_store) {
+        return true;
+    }
+    scatter_all(states, index, count, start_lanes(store, i, count));
     if (!free) { /* read by the constraints' preparation alone */
         store_world_inverse_inertia(store, i, count);
     }
     return free;
 }
 
-bool TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+bool TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                              bool free_in_store)
 {
     bool free = false;
     for (int32_t i = begin; i < end; i += TS_W) {
         if (end - i >= TS_W) {
-            free |= begin_bundle(states + i, lane_iota, TS_W, store, i);
+            free |= begin_bundle(states + i, lane_iota, TS_W, store, i, free_in_store);
         } else {
             bundle_slots s = slots_from(i, end);
-            free |= begin_bundle(states, s.index, s.count, store, i);
+            free |= begin_bundle(states, s.index, s.count, store, i, free_in_store);
         }
     }
     return free;
@@ -396,61 +405,14 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
     return first_bad;
 }
 
-/* ---- free bodies, and the velocity pass (which runs them) ---- */
-
-/* Every substep of a full bundle of free bodies, velocity then position
- * step, in registers: gathered once, written back once (each lane through
- * the same operations as velocity_bundle and position_bundle). */
-static int32_t free_substeps(ts_body_state *TS_RESTRICT states, const ts_body_store *store, int32_t i, ts_wv3 g,
-                             ts_wf hw, int substeps)
-{
-    ts_wf half_h = ts_w_mul(ts_w_splat(0.5f), hw);
-    velocity_terms t = velocity_terms_of(store, i, TS_W, g, hw);
-    ts_wm gyro = needs_gyroscopic(store, i, TS_W);
-    bool turning = any_lane(gyro);
-    body_lanes b = gather_state(states + i, lane_iota);
-    uint32_t bad = 0;
-    for (int sub = 0; sub < substeps; ++sub) {
-        bad |= ~ts_w_mask_bits(velocity_step(&t, &b.v, &b.w));
-        bad |= ~ts_w_mask_bits(position_step(store, i, TS_W, &b, gyro, turning, hw, half_h));
-    }
-    scatter_all(states + i, lane_iota, TS_W, b);
-    return first_clear_lane(~bad & TS_ALL_LANES, i, TS_W);
-}
-
-int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
-                                         int32_t begin, int32_t end, ts_vec3 gravity, float h, ts_free_bodies free,
-                                         int substeps)
-{
-    ts_wf hw = ts_w_splat(h);
-    ts_wv3 g = {ts_w_splat(gravity.x), ts_w_splat(gravity.y), ts_w_splat(gravity.z)};
-    int32_t first_bad = INT32_MAX;
-    for (int32_t i = begin; i < end; i += TS_W) {
-        int32_t bad;
-        if (end - i >= TS_W && free != TS_FREE_AS_OTHERS && free_bundle(store, i)) {
-            if (free == TS_FREE_SKIP) {
-                continue;
-            }
-            bad = free_substeps(states, store, i, g, hw, substeps);
-        } else if (end - i >= TS_W) {
-            bad = velocity_bundle(states + i, lane_iota, TS_W, store, i, g, hw);
-        } else {
-            bundle_slots s = slots_from(i, end);
-            bad = velocity_bundle(states, s.index, s.count, store, i, g, hw);
-        }
-        first_bad = bad < first_bad ? bad : first_bad;
-    }
-    return first_bad;
-}
-
 /* ---- the step's end ---- */
 
-/* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
-TS_FORCE_INLINE void finish_bundle(const ts_body_state *states, const int32_t *index, int count, ts_body_store *store,
-                                   int32_t i, bool clear_forces)
+/* Stores lanes b of the step's end into the store: p += dp, q = dq q
+ * (normalised), velocities; clears forces when clear_forces. */
+TS_FORCE_INLINE void finish_lanes(ts_body_store *store, int32_t i, int count, const body_lanes *bl, bool clear_forces)
 {
     ts_wf zero = ts_w_zero();
-    body_lanes b = gather_state(states, index);
+    body_lanes b = *bl;
     store_column(store->px, i, count, ts_w_add(load_column(store->px, i, count), b.dp.x));
     store_column(store->py, i, count, ts_w_add(load_column(store->py, i, count), b.dp.y));
     store_column(store->pz, i, count, ts_w_add(load_column(store->pz, i, count), b.dp.z));
@@ -477,14 +439,68 @@ TS_FORCE_INLINE void finish_bundle(const ts_body_state *states, const int32_t *i
 }
 
 void TS_WIDE(ts_states_finish_wide)(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                                    bool clear_forces)
+                                    bool clear_forces, ts_free_bodies free)
 {
     for (int32_t i = begin; i < end; i += TS_W) {
         if (end - i >= TS_W) {
-            finish_bundle(states + i, lane_iota, TS_W, store, i, clear_forces);
+            if (free == TS_FREE_SKIP && free_bundle(store, i)) {
+                continue; /* finished by its velocity pass */
+            }
+            body_lanes b = gather_state(states + i, lane_iota);
+            finish_lanes(store, i, TS_W, &b, clear_forces);
         } else {
             bundle_slots s = slots_from(i, end);
-            finish_bundle(states, s.index, s.count, store, i, clear_forces);
+            body_lanes b = gather_state(states, s.index);
+            finish_lanes(store, i, s.count, &b, clear_forces);
         }
     }
 }
+
+/* ---- free bodies, and the velocity pass (which runs them) ---- */
+
+/* The whole step of a full bundle of free bodies, in registers: its start
+ * from the store (ts_states_begin left its states alone), every substep's
+ * velocity then position step, and its end into the store (the states'
+ * finish skips it); each lane through the same operations as the passes
+ * over states, so the same bits, without the states' round trips. */
+static int32_t free_step(ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw, int substeps, bool clear_forces)
+{
+    ts_wf half_h = ts_w_mul(ts_w_splat(0.5f), hw);
+    velocity_terms t = velocity_terms_of(store, i, TS_W, g, hw);
+    ts_wm gyro = needs_gyroscopic(store, i, TS_W);
+    bool turning = any_lane(gyro);
+    body_lanes b = start_lanes(store, i, TS_W);
+    uint32_t bad = 0;
+    for (int sub = 0; sub < substeps; ++sub) {
+        bad |= ~ts_w_mask_bits(velocity_step(&t, &b.v, &b.w));
+        bad |= ~ts_w_mask_bits(position_step(store, i, TS_W, &b, gyro, turning, hw, half_h));
+    }
+    finish_lanes(store, i, TS_W, &b, clear_forces);
+    return first_clear_lane(~bad & TS_ALL_LANES, i, TS_W);
+}
+
+int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, ts_body_store *store,
+                                         int32_t begin, int32_t end, ts_vec3 gravity, float h, ts_free_bodies free,
+                                         int substeps, bool clear_forces)
+{
+    ts_wf hw = ts_w_splat(h);
+    ts_wv3 g = {ts_w_splat(gravity.x), ts_w_splat(gravity.y), ts_w_splat(gravity.z)};
+    int32_t first_bad = INT32_MAX;
+    for (int32_t i = begin; i < end; i += TS_W) {
+        int32_t bad;
+        if (end - i >= TS_W && free != TS_FREE_AS_OTHERS && free_bundle(store, i)) {
+            if (free == TS_FREE_SKIP) {
+                continue;
+            }
+            bad = free_step(store, i, g, hw, substeps, clear_forces);
+        } else if (end - i >= TS_W) {
+            bad = velocity_bundle(states + i, lane_iota, TS_W, store, i, g, hw);
+        } else {
+            bundle_slots s = slots_from(i, end);
+            bad = velocity_bundle(states, s.index, s.count, store, i, g, hw);
+        }
+        first_bad = bad < first_bad ? bad : first_bad;
+    }
+    return first_bad;
+}
+

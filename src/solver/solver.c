@@ -197,7 +197,7 @@ static void run_block(void *context, int32_t block, int worker)
     int32_t bad = INT32_MAX;
     switch (stage->kind) {
     case PASS_STATES_BEGIN:
-        if (TS_WIDE(ts_states_begin)(states, store, begin, end)) {
+        if (TS_WIDE(ts_states_begin)(states, store, begin, end, true)) {
             c->free_found[worker] = true; /* written only then: the workers' entries share a cache line */
         }
         break;
@@ -205,7 +205,8 @@ static void run_block(void *context, int32_t block, int worker)
         ts_free_bodies free = !c->free_bodies ? TS_FREE_AS_OTHERS
                               : c->substep == 0 ? TS_FREE_ALL_SUBSTEPS
                                                 : TS_FREE_SKIP;
-        bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, c->gravity, c->h, free, c->substeps);
+        bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, c->gravity, c->h, free, c->substeps,
+                                               c->world->forces_pending);
         break;
     }
     case PASS_INTEGRATE_POSITIONS:
@@ -213,7 +214,8 @@ static void run_block(void *context, int32_t block, int worker)
                                               c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS);
         break;
     case PASS_FINISH:
-        TS_WIDE(ts_states_finish_wide)(states, store, begin, end, c->world->forces_pending);
+        TS_WIDE(ts_states_finish_wide)(states, store, begin, end, c->world->forces_pending,
+                                       c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS);
         ts_sleep_update_timers(c->world, begin, end);
         ts_broadphase_compute_bounds(c->world, begin, end);
         break;

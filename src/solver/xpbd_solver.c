@@ -195,12 +195,13 @@ static void run_block(void *context, int32_t block, int worker)
     end += stage->first;
     int32_t bad = INT32_MAX;
     switch (stage->kind) {
-    case PASS_STATES_BEGIN: TS_WIDE(ts_states_begin)(scratch->states, store, begin, end); break;
+    case PASS_STATES_BEGIN: TS_WIDE(ts_states_begin)(scratch->states, store, begin, end, false); break;
     case PASS_PREDICT:
         if (r->kernels.substep_start != NULL) {
             TS_WIDE(ts_xpbd_keep_prediction)(scratch->substep_start, scratch->states, begin, end); /* a copy */
         }
-        bad = TS_WIDE(ts_integrate_velocities)(scratch->states, store, begin, end, r->gravity, h, TS_FREE_AS_OTHERS, 1);
+        bad = TS_WIDE(ts_integrate_velocities)(scratch->states, store, begin, end, r->gravity, h, TS_FREE_AS_OTHERS, 1,
+                                               false);
         bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h, TS_FREE_AS_OTHERS));
         TS_WIDE(ts_xpbd_keep_prediction)(scratch->predicted, scratch->states, begin, end);
         break;
