@@ -1,12 +1,10 @@
 /* git and cpu strings for the JSON lines (sysinfo.h). */
 #include "sysinfo.h"
 
+#include "bench_git.h" /* BENCH_GIT, written at every build (git_describe.cmake) */
+
 #include <stdio.h>
 #include <string.h>
-
-#ifndef BENCH_GIT
-#define BENCH_GIT "unknown"
-#endif
 
 const char *bench_git(void)
 {
