@@ -392,6 +392,8 @@ static double refit_subtree(ts_tree_node *nodes, int top)
     int index = top;
     for (;;) {
         if (needs_refit(nodes + index)) {
+            /* the walk reaches child2 after child1's subtree: ask for it now */
+            TS_PREFETCH(nodes + nodes[index].children.child2);
             index = nodes[index].children.child1;
             continue;
         }
