@@ -36,6 +36,8 @@
 #define TS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define TS_PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #define TS_PREFETCH(p) __builtin_prefetch(p)
+/* *p |= bits as one atomic step (relaxed order); returns the old value. */
+#define ts_atomic_or16(p, bits) __atomic_fetch_or((p), (uint16_t)(bits), __ATOMIC_RELAXED)
 #elif defined(_MSC_VER)
 #include <intrin.h>
 #define ts_popcount64(x) ((int)__popcnt64(x))
@@ -44,6 +46,7 @@
 #define TS_THREAD_LOCAL __declspec(thread)
 #define TS_UNLIKELY(x) (x)
 #define TS_PRINTF_LIKE(f, a)
+#define ts_atomic_or16(p, bits) ((uint16_t)_InterlockedOr16((short volatile *)(p), (short)(bits)))
 #if defined(_M_X64) || defined(_M_IX86)
 #define TS_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
 #else
@@ -64,6 +67,13 @@ static inline int ts_popcount64(uint64_t x)
 #define TS_UNLIKELY(x) (x)
 #define TS_PRINTF_LIKE(f, a)
 #define TS_PREFETCH(p) ((void)(p))
+/* Other compilers: not atomic, so their builds must step on one worker. */
+static inline uint16_t ts_atomic_or16(uint16_t *p, uint16_t bits)
+{
+    uint16_t old = *p;
+    *p = (uint16_t)(old | bits);
+    return old;
+}
 #endif
 
 #endif

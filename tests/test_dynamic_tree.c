@@ -10,6 +10,7 @@
 #include "collide/dynamic_tree.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -765,7 +766,7 @@ static void enlarge_some_as(ts_dynamic_tree *tree, scene *s, rng *r, int count, 
         ts_vec3 d = {rng_range(r, -drift, drift), rng_range(r, -drift, drift), rng_range(r, -drift, drift)};
         s->boxes[i] = ts_aabb_union(s->boxes[i], translate_box(s->boxes[i], d));
         if (deferred) {
-            ts_tree_enlarge_proxy_deferred(tree, s->proxies[i], s->boxes[i]);
+            ts_tree_enlarge_proxy_deferred(tree, s->proxies[i], s->boxes[i], false);
         } else {
             ts_tree_enlarge_proxy(tree, s->proxies[i], s->boxes[i]);
         }
@@ -937,6 +938,104 @@ static void test_deferred_enlarge_same_tree(void **state)
     scene_free(&s2);
     ts_tree_destroy(&grown);
     ts_tree_destroy(&deferred);
+}
+
+/* Marks from several threads (ts_tree_enlarge_proxy_deferred shared, the
+ * step's enlarge stage on several workers). */
+typedef struct marker {
+    ts_dynamic_tree *tree;
+    const int *proxies;
+    const ts_aabb *boxes;
+    int count, first, stride;
+} marker;
+
+static void *mark_proxies(void *context)
+{
+    const marker *m = context;
+    for (int k = m->first; k < m->count; k += m->stride) {
+        ts_tree_enlarge_proxy_deferred(m->tree, m->proxies[k], m->boxes[k], true);
+    }
+    return NULL;
+}
+
+/* The deferred marks made by four threads at once (each a quarter of the
+ * moved proxies, interleaved, so that their walks meet on shared
+ * ancestors) leave, after the refit, the same nodes byte for byte and the
+ * same area bookkeeping as the marks made by one thread: the marked set is
+ * every ancestor of a moved proxy, whoever marked it, and the first walk
+ * to reach a node alone notes the area it owes. Several rounds, with the
+ * rebuilds the refit asks for. Run under ThreadSanitizer in CI (the marks
+ * are atomic ORs). */
+static void test_shared_marks_same_tree(void **state)
+{
+    (void)state;
+    enum { THREADS = 4, MOVED = 3000 };
+    ts_allocator allocator = ts_default_allocator();
+    ts_dynamic_tree serial, shared;
+    assert_true(ts_tree_init(&serial, &allocator, 0));
+    assert_true(ts_tree_init(&shared, &allocator, 0));
+    rng r1 = {4711u}, r2 = {4711u};
+    scene s1 = scene_make(20000), s2 = scene_make(20000);
+    fill_tree(&serial, &s1, &r1, 200.0f);
+    fill_tree(&shared, &s2, &r2, 200.0f);
+    assert_true(ts_tree_rebuild(&serial, true));
+    assert_true(ts_tree_rebuild(&shared, true));
+    int *proxies = malloc(MOVED * sizeof(int));
+    ts_aabb *boxes = malloc(MOVED * sizeof(ts_aabb));
+    bool *picked = calloc((size_t)s1.n, sizeof(bool));
+    assert_true(proxies != NULL && boxes != NULL && picked != NULL);
+    int rebuilds = 0;
+    for (int round = 0; round < 12; ++round) {
+        /* distinct proxies, each grown by a random drift */
+        memset(picked, 0, (size_t)s1.n * sizeof(bool));
+        int count = 0;
+        float drift = 0.5f + 0.5f * (float)round;
+        while (count < MOVED) {
+            int i = (int)(rng_next(&r1) % (uint32_t)s1.n);
+            if (picked[i]) {
+                continue;
+            }
+            picked[i] = true;
+            ts_vec3 d = {rng_range(&r1, -drift, drift), rng_range(&r1, -drift, drift), rng_range(&r1, -drift, drift)};
+            s1.boxes[i] = ts_aabb_union(s1.boxes[i], translate_box(s1.boxes[i], d));
+            s2.boxes[i] = s1.boxes[i];
+            proxies[count] = s1.proxies[i];
+            boxes[count] = s1.boxes[i];
+            count += 1;
+        }
+        for (int k = 0; k < count; ++k) {
+            ts_tree_enlarge_proxy_deferred(&serial, proxies[k], boxes[k], false);
+        }
+        pthread_t threads[THREADS];
+        marker markers[THREADS];
+        for (int t = 0; t < THREADS; ++t) {
+            markers[t] = (marker){&shared, proxies, boxes, count, t, THREADS};
+            assert_int_equal(pthread_create(threads + t, NULL, mark_proxies, markers + t), 0);
+        }
+        for (int t = 0; t < THREADS; ++t) {
+            assert_int_equal(pthread_join(threads[t], NULL), 0);
+        }
+        bool asked = ts_tree_refit_enlarged(&serial);
+        assert_int_equal(asked, ts_tree_refit_enlarged(&shared));
+        assert_true(serial.enlarged_area == shared.enlarged_area);
+        assert_true(serial.enlarged_built_area == shared.enlarged_built_area);
+        assert_memory_equal(serial.nodes, shared.nodes, (size_t)serial.node_capacity * sizeof(ts_tree_node));
+        assert_true(ts_tree_validate(&shared));
+        if (asked) {
+            rebuilds += 1;
+            assert_true(ts_tree_rebuild(&serial, false));
+            assert_true(ts_tree_rebuild(&shared, false));
+            assert_memory_equal(serial.nodes, shared.nodes, (size_t)serial.node_capacity * sizeof(ts_tree_node));
+        }
+    }
+    assert_true(rebuilds > 0);
+    free(proxies);
+    free(boxes);
+    free(picked);
+    scene_free(&s1);
+    scene_free(&s2);
+    ts_tree_destroy(&serial);
+    ts_tree_destroy(&shared);
 }
 
 /* The refit in parts (as the step runs it on several workers) gives the
@@ -1178,6 +1277,7 @@ int main(void)
         cmocka_unit_test(test_parallel_refit_same_tree),
         cmocka_unit_test(test_deferred_enlarge_same_tree),
         cmocka_unit_test(test_rebuild_lays_nodes_in_order),
+        cmocka_unit_test(test_shared_marks_same_tree),
         cmocka_unit_test(test_validate_detects_corruption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

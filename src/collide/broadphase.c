@@ -723,53 +723,131 @@ static int32_t list_marked_slots(const ts_broadphase *bp, int32_t awake)
     return count;
 }
 
-/* How far ahead in the list the walk below asks for what it will read:
- * a shape, then (once that arrived) its leaf, then the leaf's parent. The
- * walk is serial and each proxy's reads are scattered, so without this it
- * waits on memory for nearly every one. */
+/* How far ahead in its block the walk below asks for what it will read:
+ * a shape, then (once that arrived) its leaf, then the leaf's parent. Each
+ * proxy's reads are scattered, so without this the walk waits on memory
+ * for nearly every one. */
 #define TS_ENLARGE_AHEAD 12
 
-ts_result ts_broadphase_enlarge_proxies(ts_world *world)
+/* Listed slots per block of the enlarge stage. */
+#define TS_ENLARGE_BLOCK 2048
+
+typedef struct enlarge_stage {
+    ts_world *world;
+    int32_t count;      /* listed slots */
+    int32_t move_first; /* listed slot k queues its shape at move_buffer[move_first + k] */
+    bool shared;        /* several workers mark the tree at once */
+    bool others[TS_MAX_THREADS]; /* per worker: met a listed body that is not a fast path's */
+} enlarge_stage;
+
+/* A listed slot whose body has one fast-path shape (a centred sphere or
+ * box): its new fat box waits in the store's columns. */
+TS_FORCE_INLINE bool fast_path(const ts_body_store *store, int32_t i)
 {
-    ts_body_store *store = &world->store;
+    return store->sphere_radius[i] > 0.0f || store->box_hx[i] > 0.0f;
+}
+
+/* Gives a fast-path shape its new fat box, marks its proxy and queues it in
+ * the listed slot's place of the move buffer; a body of other shapes
+ * leaves its place empty (-1) for queue_shapes. */
+static void enlarge_block(void *context, int32_t block, int worker)
+{
+    enlarge_stage *stage = context;
+    ts_world *world = stage->world;
+    const ts_body_store *store = &world->store;
     ts_broadphase *bp = &world->broadphase;
     ts_dynamic_tree *tree = &bp->trees[TS_TREE_MOVABLE];
     const int32_t *list = bp->enlarged_list;
     const int32_t *first_shape = store->first_shape;
     ts_shape *shapes = world->shapes;
-    int32_t count = list_marked_slots(bp, store->table.end[TS_RANGE_AWAKE]);
-    ts_result result = TS_OK;
-    for (int32_t k = 0; k < count; ++k) {
-        if (k + TS_ENLARGE_AHEAD < count) {
+    int32_t *queue = bp->move_buffer + stage->move_first;
+    int32_t begin = block * TS_ENLARGE_BLOCK;
+    int32_t end = begin + TS_ENLARGE_BLOCK < stage->count ? begin + TS_ENLARGE_BLOCK : stage->count;
+    for (int32_t k = begin; k < end; ++k) {
+        if (k + TS_ENLARGE_AHEAD < end) {
             TS_PREFETCH(shapes + first_shape[list[k + TS_ENLARGE_AHEAD]]);
         }
-        if (k + 2 * TS_ENLARGE_AHEAD / 3 < count) {
+        if (k + 2 * TS_ENLARGE_AHEAD / 3 < end) {
             ts_tree_prefetch_proxy(tree, shapes[first_shape[list[k + 2 * TS_ENLARGE_AHEAD / 3]]].proxy);
         }
-        if (k + TS_ENLARGE_AHEAD / 3 < count) {
+        if (k + TS_ENLARGE_AHEAD / 3 < end) {
             ts_tree_prefetch_parent(tree, shapes[first_shape[list[k + TS_ENLARGE_AHEAD / 3]]].proxy);
         }
         int32_t i = list[k];
-        if (store->sphere_radius[i] > 0.0f || store->box_hx[i] > 0.0f) { /* its only shape; the new box is in the columns */
-            ts_shape *s = shapes + first_shape[i];
-            s->fat_aabb = load_fat_box(store, i);
-            ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb);
-            ts_result r = ts_shape_buffer_move(world, first_shape[i], "ts_world_step");
-            result = result == TS_OK ? r : result;
+        queue[k] = -1;
+        if (!fast_path(store, i)) {
+            stage->others[worker] = true; /* written only then: the workers' entries share a line */
             continue;
         }
-        for (int32_t sh = first_shape[i]; sh != -1; sh = shapes[sh].next) {
+        int32_t shape = first_shape[i];
+        ts_shape *s = shapes + shape;
+        s->fat_aabb = load_fat_box(store, i);
+        ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb, stage->shared);
+        if (!s->in_move_buffer) { /* (the pair update emptied the buffer: always) */
+            s->in_move_buffer = true;
+            queue[k] = shape;
+        }
+    }
+}
+
+/* The listed bodies of other shapes (with all_bodies, every listed body):
+ * their moved shapes marked and queued, in list order. */
+static ts_result queue_shapes(ts_world *world, int32_t count, bool all_bodies)
+{
+    const ts_body_store *store = &world->store;
+    const int32_t *list = world->broadphase.enlarged_list;
+    ts_dynamic_tree *tree = &world->broadphase.trees[TS_TREE_MOVABLE];
+    ts_shape *shapes = world->shapes;
+    ts_result result = TS_OK;
+    for (int32_t k = 0; k < count; ++k) {
+        int32_t i = list[k];
+        if (fast_path(store, i)) {
+            if (all_bodies) {
+                ts_shape *s = shapes + store->first_shape[i];
+                s->fat_aabb = load_fat_box(store, i);
+                ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb, false);
+                ts_result r = ts_shape_buffer_move(world, store->first_shape[i], "ts_world_step");
+                result = result == TS_OK ? r : result;
+            }
+            continue;
+        }
+        for (int32_t sh = store->first_shape[i]; sh != -1; sh = shapes[sh].next) {
             ts_shape *s = shapes + sh;
             if (!s->enlarged) {
                 continue;
             }
             s->enlarged = false;
-            ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb);
+            ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb, false);
             ts_result r = ts_shape_buffer_move(world, sh, "ts_world_step");
             result = result == TS_OK ? r : result;
         }
     }
     return result;
+}
+
+ts_result ts_broadphase_enlarge_proxies(ts_world *world)
+{
+    ts_broadphase *bp = &world->broadphase;
+    int32_t count = list_marked_slots(bp, world->store.table.end[TS_RANGE_AWAKE]);
+    if (count == 0) {
+        return TS_OK;
+    }
+    /* A place in the move buffer per listed slot, which the blocks fill.
+     * Without room, one by one: every proxy is still marked (the refit must
+     * follow), and those the buffer cannot take report the failure. */
+    if (!ts_array_reserve(&world->allocator, (void **)&bp->move_buffer, &bp->move_capacity, bp->move_count + count,
+                          sizeof(int32_t))) {
+        return queue_shapes(world, count, true);
+    }
+    int32_t blocks = (count + TS_ENLARGE_BLOCK - 1) / TS_ENLARGE_BLOCK;
+    enlarge_stage stage = {world, count, bp->move_count, world->parallel.worker_count > 1 && blocks > 1, {false}};
+    ts_parallel_for(&world->parallel, enlarge_block, &stage, blocks);
+    bp->move_count += count;
+    bool others = false;
+    for (int w = 0; w < world->parallel.worker_count; ++w) {
+        others |= stage.others[w];
+    }
+    return others ? queue_shapes(world, count, false) : TS_OK;
 }
 
 typedef struct rebuild_stage {

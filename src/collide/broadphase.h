@@ -102,11 +102,13 @@ bool ts_broadphase_reserve_slots(struct ts_world *world, int32_t awake);
  * Returns whether any did. */
 bool ts_broadphase_compute_bounds(struct ts_world *world, int32_t begin, int32_t end);
 
-/* Step stage "finalize" (serial, after compute_bounds): in slot order, gives
- * the marked shapes of centred-sphere bodies their fat box from the store,
- * grows the marked proxies' tree nodes in place (ts_tree_enlarge_proxy: no remove
- * and reinsert) and queues them for the next pair update. The enlarged part
- * of the tree is refitted or rebuilt by ts_broadphase_rebuild_tree. */
+/* Step stage "finalize" (after compute_bounds; worker 0, a parallel stage
+ * inside): gives the marked fast-path shapes (a body's only shape, a
+ * centred sphere or box) their fat box from the store and marks the moved
+ * proxies' ancestors to refit (ts_tree_enlarge_proxy_deferred, the
+ * workers sharing the list), then queues the moved shapes for the next pair
+ * update in slot order. The marked part of the tree is refitted or rebuilt
+ * by ts_broadphase_rebuild_tree, which must follow. */
 ts_result ts_broadphase_enlarge_proxies(struct ts_world *world);
 
 /* Step stage "finalize" (worker 0, parallel stages inside): refits the

@@ -44,6 +44,11 @@ enum {
     TS_TREE_NODE_LEAF = 2,      /* a proxy */
     TS_TREE_NODE_ENLARGED = 4,  /* internal node grown in place by ts_tree_enlarge_proxy; rebuilt by ts_tree_rebuild */
     TS_TREE_NODE_REFIT = 8,     /* enlarged since the last refit: its box may be looser than its children's union */
+    /* Marked by ts_tree_enlarge_proxy_deferred: the next refit takes the
+     * node's area (unchanged since the last refit or rebuild) out of the
+     * area bookkeeping, as the rebuild's area when AREA_BUILT is set too. */
+    TS_TREE_NODE_AREA_OWED = 16,
+    TS_TREE_NODE_AREA_BUILT = 32,
 };
 
 /* 48 bytes. */
@@ -113,7 +118,8 @@ typedef struct ts_dynamic_tree {
      * first), the subtree roots at it, and each subtree's summed area. */
     int32_t refit_top[TS_TREE_REFIT_PARTS - 1];
     int32_t refit_roots[TS_TREE_REFIT_PARTS];
-    double refit_areas[TS_TREE_REFIT_PARTS];
+    double refit_areas[TS_TREE_REFIT_PARTS];       /* refitted less taken-out enlarged area */
+    double refit_built_areas[TS_TREE_REFIT_PARTS]; /* taken-out built area */
     int refit_top_count;
     int refit_root_count;
 } ts_dynamic_tree;
@@ -140,12 +146,18 @@ void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
 /* The same marks, without growing the ancestors: the walk stops at the
  * first ancestor already marked to refit, so many proxies enlarged at once
  * cost O(marked nodes) instead of O(proxies x depth). The tree is not fit
- * for queries until the next refit (ts_tree_refit_begin .. _end, or
- * ts_tree_refit_enlarged), which then makes it exactly as
- * ts_tree_enlarge_proxy would have (a refit recomputes every marked node
- * from its children). The step enlarges its moved proxies so and refits
- * right after. */
-void ts_tree_enlarge_proxy_deferred(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
+ * for queries, or for any other change, until the next refit
+ * (ts_tree_refit_begin .. _end, or ts_tree_refit_enlarged), which then
+ * makes it as ts_tree_enlarge_proxy would have (a refit recomputes every
+ * marked node from its children; the area bookkeeping may differ in its
+ * last bits, being summed in another order). The step enlarges its moved
+ * proxies so and refits right after.
+ *
+ * With shared, several threads may mark distinct proxies at once: the
+ * marks are atomic ORs, the node that a walk finds unmarked is that walk's
+ * alone, and the marked set (every ancestor of a marked proxy) does not
+ * depend on who marked what. */
+void ts_tree_enlarge_proxy_deferred(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb, bool shared);
 
 /* Rebuilds top down with a binned SAH: every internal node when full_build,
  * otherwise only the enlarged nodes (the subtrees below them that were not

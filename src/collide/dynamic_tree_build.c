@@ -372,9 +372,10 @@ static void build_range(ts_dynamic_tree *tree, ts_tree_build_range r)
  * and nothing below them changed since. So the refit visits those alone,
  * and the third term, the enlarged nodes' area now, is kept as a running
  * sum (enlarged_area): ts_tree_enlarge_proxy takes out a node's area when
- * it first flags it, the refit adds the node's new area. A swinging crowd
- * whose tree never drifts enough to be rebuilt then pays for the proxies it
- * moved this step, not for every node it ever moved. */
+ * it first flags it (the deferred enlarge leaves that to the refit, which
+ * finds the node's box unchanged), the refit adds the node's new area. A
+ * swinging crowd whose tree never drifts enough to be rebuilt then pays for
+ * the proxies it moved this step, not for every node it ever moved. */
 #define TS_TREE_REFIT_SLACK 1.15
 
 static inline bool needs_refit(const ts_tree_node *node)
@@ -382,13 +383,39 @@ static inline bool needs_refit(const ts_tree_node *node)
     return !is_leaf(node) && (node->flags & TS_TREE_NODE_REFIT) != 0;
 }
 
+/* What a refit adds to the area bookkeeping: the refitted nodes' areas,
+ * less the areas that nodes marked by the deferred enlarge owe (taken out
+ * of the enlarged area, or of the rebuild's: built). */
+typedef struct refit_sums {
+    double enlarged;
+    double built;
+} refit_sums;
+
+/* Refits a marked node, first settling the area it owes (its box is still
+ * the one of the last refit or rebuild). */
+TS_FORCE_INLINE void refit_marked(ts_tree_node *nodes, int index, refit_sums *sums)
+{
+    ts_tree_node *node = nodes + index;
+    uint16_t flags = node->flags;
+    if ((flags & TS_TREE_NODE_AREA_OWED) != 0) {
+        double owed = (double)ts_aabb_area(node->aabb);
+        if ((flags & TS_TREE_NODE_AREA_BUILT) != 0) {
+            sums->built += owed;
+        } else {
+            sums->enlarged -= owed;
+        }
+        node->flags = (uint16_t)(flags & ~(TS_TREE_NODE_AREA_OWED | TS_TREE_NODE_AREA_BUILT));
+    }
+    refit(nodes, index);
+    sums->enlarged += (double)ts_aabb_area(node->aabb);
+}
+
 /* Refits the flagged nodes of the subtree at `top` (a flagged internal
  * node), children first, by a post-order walk along parent links (no stack):
- * a node is refitted when the walk comes back up from its second child.
- * Returns the refitted nodes' summed area, in walk order. */
-static double refit_subtree(ts_tree_node *nodes, int top)
+ * a node is refitted when the walk comes back up from its second child. */
+static refit_sums refit_subtree(ts_tree_node *nodes, int top)
 {
-    double area = 0.0;
+    refit_sums sums = {0.0, 0.0};
     int index = top;
     for (;;) {
         if (needs_refit(nodes + index)) {
@@ -399,7 +426,7 @@ static double refit_subtree(ts_tree_node *nodes, int top)
         }
         for (;;) {
             if (index == top) {
-                return area;
+                return sums;
             }
             int parent = nodes[index].parent;
             if (nodes[parent].children.child1 == index) {
@@ -407,8 +434,7 @@ static double refit_subtree(ts_tree_node *nodes, int top)
                 break;
             }
             index = parent;
-            refit(nodes, index);
-            area += (double)ts_aabb_area(nodes[index].aabb);
+            refit_marked(nodes, index, &sums);
         }
     }
 }
@@ -457,26 +483,29 @@ int ts_tree_refit_begin(ts_dynamic_tree *tree)
 void ts_tree_refit_part(ts_dynamic_tree *tree, int k)
 {
     assert(k < tree->refit_root_count);
-    tree->refit_areas[k] = refit_subtree(tree->nodes, tree->refit_roots[k]);
+    refit_sums sums = refit_subtree(tree->nodes, tree->refit_roots[k]);
+    tree->refit_areas[k] = sums.enlarged;
+    tree->refit_built_areas[k] = sums.built;
 }
 
 bool ts_tree_refit_end(ts_dynamic_tree *tree)
 {
     ts_tree_node *nodes = tree->nodes;
-    double enlarged_area = tree->enlarged_area;
+    refit_sums sums = {tree->enlarged_area, tree->enlarged_built_area};
     for (int k = 0; k < tree->refit_root_count; ++k) {
-        enlarged_area += tree->refit_areas[k];
+        sums.enlarged += tree->refit_areas[k];
+        sums.built += tree->refit_built_areas[k];
     }
     /* The top nodes children first (breadth-first order backwards). */
     for (int i = tree->refit_top_count - 1; i >= 0; --i) {
-        refit(nodes, tree->refit_top[i]);
-        enlarged_area += (double)ts_aabb_area(nodes[tree->refit_top[i]].aabb);
+        refit_marked(nodes, tree->refit_top[i], &sums);
     }
-    tree->enlarged_area = enlarged_area;
+    tree->enlarged_area = sums.enlarged;
+    tree->enlarged_built_area = sums.built;
     if (!(tree->built_cost > 0.0)) {
         return true;
     }
-    double sum = tree->built_area - tree->enlarged_built_area + enlarged_area;
+    double sum = tree->built_area - tree->enlarged_built_area + tree->enlarged_area;
     double cost = sum / (double)ts_aabb_area(nodes[tree->root].aabb);
     return !(cost <= TS_TREE_REFIT_SLACK * tree->built_cost);
 }

@@ -175,7 +175,8 @@ bool ts_tree_validate(const ts_dynamic_tree *tree)
         }
         if (is_leaf(node)) {
             leaves += 1;
-            if (node->height != 0 || (node->flags & (TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT)) != 0) {
+            if (node->height != 0 || (node->flags & (TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT | TS_TREE_NODE_AREA_OWED |
+                                                     TS_TREE_NODE_AREA_BUILT)) != 0) {
                 return false;
             }
             continue;
@@ -212,6 +213,13 @@ bool ts_tree_validate(const ts_dynamic_tree *tree)
             return false;
         }
         if ((node->flags & TS_TREE_NODE_REFIT) == 0 && !aabb_equal(node->aabb, ts_aabb_union(n1->aabb, n2->aabb))) {
+            return false;
+        }
+        /* An owed area belongs to a node marked to refit. */
+        if ((node->flags & TS_TREE_NODE_AREA_OWED) != 0 && (node->flags & TS_TREE_NODE_REFIT) == 0) {
+            return false;
+        }
+        if ((node->flags & TS_TREE_NODE_AREA_BUILT) != 0 && (node->flags & TS_TREE_NODE_AREA_OWED) == 0) {
             return false;
         }
     }
