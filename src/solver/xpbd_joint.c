@@ -103,20 +103,23 @@ TS_FORCE_INLINE void solve2(ts_wf a, ts_wf b, ts_wf c, ts_wf x, ts_wf y, ts_wf *
 
 /* ---- moving the pair ---- */
 
+/* dq turned by θ, shortened to TS_XPBD_MAX_TURN (xpbd_lanes.h). */
+TS_FORCE_INLINE ts_wquat turn_by(ts_wquat dq, ts_wv3 t) { return ts_xpbd_turn(dq, ts_xpbd_clamp_turn(t)); }
+
 /* Correction P at anchors rA, rB: A gets -P, B gets +P. */
 TS_FORCE_INLINE void push_pair(pair_lanes *p, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
 {
     p->a.dp = ts_wv3_mul_sub(p->a.dp, p->inv_mass_a, impulse);
-    p->a.dq = ts_xpbd_turn_by(p->a.dq, ts_wv3_neg(ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse))));
+    p->a.dq = turn_by(p->a.dq, ts_wv3_neg(ts_wsym3_mul(p->inv_inertia_a, ts_wv3_cross(ra, impulse))));
     p->b.dp = ts_wv3_mul_add(p->b.dp, p->inv_mass_b, impulse);
-    p->b.dq = ts_xpbd_turn_by(p->b.dq, ts_wsym3_mul(p->inv_inertia_b, ts_wv3_cross(rb, impulse)));
+    p->b.dq = turn_by(p->b.dq, ts_wsym3_mul(p->inv_inertia_b, ts_wv3_cross(rb, impulse)));
 }
 
 /* Angular correction L: A turns by -IA^-1 L, B by +IB^-1 L. */
 TS_FORCE_INLINE void twist_pair(pair_lanes *p, ts_wv3 angular)
 {
-    p->a.dq = ts_xpbd_turn_by(p->a.dq, ts_wv3_neg(ts_wsym3_mul(p->inv_inertia_a, angular)));
-    p->b.dq = ts_xpbd_turn_by(p->b.dq, ts_wsym3_mul(p->inv_inertia_b, angular));
+    p->a.dq = turn_by(p->a.dq, ts_wv3_neg(ts_wsym3_mul(p->inv_inertia_a, angular)));
+    p->b.dq = turn_by(p->b.dq, ts_wsym3_mul(p->inv_inertia_b, angular));
 }
 
 /* Where the frames are now: anchors turned with the bodies, and the gap d
@@ -211,7 +214,7 @@ TS_FORCE_INLINE void solve_rotation_lock(const ts_xpbd_joint_bundle *b, pair_lan
  * L = -S^-1 C and P = -K^-1 G L: together the exact (linearised) solution
  * of the joint's six rows, where a rotation about the centres of mass
  * alone would be mostly undone by the next point correction. */
-TS_FORCE_INLINE void solve_fixed(const ts_xpbd_joint_bundle *b, pair_lanes *p, ts_wv3 *force, ts_wv3 *torque)
+TS_FORCE_INLINE point_block solve_fixed(const ts_xpbd_joint_bundle *b, pair_lanes *p, ts_wv3 *force, ts_wv3 *torque)
 {
     point_block k = solve_point(b, p, force);
     ts_wf one = ts_w_splat(1.0f), zero = ts_w_zero();
@@ -225,25 +228,35 @@ TS_FORCE_INLINE void solve_fixed(const ts_xpbd_joint_bundle *b, pair_lanes *p, t
                    ts_w_sub(s.xz, ts_wv3_dot(gx, mz)), ts_w_sub(s.yz, ts_wv3_dot(gy, mz))};
     ts_wv3 angular = ts_wv3_neg(ts_wsym3_mul(ts_wsym3_inverse(s), rotation_error(b, p)));
     twist_holding_point(p, &k, angular, force, torque);
+    return k;
 }
 
 /* The free coordinate x with row inverse mass k: spring, lower, upper
- * (header comment). Returns the total multiplier along the row and stores
- * the parts. */
-TS_FORCE_INLINE ts_wf solve_axial(ts_xpbd_joint_bundle *b, ts_wf x, ts_wf k)
+ * (header comment). Returns this pass's multiplier along the row and
+ * stores the substep's totals. A second pass of the substep (`again`)
+ * continues from the first's: the spring's compliant step
+ *     Δλ = -(C + α̃ λ) / (k + α̃) = -(C / k + m_eff α̃ λ) / (1 + m_eff α̃)
+ * with λ the spring's multiplier so far (0 in the first pass: two passes
+ * that each started from 0 made the spring twice as stiff), and a limit's
+ * total stays >= 0. */
+TS_FORCE_INLINE ts_wf solve_axial(ts_xpbd_joint_bundle *b, ts_wf x, ts_wf k, bool again)
 {
     ts_wf zero = ts_w_zero();
     ts_wf m = inverse_or_zero(k);
-    ts_wf spring = ts_w_mul(ts_w_load(b->spring_on),
-                            ts_w_div(ts_w_neg(ts_w_mul(m, ts_w_sub(x, ts_w_load(b->spring_target)))),
-                                     ts_w_add(ts_w_splat(1.0f), ts_w_load(b->spring_softness))));
+    ts_wf softness = ts_w_load(b->spring_softness);
+    ts_wf spring_old = again ? ts_w_load(b->axial_lambda[0]) : zero;
+    ts_wf lower_old = again ? ts_w_load(b->axial_lambda[1]) : zero;
+    ts_wf upper_old = again ? ts_w_load(b->axial_lambda[2]) : zero;
+    ts_wf c = ts_w_add(ts_w_mul(m, ts_w_sub(x, ts_w_load(b->spring_target))), ts_w_mul(softness, spring_old));
+    ts_wf spring = ts_w_mul(ts_w_load(b->spring_on), ts_w_div(ts_w_neg(c), ts_w_add(ts_w_splat(1.0f), softness)));
     x = ts_w_add(x, ts_w_mul(spring, k));
-    ts_wf lower = ts_w_max(ts_w_neg(ts_w_mul(m, ts_w_sub(x, ts_w_load(b->lower)))), zero);
+    ts_wf lower = ts_w_max(ts_w_neg(ts_w_mul(m, ts_w_sub(x, ts_w_load(b->lower)))), ts_w_neg(lower_old));
     x = ts_w_add(x, ts_w_mul(lower, k));
-    ts_wf upper = ts_w_max(ts_w_neg(ts_w_mul(m, ts_w_sub(ts_w_load(b->upper), x))), zero);
-    ts_w_store(b->axial_lambda[0], spring);
-    ts_w_store(b->axial_lambda[1], lower);
-    ts_w_store(b->axial_lambda[2], upper);
+    ts_wf upper = ts_w_max(ts_w_neg(ts_w_mul(m, ts_w_sub(ts_w_load(b->upper), x))), ts_w_neg(upper_old));
+    ts_w_store(b->axial_lambda[0], ts_w_add(spring_old, spring));
+    ts_w_store(b->axial_lambda[1], ts_w_add(lower_old, lower));
+    ts_w_store(b->axial_lambda[2], ts_w_add(upper_old, upper));
+    (void)zero;
     return ts_w_sub(ts_w_add(spring, lower), upper);
 }
 
@@ -270,14 +283,14 @@ TS_FORCE_INLINE ts_wf hinge_k(const pair_lanes *p, ts_wv3 a)
  * g(t1), g(t2)); the turn about the centres of mass alone would leave most
  * of a limit's correction to be undone by the point (3/4 of it for a bar
  * hinged at its end). */
-TS_FORCE_INLINE void solve_hinge(ts_xpbd_joint_bundle *b, pair_lanes *p, ts_wv3 *force, ts_wv3 *torque)
+TS_FORCE_INLINE void solve_hinge(ts_xpbd_joint_bundle *b, pair_lanes *p, ts_wv3 *force, ts_wv3 *torque, bool again)
 {
     point_block k = solve_point(b, p, force);
 
     ts_wv3 axis = ts_wquat_rotate(p->a.dq, ts_wv3_load(b->axis));
     ts_wv3 g = gap_per_turn(p, &k, axis);
     ts_wf k_axis = ts_w_sub(hinge_k(p, axis), ts_wv3_dot(g, ts_wsym3_mul(k.inverse, g)));
-    ts_wf lambda = solve_axial(b, hinge_angle(b, p), k_axis);
+    ts_wf lambda = solve_axial(b, hinge_angle(b, p), k_axis, again);
     twist_holding_point(p, &k, ts_wv3_scale(lambda, axis), force, torque);
 
     /* the swing: C = aA x aB across the axis */
@@ -295,12 +308,12 @@ TS_FORCE_INLINE void solve_hinge(ts_xpbd_joint_bundle *b, pair_lanes *p, ts_wv3 
     twist_holding_point(p, &k, ts_wv3_add(ts_wv3_scale(l1, t1), ts_wv3_scale(l2, t2)), force, torque);
 }
 
-TS_FORCE_INLINE void solve_prismatic(ts_xpbd_joint_bundle *b, pair_lanes *p, ts_wv3 *force, ts_wv3 *torque)
+TS_FORCE_INLINE void solve_prismatic(ts_xpbd_joint_bundle *b, pair_lanes *p, ts_wv3 *force, ts_wv3 *torque, bool again)
 {
     joint_pose q = pose_of(b, p);
     ts_wv3 axis = ts_wquat_rotate(p->a.dq, ts_wv3_load(b->axis));
     ts_wv3 ua = ts_wv3_add(q.ra, q.d);
-    ts_wf lambda = solve_axial(b, ts_wv3_dot(axis, q.d), sliding_k(p, axis, ua, q.rb));
+    ts_wf lambda = solve_axial(b, ts_wv3_dot(axis, q.d), sliding_k(p, axis, ua, q.rb), again);
     ts_wv3 impulse = ts_wv3_scale(lambda, axis);
     push_pair(p, impulse, ua, q.rb);
     *force = ts_wv3_add(*force, impulse);
@@ -340,33 +353,114 @@ TS_FORCE_INLINE ts_wv3 distance_direction(const ts_xpbd_joint_bundle *b, const j
                     ts_w_select(apart, ts_w_mul(q->d.z, inv), start.z)};
 }
 
-TS_FORCE_INLINE void solve_distance(ts_xpbd_joint_bundle *b, pair_lanes *p, ts_wv3 *force)
+TS_FORCE_INLINE void solve_distance(ts_xpbd_joint_bundle *b, pair_lanes *p, ts_wv3 *force, bool again)
 {
     joint_pose q = pose_of(b, p);
     ts_wf length;
     ts_wv3 n = distance_direction(b, &q, &length);
-    ts_wf lambda = solve_axial(b, length, sliding_k(p, n, q.ra, q.rb));
+    ts_wf lambda = solve_axial(b, length, sliding_k(p, n, q.ra, q.rb), again);
     ts_wv3 impulse = ts_wv3_scale(lambda, n);
     push_pair(p, impulse, q.ra, q.rb);
     *force = ts_wv3_add(*force, impulse);
 }
 
-void TS_WIDE(ts_xpbd_joint_solve_positions)(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b)
+/* The velocities follow the pose the projections made (xpbd_lanes.h):
+ * v += Δp / h, w += 2 vec(dq dq0^-1) / h with dq0 the rotation before them
+ * (the sign of the scalar part picks the short way). Returns the square of
+ * the turn's half-angle sine, |vec(dq dq0^-1)|^2. */
+TS_FORCE_INLINE ts_wf follow_pose(body_lanes *now, const body_lanes *before, ts_wf inv_h)
+{
+    now->v = ts_wv3_mul_add(now->v, inv_h, ts_wv3_sub(now->dp, before->dp));
+    ts_wquat r = ts_wquat_mul(now->dq, ts_wquat_conj(before->dq));
+    ts_wf two = ts_w_add(inv_h, inv_h);
+    two = ts_w_select(ts_w_gt(ts_w_zero(), r.w), ts_w_neg(two), two);
+    ts_wv3 axis = {r.x, r.y, r.z};
+    now->w = ts_wv3_mul_add(now->w, two, axis);
+    return ts_wv3_dot(axis, axis);
+}
+
+/* A joint whose projections turned one of its bodies by more than this in
+ * a substep (radians) is not warm started in the next: its multiplier then
+ * measures a violent correction (a turn shortened to TS_XPBD_MAX_TURN
+ * moved less than the multiplier says), not a load. The open joint on a
+ * light sphere of test_joints diverged within 10 steps at 4 substeps when
+ * such multipliers were carried over. A loaded chain at rest or swinging
+ * turns its links by milliradians a substep. */
+#define TS_XPBD_WARM_MAX_TURN 0.1f
+
+/* Ball and fixed joints: every row two-sided, so their multipliers may be
+ * carried from one substep to the next. */
+static bool warm_startable(const ts_xpbd_joint_context *c, const ts_xpbd_joint_bundle *b)
+{
+    return c->warm_scale != 0.0f && (b->type == TS_JOINT_BALL || b->type == TS_JOINT_FIXED);
+}
+
+void TS_WIDE(ts_xpbd_joint_warm_start)(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b)
+{
+    if (!warm_startable(c, b)) {
+        return;
+    }
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
+    ts_wf scale = ts_w_splat(c->warm_scale);
+    ts_wf inv_h = ts_w_splat(c->inv_h);
+    ts_wv3 force = ts_wv3_scale(scale, ts_wv3_load(b->warm_force));
+    ts_wv3_store(b->position_force, force);
+    joint_pose q = pose_of(b, &p);
+    ts_wv3_store(b->start_gap, q.d);
+    ts_wv3 torque = zero3();
+    if (b->type == TS_JOINT_FIXED) {
+        torque = ts_wv3_scale(scale, ts_wv3_load(b->position_torque));
+        ts_wv3_store(b->position_torque, torque);
+    }
+    /* the turns the multipliers ask of the bodies over the substep (h w),
+     * shortened as a projection's turn is (xpbd_lanes.h): a light body on a
+     * long arm would otherwise spin by radians a substep */
+    ts_wv3 turn_a = ts_xpbd_clamp_turn(
+        ts_wv3_neg(ts_wsym3_mul(p.inv_inertia_a, ts_wv3_add(ts_wv3_cross(q.ra, force), torque))));
+    ts_wv3 turn_b = ts_xpbd_clamp_turn(ts_wsym3_mul(p.inv_inertia_b, ts_wv3_add(ts_wv3_cross(q.rb, force), torque)));
+    p.a.v = ts_wv3_mul_sub(p.a.v, ts_w_mul(p.inv_mass_a, inv_h), force);
+    p.b.v = ts_wv3_mul_add(p.b.v, ts_w_mul(p.inv_mass_b, inv_h), force);
+    p.a.w = ts_wv3_mul_add(p.a.w, inv_h, turn_a);
+    p.b.w = ts_wv3_mul_add(p.b.w, inv_h, turn_b);
+    TS_PAIR_STORE(c->states, b, &p);
+}
+
+void TS_WIDE(ts_xpbd_joint_solve_positions)(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b, bool again)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
+    body_lanes start_a = p.a, start_b = p.b;
     ts_wv3 force = zero3(), torque = zero3();
+    if (again || warm_startable(c, b)) { /* what the substep applied so far, which this pass adds to */
+        force = ts_wv3_load(b->position_force);
+        torque = ts_wv3_load(b->position_torque);
+    }
+    point_block block = {zero3(), zero3(), {ts_w_zero(), ts_w_zero(), ts_w_zero(), ts_w_zero(), ts_w_zero(), ts_w_zero()}};
     switch (b->type) {
-    case TS_JOINT_BALL: solve_point(b, &p, &force); break;
-    case TS_JOINT_HINGE: solve_hinge(b, &p, &force, &torque); break;
-    case TS_JOINT_FIXED: solve_fixed(b, &p, &force, &torque); break;
-    case TS_JOINT_PRISMATIC: solve_prismatic(b, &p, &force, &torque); break;
-    case TS_JOINT_DISTANCE: solve_distance(b, &p, &force); break;
+    case TS_JOINT_BALL: block = solve_point(b, &p, &force); break;
+    case TS_JOINT_HINGE: solve_hinge(b, &p, &force, &torque, again); break;
+    case TS_JOINT_FIXED: block = solve_fixed(b, &p, &force, &torque); break;
+    case TS_JOINT_PRISMATIC: solve_prismatic(b, &p, &force, &torque, again); break;
+    case TS_JOINT_DISTANCE: solve_distance(b, &p, &force, again); break;
     default: break;
     }
     ts_wv3_store(b->position_force, force);
     ts_wv3_store(b->position_torque, torque);
-    scatter_position(c->states, b->body_a, b->inv_mass_a, p.a);
-    scatter_position(c->states, b->body_b, b->inv_mass_b, p.b);
+    ts_wf inv_h = ts_w_splat(c->inv_h);
+    ts_wf turned_a = follow_pose(&p.a, &start_a, inv_h);
+    ts_wf turned_b = follow_pose(&p.b, &start_b, inv_h);
+    if (again && warm_startable(c, b)) {
+        /* the next substep's warm start: less the part that closed the gap
+         * the substep started with, -K^-1 d0 (at the anchors of the last
+         * projection). That part corrected an error, not a load: a joint
+         * that started 0.5 m open on a light sphere (test_joints) had its
+         * closing re-applied by each warm start and diverged. None after a
+         * violent turn (above). */
+        ts_wf limit = ts_w_splat(0.25f * TS_XPBD_WARM_MAX_TURN * TS_XPBD_WARM_MAX_TURN); /* sin^2(θ/2) ~ θ^2 / 4 */
+        ts_wm calm = ts_w_and(ts_w_gt(limit, turned_a), ts_w_gt(limit, turned_b));
+        ts_wv3 warm = ts_wv3_add(force, ts_wsym3_mul(block.inverse, ts_wv3_load(b->start_gap)));
+        ts_wv3_store(b->warm_force, ts_wv3_select(calm, warm, zero3()));
+    }
+    TS_PAIR_STORE_POSE(c->states, b, &p);
 }
 
 /* ---- velocity pass ---- */

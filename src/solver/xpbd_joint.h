@@ -20,7 +20,9 @@
  *       J = -m_eff vr (c h / m_eff) / (1 + c h / m_eff).
  * - Motors act in the velocity pass: J = m_eff (speed - vr), clamped to
  *   max force times h per substep.
- * - λ starts at zero each substep (no warm starting, as for contacts); the
+ * - Ball and fixed joints start each substep from a share of the last
+ *   substep's λ (the warm start, xpbd_solver.c), the other types from
+ *   zero; each substep projects every joint twice. The
  *   reaction force is the last substep's λ / h^2 plus its velocity-pass
  *   impulses / h. */
 #ifndef TS_XPBD_JOINT_H
@@ -50,6 +52,12 @@ typedef struct ts_xpbd_joint_bundle {
     float position_torque[3][TS_W];
     float velocity_force[3][TS_W];
     float velocity_torque[3][TS_W];
+    /* Ball and fixed joints' warm start (xpbd_joint.c): the gap of the
+     * frame origins at the substep's start, and the multiplier the next
+     * substep starts from (the position pass's less the part that closed
+     * that gap), kg m. */
+    float start_gap[3][TS_W];
+    float warm_force[3][TS_W];
     /* Every type but the ball (a ball bundle is read up to here). */
     float rotation_left[4][TS_W];  /* fixed, prismatic: QB conj(QA); hinge: conj(QA) (Q = frame rotations, start) */
     float rotation_right[4][TS_W]; /* hinge: QB */
@@ -73,6 +81,7 @@ typedef struct ts_xpbd_joint_context {
     const struct ts_world *world;
     int32_t awake; /* the dummy state's index */
     float h, inv_h;
+    float warm_scale; /* part of the last substep's multipliers applied before the position pass (0: none) */
 } ts_xpbd_joint_context;
 
 /* Serial, before the solver's parallel region: the soft step's layout of
@@ -83,9 +92,17 @@ bool TS_WIDE(ts_xpbd_joint_begin)(struct ts_world *world);
 /* Fills bundle k (xpbd_joint_prepare.c; any order, any thread). */
 void TS_WIDE(ts_xpbd_joint_prepare)(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b, int32_t k);
 
-/* The position pass of a substep over bundle b: writes dp, dq of its
- * dynamic bodies. */
-void TS_WIDE(ts_xpbd_joint_solve_positions)(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b);
+/* The warm start of a substep, before its positions are integrated: ball
+ * and fixed bundles apply warm_scale times the last substep's multipliers
+ * (over h: impulses) to the velocities, and their position pass continues
+ * from those multipliers. The other types have one-sided rows (limits)
+ * inside their multipliers: not warm started. */
+void TS_WIDE(ts_xpbd_joint_warm_start)(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b);
+
+/* A position pass of a substep over bundle b: writes the poses and
+ * velocities of its dynamic bodies. `again`: the substep's second pass,
+ * which continues the first's multipliers. */
+void TS_WIDE(ts_xpbd_joint_solve_positions)(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b, bool again);
 
 /* The velocity pass: motors and spring damping (nothing for ball and fixed
  * bundles, nor for bundles without either). */

@@ -164,6 +164,11 @@ static void prepare_lane(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b
     put3(b->anchor_a, l, ra);
     put3(b->anchor_b, l, rb);
     put3(b->delta_center, l, ts_sub(bb.pose.p, a.pose.p));
+    if (c->warm_scale != 0.0f && (j->type == TS_JOINT_BALL || j->type == TS_JOINT_FIXED)) {
+        /* the last step's last substep, for the first substep's warm start */
+        put3(b->warm_force, l, ts_scale(c->h, j->impulses.linear));
+        put3(b->position_torque, l, ts_scale(c->h, j->impulses.angular));
+    }
     switch (j->type) {
     case TS_JOINT_FIXED: put_rotation_lock(b, l, &a, &bb, fa.q, fb.q); break;
     case TS_JOINT_HINGE: {

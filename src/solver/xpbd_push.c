@@ -21,11 +21,10 @@
  *                  positions alone,
  *                      P = m_eff min(β (o - d), push_step),  o = -s,
  *                  dp = ±P n / m, dθ = ±I^-1 (r x P n), with β =
- *                  TS_CONTACT_PUSH_FRACTION; the next substep predicts from
- *                  the moved pose, and velocities are derived against that
- *                  prediction, so the move is never counted as motion;
- *   friction       the static-friction origin is taken again from the
- *                  substep's start, so friction does not pull a push back.
+ *                  TS_CONTACT_PUSH_FRACTION; the velocities are left
+ *                  alone (the position pass moves them with the pose,
+ *                  xpbd_lanes.h; this pass does not), so the move is never
+ *                  counted as motion.
  *
  * Only contacts with a point that started the step deeper than d are pushed
  * (a contact the pushes drive past d waits for the next step; the position
@@ -36,8 +35,9 @@
  * states costs a copy of each body per substep, so it is done only in steps
  * where some contact starts deeper than d (ts_xpbd_contact_begin reports
  * it); other steps run exactly as before, bit for bit. On the 25%-overlapped
- * pyramid (test_solver) the fastest box now moves at 2.3 m/s at 4 substeps
- * and 3.0 m/s at 8 (19.7 and 27.8 before), the push speed being 3 m/s.
+ * pyramid (test_solver) the fastest box moves at 2.5 m/s at 4 substeps
+ * and 2.9 m/s at 8 (19.7 and 27.8 before the push pass), the push speed
+ * being 3 m/s.
  *
  * Prior art: Box2D v3 (and Box3D) clamp the soft contact's push-out speed
  * (contactSpeed) and drop the bias in the relax pass, so push-out leaves no

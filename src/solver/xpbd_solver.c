@@ -3,30 +3,46 @@
  * the soft step does (contact_prepare.c), and its own joint bundles in the
  * soft step's joint layout (xpbd_joint_prepare.c), then runs, per substep,
  *
- *   predict      v += h a, then dp += h v, dq by w (the soft step's
- *                integrators), and keep the predicted states;
- *   positions    one pass over the contacts and joints, colour by colour
+ *   velocities   v += h a (the soft step's integrator);
+ *   warm start   the last substep's multipliers, scaled, as velocity
+ *                changes (contacts' normal impulses and ball and fixed
+ *                joints' by TS_XPBD_WARM_SCALE, friction and twist whole);
+ *   positions    dp += h v, dq by w (the soft step's integrator): the
+ *                prediction;
+ *   projection   one pass over the contacts and joints, colour by colour
  *                (xpbd_contact.c, xpbd_joint.c): rigid non-penetration with
- *                a capped push-out, static friction as a position
- *                constraint, the joints' locks, limits and springs;
- *   derive       v, w from the correction of the predicted pose;
+ *                a capped push-out, the joints' locks, limits and springs;
+ *                each correction moves the velocities with the pose
+ *                (xpbd_lanes.h); then a second pass over the joints alone;
  *   velocities   one pass over the contacts and joints: restitution or
- *                rest, dynamic friction and twist; joint motors and spring
- *                damping;
+ *                rest, friction and twist; joint motors and spring damping;
  *   push         only in a step that starts with overlap deeper than
  *                TS_CONTACT_PUSH_DEPTH: that overlap moved out by positions
- *                alone (xpbd_push.c), which also keep the states at each
- *                substep's start for the position pass;
+ *                alone (xpbd_push.c);
  *
- * and after the substeps stores the last substep's impulses (reported by
- * ts_body_get_contacts and the joints' reaction readouts; XPBD does not warm
- * start) and writes the bodies back.
+ * and after the substeps stores the last substep's impulses (the next
+ * step's warm start; reported by ts_body_get_contacts and the joints'
+ * reaction readouts) and writes the bodies back. Bodies with no contact or
+ * joint run their whole step in the first velocity pass, as in the soft
+ * step (integrate.h).
  *
- * Beyond the paper, and why:
+ * Beyond the paper, and why (docs/xpbd.md has the measurements):
+ * - Warm starting. Rigid constraints solved by one Gauss-Seidel sweep a
+ *   substep carry a load through n bodies only after ~n sweeps, so a tall
+ *   stack or a heavy load on light links sags by what the sweeps have not
+ *   yet carried. Starting each substep from the last one's multipliers
+ *   carries the load over, but a velocity derived from the positions feeds
+ *   the multiplier's error back: for the slowest modes (sweep error
+ *   factor g -> 1) the substep map of (error, velocity, multiplier) has
+ *   spectral radius above 1 for a scale above 1/2. At 1/2 (with some margin
+ *   below the limit kept by the modes with g < 1) the steady error of those
+ *   modes halves.
+ * - A second projection of the joints per substep: a chain of light links
+ *   carrying a heavy ball converges as g^2 instead of g.
  * - Poses are deltas since the step's start (dp, dq) and separations come
  *   from anchors fixed at the step's start: no world position enters a
- *   constraint or a derived velocity, so nothing loses precision far from
- *   the origin (Solver2D found XPBD unstable there; Catto's fix).
+ *   constraint or a velocity, so nothing loses precision far from the
+ *   origin (Solver2D found XPBD unstable there; Catto's fix).
  * - Overlap the step started with, up to TS_CONTACT_PUSH_DEPTH, is pushed
  *   out at contact_push_speed at most (a growing allowance), and the
  *   velocity pass takes back the separating speed a push-out made (the
@@ -34,17 +50,8 @@
  *   by positions only (the push pass), since pushed out by the position
  *   pass it became velocity that added up along a column (a 25%-overlapped
  *   pyramid launched its top box at 20-28 m/s).
- * - Dynamic friction limits an impulse by an impulse (μ times the normal
- *   impulse of the substep), at the manifold centre with a twist limit, as
- *   the soft step does; the paper's formula mixes a speed with an impulse.
- * - Static friction holds the centre at a slip origin that moves only when
- *   the cone gives way, and is kept across steps in the contact store
- *   (slip1, slip2): reset at every step, the per-step residue of each flank
- *   box of a B = 20 pyramid added up to 0.8 m of sliding in 10 s.
- * - The friction cone uses the larger of this substep's normal multiplier
- *   and the last substep's load: without warm starting the normal push of a
- *   stacked contact comes and goes between substeps, friction should not.
- * - Two Gauss-Seidel sweeps over a manifold's points (TS_XPBD_POINT_SWEEPS).
+ * - Friction is the soft step's, on velocities (xpbd_contact.c says why not
+ *   the paper's static friction on positions).
  * - The restitution threshold is the larger of 2|g|h (the paper's) and the
  *   world's restitution_threshold.
  *
@@ -69,14 +76,27 @@
 #include "xpbd_contact.h"
 #include "xpbd_joint.h"
 
+#include <string.h>
+
 /* Items per block of a stage, as the soft step's (solver.c). */
 #define TS_BODY_BLOCK 128
 #define TS_BUNDLE_BLOCK (32 / TS_W > 1 ? 32 / TS_W : 1)
 
-/* Sweeps over a manifold's points in the position pass (see
- * xpbd_contact.c): one leaves the first point's correction tilting the box,
- * and a 15-box stack sways 25 cm at 4 substeps; two hold it within 1 cm. */
-#define TS_XPBD_POINT_SWEEPS 2
+/* The warm start's share of the last substep's multipliers (header
+ * comment). 1/2 is the stability limit of the slowest modes, which it
+ * leaves undamped: contacts, whose velocity pass damps their normal
+ * motion, run at it; joints (nothing damps a ball joint's) at 0.4, where a
+ * resting chain's top joint reads its weight within 1% (at 0.5: 1.7% off,
+ * a slow oscillation). Measured at 8 substeps: the 1,000 kg box on 1 kg
+ * boxes stays on them at 0.5 (1.7 cm deep) and falls through at 0.4; the
+ * 1,000:1 ball and chain's largest gap is 0.245 m without warm starting
+ * and one joint pass, 0.081 m at 0.4 with two; 0.6 and above diverge. */
+#ifndef TS_XPBD_WARM_SCALE
+#define TS_XPBD_WARM_SCALE 0.5f
+#endif
+#ifndef TS_XPBD_JOINT_WARM_SCALE
+#define TS_XPBD_JOINT_WARM_SCALE 0.4f
+#endif
 
 /* Push passes per substep in a step with deep overlap (xpbd_push.c): one
  * left the 25%-overlapped B = 10 pyramid 21-25 cm deep after 1 s at 4
@@ -97,19 +117,23 @@ typedef struct xpbd_run {
     ts_xpbd_joint_context joint_kernels;
     ts_vec3 gravity;
     int substeps;
-    int substep; /* the substep in progress (the position pass's push-out allowance) */
+    int substep; /* the substep in progress */
     int32_t awake;
+    bool free_bodies;                  /* some bundle of free bodies runs its step in the first velocity pass */
     int32_t first_bad[TS_MAX_THREADS]; /* per worker: the first body held at its last finite state */
     bool deep[TS_MAX_THREADS];         /* per worker: a contact it prepared starts deeper than the push depth */
+    bool free_found[TS_MAX_THREADS];   /* per worker: the states' start met a full bundle of free bodies */
 } xpbd_run;
 
 typedef enum pass {
     PASS_STATES_BEGIN,
-    PASS_PREDICT,
-    PASS_DERIVE,
+    PASS_INTEGRATE_VELOCITIES,
+    PASS_INTEGRATE_POSITIONS,
     PASS_FINISH,
     PASS_PREPARE,
+    PASS_WARM_START,
     PASS_POSITIONS,
+    PASS_JOINT_POSITIONS,
     PASS_VELOCITIES,
     PASS_PUSH,
     PASS_STORE
@@ -144,7 +168,7 @@ static void prepare_bundles(xpbd_run *r, int32_t begin, int32_t end, int worker)
         const ts_graph_color *in_color = r->world->graph.colors + color;
         TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, NULL, in_color->contacts, in_color->count,
                                            (k - color_begin[color]) * lanes, lanes);
-        if (TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->world, r->bundles + k, r->lanes + k)) {
+        if (TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->bundles + k, r->lanes + k)) {
             r->deep[worker] = true;
         }
     }
@@ -152,14 +176,15 @@ static void prepare_bundles(xpbd_run *r, int32_t begin, int32_t end, int worker)
 
 static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
 {
+    ts_contact_bundle *b = r->bundles + k;
+    ts_xpbd_contact_lanes *x = r->lanes + k;
     switch (kind) {
-    case PASS_POSITIONS:
-        TS_WIDE(ts_xpbd_contact_solve_positions)(&r->kernels, r->bundles + k, r->lanes + k, r->substep);
-        break;
-    case PASS_VELOCITIES: TS_WIDE(ts_xpbd_contact_solve_velocities)(&r->kernels, r->bundles + k, r->lanes + k); break;
-    case PASS_PUSH: TS_WIDE(ts_xpbd_contact_push)(&r->kernels, r->bundles + k, r->lanes + k); break;
-    case PASS_STORE: TS_WIDE(ts_xpbd_contact_store)(r->world, r->bundles + k, r->lanes + k); break;
-    default: break;
+    case PASS_WARM_START: TS_WIDE(ts_xpbd_contact_warm_start)(&r->kernels, b, x); break;
+    case PASS_POSITIONS: TS_WIDE(ts_xpbd_contact_solve_positions)(&r->kernels, b, x, r->substep); break;
+    case PASS_VELOCITIES: TS_WIDE(ts_xpbd_contact_solve_velocities)(&r->kernels, b, x); break;
+    case PASS_PUSH: TS_WIDE(ts_xpbd_contact_push)(&r->kernels, b, x); break;
+    case PASS_STORE: TS_WIDE(ts_contact_store_impulses)(r->world, b); break;
+    default: break; /* PASS_JOINT_POSITIONS: joints only */
     }
 }
 
@@ -169,7 +194,9 @@ static void run_joint_bundle(const xpbd_run *r, int32_t k, pass kind)
     ts_xpbd_joint_bundle *b = r->joints + k;
     switch (kind) {
     case PASS_PREPARE: TS_WIDE(ts_xpbd_joint_prepare)(&r->joint_kernels, b, k); break;
-    case PASS_POSITIONS: TS_WIDE(ts_xpbd_joint_solve_positions)(&r->joint_kernels, b); break;
+    case PASS_WARM_START: TS_WIDE(ts_xpbd_joint_warm_start)(&r->joint_kernels, b); break;
+    case PASS_POSITIONS: TS_WIDE(ts_xpbd_joint_solve_positions)(&r->joint_kernels, b, false); break;
+    case PASS_JOINT_POSITIONS: TS_WIDE(ts_xpbd_joint_solve_positions)(&r->joint_kernels, b, true); break;
     case PASS_VELOCITIES: TS_WIDE(ts_xpbd_joint_solve_velocities)(&r->joint_kernels, b); break;
     case PASS_STORE: TS_WIDE(ts_xpbd_joint_store)(r->world, b, r->kernels.inv_h); break;
     default: break;
@@ -181,6 +208,7 @@ static void run_block(void *context, int32_t block, int worker)
     const xpbd_stage *stage = context;
     xpbd_run *r = stage->r;
     ts_solver_scratch *scratch = r->scratch;
+    ts_body_state *states = scratch->states;
     ts_body_store *store = &r->world->store;
     float h = r->kernels.h;
     int32_t begin, end;
@@ -194,20 +222,27 @@ static void run_block(void *context, int32_t block, int worker)
     begin += stage->first;
     end += stage->first;
     int32_t bad = INT32_MAX;
+    ts_free_bodies free = r->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS;
     switch (stage->kind) {
-    case PASS_STATES_BEGIN: TS_WIDE(ts_states_begin)(scratch->states, store, begin, end, false); break;
-    case PASS_PREDICT:
-        if (r->kernels.substep_start != NULL) {
-            TS_WIDE(ts_xpbd_keep_prediction)(scratch->substep_start, scratch->states, begin, end); /* a copy */
+    case PASS_STATES_BEGIN:
+        if (TS_WIDE(ts_states_begin)(states, store, begin, end, true)) {
+            r->free_found[worker] = true; /* written only then: the workers' entries share a cache line */
         }
-        bad = TS_WIDE(ts_integrate_velocities)(scratch->states, store, begin, end, r->gravity, h, TS_FREE_AS_OTHERS, 1,
-                                               false);
-        bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h, TS_FREE_AS_OTHERS));
-        TS_WIDE(ts_xpbd_keep_prediction)(scratch->predicted, scratch->states, begin, end);
         break;
-    case PASS_DERIVE: TS_WIDE(ts_xpbd_derive_velocities)(scratch->states, scratch->predicted, begin, end, h); break;
+    case PASS_INTEGRATE_VELOCITIES: {
+        ts_free_bodies first = r->free_bodies && r->substep == 0 ? TS_FREE_ALL_SUBSTEPS : free;
+        bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, r->gravity, h, first, r->substeps,
+                                               r->world->forces_pending);
+        break;
+    }
+    case PASS_INTEGRATE_POSITIONS:
+        if (r->kernels.substep_start != NULL && begin < end) { /* the poses the push pass measures from */
+            memcpy(scratch->substep_start + begin, states + begin, sizeof(ts_body_state) * (size_t)(end - begin));
+        }
+        bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, h, free);
+        break;
     case PASS_FINISH:
-        ts_states_finish(scratch->states, store, begin, end);
+        TS_WIDE(ts_states_finish_wide)(states, store, begin, end, r->world->forces_pending, free);
         ts_sleep_update_timers(r->world, begin, end);
         ts_broadphase_compute_bounds(r->world, begin, end);
         break;
@@ -222,7 +257,7 @@ static void run_block(void *context, int32_t block, int worker)
         }
         break;
     }
-    if (bad < r->first_bad[worker]) {
+    if (bad < r->first_bad[worker]) { /* written only then: the workers' entries share a cache line */
         r->first_bad[worker] = bad;
     }
 }
@@ -234,7 +269,9 @@ static void run_stage(xpbd_run *r, pass kind, int32_t first, int32_t count, int3
     if (items <= 0) {
         return;
     }
-    xpbd_stage stage = {r, kind, first, count, joint_first, joint_count, ts_block_size(items, min_block)};
+    /* one worker: the whole stage is one block (solver.c) */
+    int32_t block_size = r->parallel->worker_count > 1 ? ts_block_size(items, min_block) : items;
+    xpbd_stage stage = {r, kind, first, count, joint_first, joint_count, block_size};
     ts_parallel_for(r->parallel, run_block, &stage, ts_block_count(items, stage.block_size));
 }
 
@@ -248,17 +285,20 @@ static void run_all_bundles(xpbd_run *r, pass kind)
               TS_BUNDLE_BLOCK);
 }
 
-/* Colours in order, a stage each; then the overflow bundles on worker 0, in
- * order (they may share bodies). */
+/* Colours in order, a stage each (a pass over joints alone skips the
+ * contacts); then the overflow bundles on worker 0, in order (they may
+ * share bodies). */
 static void run_colors(xpbd_run *r, pass kind)
 {
     const int32_t *begin = r->scratch->color_begin;
     const int32_t *joint_begin = r->joint_begin;
+    bool joints_only = kind == PASS_JOINT_POSITIONS;
     for (int color = 0; color < TS_GRAPH_COLOR_COUNT; ++color) {
-        run_stage(r, kind, begin[color], begin[color + 1] - begin[color], joint_begin[color],
-                  joint_begin[color + 1] - joint_begin[color], TS_BUNDLE_BLOCK);
+        int32_t contacts = joints_only ? 0 : begin[color + 1] - begin[color];
+        run_stage(r, kind, begin[color], contacts, joint_begin[color], joint_begin[color + 1] - joint_begin[color],
+                  TS_BUNDLE_BLOCK);
     }
-    for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+    for (int32_t k = begin[TS_OVERFLOW_COLOR]; !joints_only && k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
         run_bundle(r, k, kind);
     }
     for (int32_t k = joint_begin[TS_OVERFLOW_COLOR]; k < joint_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
@@ -282,17 +322,26 @@ static void run_xpbd(xpbd_run *r)
     bool deep = false;
     for (int w = 0; w < r->parallel->worker_count; ++w) {
         deep = deep || r->deep[w];
+        r->free_bodies = r->free_bodies || r->free_found[w];
     }
     r->kernels.substep_start = deep ? r->scratch->substep_start : NULL;
+    bool warm = r->kernels.warm_scale != 0.0f || r->joint_kernels.warm_scale != 0.0f;
     lap(&mark, &p->prepare);
     for (int sub = 0; sub < r->substeps; ++sub) {
         r->substep = sub;
-        run_bodies(r, PASS_PREDICT);
+        run_bodies(r, PASS_INTEGRATE_VELOCITIES);
+        lap(&mark, &p->integrate_velocities);
+        if (warm) {
+            run_colors(r, PASS_WARM_START);
+            lap(&mark, &p->warm_start);
+        }
+        run_bodies(r, PASS_INTEGRATE_POSITIONS);
         lap(&mark, &p->integrate_positions);
         run_colors(r, PASS_POSITIONS);
+        if (r->joint_begin[TS_OVERFLOW_COLOR + 1] > 0) {
+            run_colors(r, PASS_JOINT_POSITIONS);
+        }
         lap(&mark, &p->solve);
-        run_bodies(r, PASS_DERIVE);
-        lap(&mark, &p->integrate_velocities);
         run_colors(r, PASS_VELOCITIES);
         if (deep) { /* profiled with the velocity pass */
             for (int push = 0; push < TS_XPBD_PUSH_PASSES; ++push) {
@@ -308,9 +357,9 @@ static void run_xpbd(xpbd_run *r)
 }
 
 /* The soft step's scratch (states, bundles, colour ranges) plus XPBD's:
- * the predicted states, the substep's start states (reserved in every step,
- * so that a deep overlap appearing later allocates nothing), the lanes
- * beside each contact bundle and the joint bundles. */
+ * the substep's start states (reserved in every step, so that a deep
+ * overlap appearing later allocates nothing), the lanes beside each contact
+ * bundle and the joint bundles. */
 static bool reserve_scratch(ts_world *world, int32_t awake)
 {
     if (!TS_WIDE(ts_solver_reserve_scratch)(world, awake) || !TS_WIDE(ts_xpbd_joint_begin)(world)) {
@@ -318,9 +367,7 @@ static bool reserve_scratch(ts_world *world, int32_t awake)
     }
     ts_solver_scratch *s = &world->solver_scratch;
     int32_t bundles = s->color_begin[TS_OVERFLOW_COLOR + 1];
-    return ts_array_reserve(&world->allocator, (void **)&s->predicted, &s->predicted_capacity, awake + 1,
-                            sizeof(ts_body_state)) &&
-           ts_array_reserve(&world->allocator, (void **)&s->substep_start, &s->substep_start_capacity, awake + 1,
+    return ts_array_reserve(&world->allocator, (void **)&s->substep_start, &s->substep_start_capacity, awake + 1,
                             sizeof(ts_body_state)) &&
            ts_array_reserve(&world->allocator, &s->xpbd_lanes, &s->xpbd_lane_bytes,
                             bundles * (int32_t)sizeof(ts_xpbd_contact_lanes), 1);
@@ -335,12 +382,13 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
     }
     ts_solver_scratch *scratch = &world->solver_scratch;
     scratch->states[awake] = ts_body_state_at_rest(ts_v3(0, 0, 0), ts_v3(0, 0, 0)); /* the dummy */
-    scratch->predicted[awake] = scratch->states[awake];
     scratch->substep_start[awake] = scratch->states[awake];
 
     float h = dt / (float)world->substeps;
     ts_vec3 g = world->gravity;
     float bounce_floor = 2.0f * sqrtf(g.x * g.x + g.y * g.y + g.z * g.z) * h;
+    float warm_scale = world->enable_warm_starting ? TS_XPBD_WARM_SCALE : 0.0f;
+    float joint_warm_scale = world->enable_warm_starting ? TS_XPBD_JOINT_WARM_SCALE : 0.0f;
     ts_softness unused = {0.0f, 1.0f, 0.0f}; /* the soft step's coefficients: XPBD does not read them */
     xpbd_run r = {
         .world = world,
@@ -357,12 +405,10 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
                     .push_step = world->contact_push_speed * h,
                     .restitution_threshold = world->restitution_threshold > bounce_floor ? world->restitution_threshold
                                                                                          : bounce_floor,
-                    .compliance = 0.0f,
-                    .static_compliance = 0.0f,
-                    .point_sweeps = TS_XPBD_POINT_SWEEPS},
+                    .warm_scale = warm_scale},
         .joints = scratch->xpbd_joint_bundles,
         .joint_begin = world->joint_scratch.color_begin,
-        .joint_kernels = {scratch->states, world, awake, h, 1.0f / h},
+        .joint_kernels = {scratch->states, world, awake, h, 1.0f / h, joint_warm_scale},
         .gravity = g,
         .substeps = world->substeps,
         .awake = awake,
@@ -371,8 +417,10 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
     for (int w = 0; w < workers; ++w) {
         r.first_bad[w] = INT32_MAX;
         r.deep[w] = false;
+        r.free_found[w] = false;
     }
     run_xpbd(&r);
+    world->forces_pending = false; /* the write-back cleared them */
     int32_t bad = INT32_MAX;
     for (int w = 0; w < workers; ++w) {
         bad = min_slot(bad, r.first_bad[w]);

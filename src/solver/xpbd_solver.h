@@ -18,10 +18,4 @@ ts_result ts_solve_xpbd_w4(struct ts_world *world, float dt, int32_t *held);
 ts_result ts_solve_xpbd_w8(struct ts_world *world, float dt, int32_t *held);
 ts_result ts_solve_xpbd_w16(struct ts_world *world, float dt, int32_t *held);
 
-/* Per-body passes (xpbd_bodies.c), over awake slots [begin, end). */
-void TS_WIDE(ts_xpbd_keep_prediction)(ts_body_state *TS_RESTRICT predicted, const ts_body_state *states,
-                                      int32_t begin, int32_t end);
-void TS_WIDE(ts_xpbd_derive_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_state *predicted,
-                                        int32_t begin, int32_t end, float h);
-
 #endif
