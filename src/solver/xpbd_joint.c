@@ -379,14 +379,9 @@ TS_FORCE_INLINE ts_wf follow_pose(body_lanes *now, const body_lanes *before, ts_
     return ts_wv3_dot(axis, axis);
 }
 
-/* A joint whose projections turned one of its bodies by more than this in
- * a substep (radians) is not warm started in the next: its multiplier then
- * measures a violent correction (a turn shortened to TS_XPBD_MAX_TURN
- * moved less than the multiplier says), not a load. The open joint on a
- * light sphere of test_joints diverged within 10 steps at 4 substeps when
- * such multipliers were carried over. A loaded chain at rest or swinging
- * turns its links by milliradians a substep. */
-#define TS_XPBD_WARM_MAX_TURN 0.1f
+/* A joint whose projections turned one of its bodies by more than
+ * TS_XPBD_WARM_MAX_TURN (xpbd_lanes.h) in a substep is not warm started in
+ * the next. */
 
 /* Ball and fixed joints: every row two-sided, so their multipliers may be
  * carried from one substep to the next. */
@@ -406,7 +401,6 @@ void TS_WIDE(ts_xpbd_joint_warm_start)(const ts_xpbd_joint_context *c, ts_xpbd_j
     ts_wv3 force = ts_wv3_scale(scale, ts_wv3_load(b->warm_force));
     ts_wv3_store(b->position_force, force);
     joint_pose q = pose_of(b, &p);
-    ts_wv3_store(b->start_gap, q.d);
     ts_wv3 torque = zero3();
     if (b->type == TS_JOINT_FIXED) {
         torque = ts_wv3_scale(scale, ts_wv3_load(b->position_torque));
@@ -434,11 +428,10 @@ void TS_WIDE(ts_xpbd_joint_solve_positions)(const ts_xpbd_joint_context *c, ts_x
         force = ts_wv3_load(b->position_force);
         torque = ts_wv3_load(b->position_torque);
     }
-    point_block block = {zero3(), zero3(), {ts_w_zero(), ts_w_zero(), ts_w_zero(), ts_w_zero(), ts_w_zero(), ts_w_zero()}};
     switch (b->type) {
-    case TS_JOINT_BALL: block = solve_point(b, &p, &force); break;
+    case TS_JOINT_BALL: solve_point(b, &p, &force); break;
     case TS_JOINT_HINGE: solve_hinge(b, &p, &force, &torque, again); break;
-    case TS_JOINT_FIXED: block = solve_fixed(b, &p, &force, &torque); break;
+    case TS_JOINT_FIXED: solve_fixed(b, &p, &force, &torque); break;
     case TS_JOINT_PRISMATIC: solve_prismatic(b, &p, &force, &torque, again); break;
     case TS_JOINT_DISTANCE: solve_distance(b, &p, &force, again); break;
     default: break;
@@ -449,16 +442,10 @@ void TS_WIDE(ts_xpbd_joint_solve_positions)(const ts_xpbd_joint_context *c, ts_x
     ts_wf turned_a = follow_pose(&p.a, &start_a, inv_h);
     ts_wf turned_b = follow_pose(&p.b, &start_b, inv_h);
     if (again && warm_startable(c, b)) {
-        /* the next substep's warm start: less the part that closed the gap
-         * the substep started with, -K^-1 d0 (at the anchors of the last
-         * projection). That part corrected an error, not a load: a joint
-         * that started 0.5 m open on a light sphere (test_joints) had its
-         * closing re-applied by each warm start and diverged. None after a
-         * violent turn (above). */
+        /* the next substep's warm start; none after a violent turn (above) */
         ts_wf limit = ts_w_splat(0.25f * TS_XPBD_WARM_MAX_TURN * TS_XPBD_WARM_MAX_TURN); /* sin^2(θ/2) ~ θ^2 / 4 */
         ts_wm calm = ts_w_and(ts_w_gt(limit, turned_a), ts_w_gt(limit, turned_b));
-        ts_wv3 warm = ts_wv3_add(force, ts_wsym3_mul(block.inverse, ts_wv3_load(b->start_gap)));
-        ts_wv3_store(b->warm_force, ts_wv3_select(calm, warm, zero3()));
+        ts_wv3_store(b->warm_force, ts_wv3_select(calm, force, zero3()));
     }
     TS_PAIR_STORE_POSE(c->states, b, &p);
 }

@@ -52,11 +52,9 @@ typedef struct ts_xpbd_joint_bundle {
     float position_torque[3][TS_W];
     float velocity_force[3][TS_W];
     float velocity_torque[3][TS_W];
-    /* Ball and fixed joints' warm start (xpbd_joint.c): the gap of the
-     * frame origins at the substep's start, and the multiplier the next
-     * substep starts from (the position pass's less the part that closed
-     * that gap), kg m. */
-    float start_gap[3][TS_W];
+    /* Fixed joints' warm start (xpbd_joint.c): the multiplier the next
+     * substep starts from (the position pass's, or 0 after a violent
+     * turn), kg m. */
     float warm_force[3][TS_W];
     /* Every type but the ball (a ball bundle is read up to here). */
     float rotation_left[4][TS_W];  /* fixed, prismatic: QB conj(QA); hinge: conj(QA) (Q = frame rotations, start) */

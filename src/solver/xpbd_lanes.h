@@ -25,6 +25,15 @@
  * gaps: the benchmark scenes never reach it. */
 #define TS_XPBD_MAX_TURN 0.25f
 
+/* A joint whose projections turned one of its bodies by more than this in
+ * a substep (radians) is not warm started in the next: its multiplier then
+ * measures a violent correction (a turn shortened to TS_XPBD_MAX_TURN moved
+ * less than the multiplier says), not a load. The open joint on a light
+ * sphere of test_joints diverged within 10 steps at 4 substeps when such
+ * multipliers were carried over. A loaded chain at rest or swinging turns
+ * its links by milliradians a substep. */
+#define TS_XPBD_WARM_MAX_TURN 0.1f
+
 /* θ shortened to TS_XPBD_MAX_TURN; the square root and division only in
  * bundles that need them. */
 TS_FORCE_INLINE ts_wv3 ts_xpbd_clamp_turn(ts_wv3 t)

@@ -73,6 +73,8 @@
 #include "integrate.h"
 #include "parallel.h"
 #include "solver.h"
+#include "joint_prepare.h"
+#include "xpbd_ball.h"
 #include "xpbd_contact.h"
 #include "xpbd_joint.h"
 
@@ -115,6 +117,9 @@ typedef struct xpbd_run {
     ts_xpbd_joint_bundle *joints; /* the joint bundles, in the order of world->joint_scratch.refs */
     const int32_t *joint_begin;   /* joint bundles of colour c: [joint_begin[c], joint_begin[c + 1]) */
     ts_xpbd_joint_context joint_kernels;
+    ts_ball_bundle *balls;                 /* the ball bundles (ball_joint.h), at their refs' slots */
+    ts_joint_prepare_context ball_prepare; /* their preparation (the soft step's) */
+    ts_xpbd_ball_context ball_kernels;
     ts_vec3 gravity;
     int substeps;
     int substep; /* the substep in progress */
@@ -188,9 +193,22 @@ static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
     }
 }
 
-/* Joint bundle k. */
+/* Joint bundle k: its ball bundle (xpbd_ball.h) or XPBD's general one. */
 static void run_joint_bundle(const xpbd_run *r, int32_t k, pass kind)
 {
+    const ts_joint_scratch *s = &r->world->joint_scratch;
+    ts_joint_bundle_ref ref = s->refs[k];
+    if (ref.type == TS_JOINT_BALL) {
+        ts_ball_bundle *ball = r->balls + ref.slot;
+        switch (kind) {
+        case PASS_PREPARE: TS_WIDE(ts_ball_prepare)(&r->ball_prepare, ball, s->sorted + ref.first, ref.lanes); break;
+        case PASS_WARM_START: TS_WIDE(ts_xpbd_ball_warm_start)(&r->ball_kernels, ball, 1); break;
+        case PASS_POSITIONS:
+        case PASS_JOINT_POSITIONS: TS_WIDE(ts_xpbd_ball_project)(&r->ball_kernels, ball, 1); break;
+        default: break; /* no velocity pass; the impulses stay in the bundle (ball_impulses_pending) */
+        }
+        return;
+    }
     ts_xpbd_joint_bundle *b = r->joints + k;
     switch (kind) {
     case PASS_PREPARE: TS_WIDE(ts_xpbd_joint_prepare)(&r->joint_kernels, b, k); break;
@@ -200,6 +218,30 @@ static void run_joint_bundle(const xpbd_run *r, int32_t k, pass kind)
     case PASS_VELOCITIES: TS_WIDE(ts_xpbd_joint_solve_velocities)(&r->joint_kernels, b); break;
     case PASS_STORE: TS_WIDE(ts_xpbd_joint_store)(r->world, b, r->kernels.inv_h); break;
     default: break;
+    }
+}
+
+/* Joint bundles [begin, end) of one colour (or prepare / store over any),
+ * runs of ball bundles a call each. */
+static void run_joint_bundles(const xpbd_run *r, int32_t begin, int32_t end, pass kind)
+{
+    const ts_joint_bundle_ref *refs = r->world->joint_scratch.refs;
+    for (int32_t k = begin; k < end;) {
+        ts_joint_bundle_ref ref = refs[k];
+        bool run = ref.type == TS_JOINT_BALL &&
+                   (kind == PASS_WARM_START || kind == PASS_POSITIONS || kind == PASS_JOINT_POSITIONS);
+        if (!run) {
+            run_joint_bundle(r, k, kind);
+            k += 1;
+            continue;
+        }
+        int32_t count = (ref.run_end < end ? ref.run_end : end) - k;
+        if (kind == PASS_WARM_START) {
+            TS_WIDE(ts_xpbd_ball_warm_start)(&r->ball_kernels, r->balls + ref.slot, count);
+        } else {
+            TS_WIDE(ts_xpbd_ball_project)(&r->ball_kernels, r->balls + ref.slot, count);
+        }
+        k += count;
     }
 }
 
@@ -214,9 +256,8 @@ static void run_block(void *context, int32_t block, int worker)
     int32_t begin, end;
     ts_block_range(block, stage->block_size, stage->count + stage->joint_count, &begin, &end);
     if (end > stage->count) { /* the block's joint bundles */
-        for (int32_t k = begin > stage->count ? begin : stage->count; k < end; ++k) {
-            run_joint_bundle(r, stage->joint_first + k - stage->count, stage->kind);
-        }
+        int32_t first = stage->joint_first + (begin > stage->count ? begin : stage->count) - stage->count;
+        run_joint_bundles(r, first, stage->joint_first + end - stage->count, stage->kind);
         end = stage->count;
     }
     begin += stage->first;
@@ -409,10 +450,19 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
         .joints = scratch->xpbd_joint_bundles,
         .joint_begin = world->joint_scratch.color_begin,
         .joint_kernels = {scratch->states, world, awake, h, 1.0f / h, joint_warm_scale},
+        .balls = TS_WIDE(ts_ball_bundles)(&world->joint_scratch),
+        /* the pose at the step's start from the bodies' every step (xpbd_ball.h) */
+        .ball_prepare = {world, awake, h, world->enable_warm_starting,
+                         TS_WIDE(ts_joint_take_ball_fill)(world, world->step_count), true},
+        .ball_kernels = {scratch->states, &world->joint_scratch, h, 1.0f / h, joint_warm_scale},
         .gravity = g,
         .substeps = world->substeps,
         .awake = awake,
     };
+    /* the ball bundles' impulses are the newest from here on (joint_scratch.h;
+     * after ts_joint_take_ball_fill, whose flush writes the last ones out) */
+    world->joint_scratch.ball_impulses_pending = true;
+    world->joint_scratch.ball_inv_h = 1.0f / h;
     int workers = world->parallel.worker_count;
     for (int w = 0; w < workers; ++w) {
         r.first_bad[w] = INT32_MAX;
@@ -426,6 +476,7 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
         bad = min_slot(bad, r.first_bad[w]);
     }
     if (bad != INT32_MAX) {
+        world->joint_scratch.ball_step = -1; /* a held body's pose is not the one its ball bundles kept */
         *held = world->store.table.id_of_slot[bad];
         return TS_ERROR_NOT_FINITE;
     }

@@ -1,0 +1,37 @@
+/* XPBD's ball joints on the soft step's ball bundles (ball_joint.h):
+ * the same compact layout, preparation (ts_ball_prepare) and isotropic
+ * fast path, with XPBD's kernels: a warm start of the velocities and a
+ * projection of the poses (xpbd_ball.c). Compiled once per width.
+ *
+ * What the bundle's rows mean here: `impulse` is the last substep's
+ * multiplier over h (N s; its reaction force is impulse / h, as the soft
+ * step's; zero after a violent correction), and `anchor_a`, `anchor_b`,
+ * `delta_center` the pose at the step's start, which
+ * XPBD evaluates from the bodies' poses every step (ts_joint_prepare_context
+ * ball_refresh): its last projection of a step is followed by other joints'
+ * projections that turn the same bodies, so the pose it saw is not the
+ * step's end, as the soft step's last relax is. */
+#ifndef TS_XPBD_BALL_H
+#define TS_XPBD_BALL_H
+
+#include "ball_joint.h"
+
+typedef struct ts_xpbd_ball_context {
+    ts_body_state *states;           /* awake bodies by slot, then the dummy */
+    const ts_joint_scratch *scratch; /* the step's bundles (for the cold parts) */
+    float h, inv_h;
+    float warm_scale; /* share of the last substep's multiplier the warm start applies */
+} ts_xpbd_ball_context;
+
+/* Applies warm_scale times the last substep's impulses at the anchors
+ * turned with the bodies, to the velocities (before the positions are
+ * integrated), and keeps them as the substep's multiplier so far. `count`
+ * consecutive bundles of one colour. */
+void TS_WIDE(ts_xpbd_ball_warm_start)(const ts_xpbd_ball_context *c, ts_ball_bundle *b, int32_t count);
+
+/* One projection of the point constraints at the current poses: the gap
+ * d = (cB + rB) - (cA + rA) closed by P = -K^-1 d, the poses and velocities
+ * moved (xpbd_lanes.h), P / h added to the impulse. */
+void TS_WIDE(ts_xpbd_ball_project)(const ts_xpbd_ball_context *c, ts_ball_bundle *b, int32_t count);
+
+#endif
