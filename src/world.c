@@ -30,6 +30,7 @@ ts_world_def ts_default_world_def(void)
         .contact_hertz = 30.0f,
         .contact_damping_ratio = 10.0f,
         .contact_push_speed = 3.0f,
+        .contact_mass_ratio = 100.0f,
         .restitution_threshold = 1.0f,
         .enable_warm_starting = true,
         .enable_sleep = true,
@@ -132,6 +133,10 @@ static ts_result check_world_def(const ts_world_def *def, const char *fn)
     TS_TRY(ts_check_positive(def->contact_hertz, fn, "def->contact_hertz"));
     TS_TRY(ts_check_non_negative(def->contact_damping_ratio, fn, "def->contact_damping_ratio"));
     TS_TRY(ts_check_positive(def->contact_push_speed, fn, "def->contact_push_speed"));
+    if (!(def->contact_mass_ratio >= 1.0f && def->contact_mass_ratio <= 1.0e30f)) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->contact_mass_ratio is %g (must be 1..1e30)",
+                       (double)def->contact_mass_ratio);
+    }
     TS_TRY(ts_check_non_negative(def->restitution_threshold, fn, "def->restitution_threshold"));
     TS_TRY(ts_check_positive(def->joint_hertz, fn, "def->joint_hertz"));
     TS_TRY(ts_check_non_negative(def->joint_damping_ratio, fn, "def->joint_damping_ratio"));
@@ -258,6 +263,7 @@ ts_world_id ts_create_world(const ts_world_def *def)
     world->contact_hertz = def->contact_hertz;
     world->contact_damping_ratio = def->contact_damping_ratio;
     world->contact_push_speed = def->contact_push_speed;
+    world->contact_mass_ratio = def->contact_mass_ratio;
     world->restitution_threshold = def->restitution_threshold;
     world->enable_warm_starting = def->enable_warm_starting;
     world->enable_sleep = def->enable_sleep;

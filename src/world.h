@@ -106,6 +106,7 @@ typedef struct ts_world {
     float contact_hertz;
     float contact_damping_ratio;
     float contact_push_speed;
+    float contact_mass_ratio;
     float restitution_threshold;
     bool enable_warm_starting;
     float joint_hertz;

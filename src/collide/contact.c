@@ -9,6 +9,7 @@
 #include "../soa/array.h"
 #include "../validate.h"
 #include "../world.h"
+#include "contact_recycle.h"
 #include "narrowphase.h"
 #include "../solver/parallel.h"
 #include "tessera/tessera.h"
@@ -440,68 +441,6 @@ static float speculative_margin(const ts_world *world, int32_t body_a, int32_t b
     return TS_SPECULATIVE_DISTANCE + closing;
 }
 
-/* ---- the manifold cache ----
- * Resting and slowly moving pairs keep the same contact features step after
- * step. While shape B's pose relative to shape A stays within 1 mm and
- * ~2 mrad of the pose of the last full test, the manifold is rebuilt from the
- * two witness points of each contact point, fixed in their shapes' frames:
- * the normal turns with A, the separation is measured anew between the moved
- * witnesses. The features cannot change within that tolerance by more than
- * the speculative margin allows; past it, the full test runs again. */
-#define TS_CACHE_DISTANCE 1.0e-3f
-#define TS_CACHE_ROTATION 5.0e-7f /* 1 - |q . q_cached|: about 2 mrad */
-
-static bool cache_holds(const ts_contact_store *s, int32_t i, ts_transform relative)
-{
-    ts_vec3 dp = ts_sub(relative.p, ts_v3(s->cache_px[i], s->cache_py[i], s->cache_pz[i]));
-    float dot = relative.q.x * s->cache_qx[i] + relative.q.y * s->cache_qy[i] + relative.q.z * s->cache_qz[i] +
-                relative.q.w * s->cache_qw[i];
-    return ts_length_sq(dp) < TS_CACHE_DISTANCE * TS_CACHE_DISTANCE && fabsf(dot) > 1.0f - TS_CACHE_ROTATION;
-}
-
-static void reuse_manifold(const ts_contact_store *s, int32_t i, ts_transform xa, ts_transform xb, ts_manifold *m)
-{
-    m->normal = ts_rotate(xa.q, ts_v3(s->cache_nx[i], s->cache_ny[i], s->cache_nz[i]));
-    m->point_count = s->point_count[i];
-    for (int k = 0; k < m->point_count; ++k) {
-        int p = 4 * i + k;
-        ts_vec3 on_a = ts_transform_point(xa, ts_v3(s->witness_ax[p], s->witness_ay[p], s->witness_az[p]));
-        ts_vec3 on_b = ts_transform_point(xb, ts_v3(s->witness_bx[p], s->witness_by[p], s->witness_bz[p]));
-        m->points[k].point = ts_scale(0.5f, ts_add(on_a, on_b));
-        m->points[k].separation = ts_dot(ts_sub(on_b, on_a), m->normal);
-        m->points[k].feature_id = s->feature[p];
-    }
-}
-
-static void store_cache(ts_contact_store *s, int32_t i, ts_transform xa, ts_transform xb, ts_transform relative,
-                        const ts_manifold *m)
-{
-    s->cache_px[i] = relative.p.x;
-    s->cache_py[i] = relative.p.y;
-    s->cache_pz[i] = relative.p.z;
-    s->cache_qx[i] = relative.q.x;
-    s->cache_qy[i] = relative.q.y;
-    s->cache_qz[i] = relative.q.z;
-    s->cache_qw[i] = relative.q.w;
-    ts_vec3 n = ts_inv_rotate(xa.q, m->normal);
-    s->cache_nx[i] = n.x;
-    s->cache_ny[i] = n.y;
-    s->cache_nz[i] = n.z;
-    for (int k = 0; k < m->point_count; ++k) {
-        int p = 4 * i + k;
-        const ts_manifold_point *mp = m->points + k;
-        ts_vec3 half = ts_scale(0.5f * mp->separation, m->normal);
-        ts_vec3 on_a = ts_inv_transform_point(xa, ts_sub(mp->point, half));
-        ts_vec3 on_b = ts_inv_transform_point(xb, ts_add(mp->point, half));
-        s->witness_ax[p] = on_a.x;
-        s->witness_ay[p] = on_a.y;
-        s->witness_az[p] = on_a.z;
-        s->witness_bx[p] = on_b.x;
-        s->witness_by[p] = on_b.y;
-        s->witness_bz[p] = on_b.z;
-    }
-}
-
 static float bounding_radius(const ts_shape *shape)
 {
     switch (shape->type) {
@@ -525,7 +464,6 @@ static void update_contact(ts_world *world, int32_t i)
     ts_transform xa = shape_transform(world, a);
     ts_transform xb = shape_transform(world, b);
     float margin = speculative_margin(world, a->body, b->body);
-    ts_transform relative = {0};
     ts_manifold m;
     /* Fat bounds overlap for many pairs that are far apart (bodies moving
      * side by side have swept bounds; half the pairs of a falling pile):
@@ -533,28 +471,25 @@ static void update_contact(ts_world *world, int32_t i)
      * fraction of the full test. Such a pair that had no points has nothing
      * to forget either. */
     float reach = bounding_radius(a) + bounding_radius(b) + margin;
-    bool cached = false;
+    ts_vec3 center_a = body_center(world, a->body);
+    ts_vec3 center_b = body_center(world, b->body);
     if (ts_length_sq(ts_sub(xb.p, xa.p)) > reach * reach) {
         if (s->point_count[i] == 0) {
             s->flags[i] = 0u;
             return;
         }
         m.point_count = 0;
+    } else if ((s->flags[i] & TS_CONTACT_CACHED) != 0 && ts_contact_recycle(world, i, xa, xb, center_a, center_b)) {
+        /* a recycled manifold keeps its points, their order and impulses */
+        s->flags[i] = TS_CONTACT_TOUCHING | TS_CONTACT_CACHED;
+        return;
     } else {
-        relative = ts_transform_inv_mul(xa, xb);
-        if ((s->flags[i] & TS_CONTACT_CACHED) != 0 && cache_holds(s, i, relative)) {
-            reuse_manifold(s, i, xa, xb, &m);
-            cached = true;
-        } else {
-            ts_collide_shapes(a->type, &a->geometry, xa, b->type, &b->geometry, xb, margin, &m);
-        }
+        ts_collide_shapes(a->type, &a->geometry, xa, b->type, &b->geometry, xb, margin, &m);
     }
 
-    /* Last step's points, to carry their impulses over (see match_points).
-     * A reused manifold has last step's points in last step's order, so each
-     * keeps its impulse where it is. */
+    /* Last step's points, to carry their impulses over (see match_points). */
     old_points old;
-    old.count = cached ? 0 : s->point_count[i];
+    old.count = s->point_count[i];
     for (int k = 0; k < old.count; ++k) {
         int p = 4 * i + k;
         old.feature[k] = s->feature[p];
@@ -571,8 +506,6 @@ static void update_contact(ts_world *world, int32_t i)
         s->slip1[i] = 0.0f;
         s->slip2[i] = 0.0f;
     }
-    ts_vec3 center_a = body_center(world, a->body);
-    ts_vec3 center_b = body_center(world, b->body);
     s->nx[i] = m.normal.x;
     s->ny[i] = m.normal.y;
     s->nz[i] = m.normal.z;
@@ -581,21 +514,15 @@ static void update_contact(ts_world *world, int32_t i)
         int p = 4 * i + k;
         const ts_manifold_point *mp = m.points + k;
         ts_vec3 ra = ts_sub(mp->point, center_a);
-        ts_vec3 rb = ts_sub(mp->point, center_b);
         s->anchor_ax[p] = ra.x;
         s->anchor_ay[p] = ra.y;
         s->anchor_az[p] = ra.z;
-        s->anchor_bx[p] = rb.x;
-        s->anchor_by[p] = rb.y;
-        s->anchor_bz[p] = rb.z;
         s->separation[p] = mp->separation;
         s->feature[p] = mp->feature_id;
     }
-    if (!cached) {
-        match_points(s, i, m.point_count, &old);
-        if (m.point_count > 0) {
-            store_cache(s, i, xa, xb, relative, &m);
-        }
+    match_points(s, i, m.point_count, &old);
+    if (m.point_count > 0) {
+        ts_contact_remember(world, i, xa, xb, center_a, center_b);
     }
     uint32_t touching = m.point_count > 0 ? TS_CONTACT_TOUCHING : 0u;
     if (touching && !flags) {
