@@ -5,8 +5,9 @@
  * the centres of mass, separations) and remembers the two shapes' poses. In
  * later steps, while shape B has moved less than TS_RECYCLE_DISTANCE along
  * the normal and TS_RECYCLE_SLIDE across it relative to shape A (its
- * rotation counted as the arc its farthest point travels) and neither body
- * has turned more than ~10 degrees, the normal and
+ * rotation counted as the arc its farthest point travels), the two move
+ * apart by less than TS_RECYCLE_SLIDE a step, and neither body has turned
+ * more than ~10 degrees, the normal and
  * the anchors stay as they were, in world orientation, and only each point's
  * separation is brought up to date: the gap between the two material points
  * the anchors named, moved with their bodies,
@@ -39,12 +40,12 @@ struct ts_world;
 /* Relative motion (m) under which a touching manifold is recycled: 5 cm, as
  * Box3D's default (ten of its 5 mm linear slops). */
 #define TS_RECYCLE_DISTANCE 0.05f
-/* ... of which this much sliding across the normal. A pile's bodies slide
- * and roll over each other, and manifolds kept for 5 cm of sliding let 31
- * to 55 of its 4,000 bodies climb over its walls (1 to 7 at 1 cm, 6 to 17
- * at 2 cm; contact hertz 29 to 31); large_pyramid's rows slide past each
- * other as it sags, and below 1 cm its wall leaves its plane again (0.10 m
- * at 5 mm, 0.041 m at 1 cm; the check allows 0.05). */
+/* ... of which this much sliding across the normal, and no more than this
+ * relative motion a step. A pile's bodies slide and roll over each other,
+ * and manifolds kept for 5 cm of sliding let 31 to 55 of its 4,000 bodies
+ * climb over its walls (contact hertz 29 to 31); large_pyramid's rows
+ * slide past each other as it sags, and below 1 cm its wall leaves its
+ * plane again (0.10 m at 5 mm, 0.04 m at 1 cm; the check allows 0.05). */
 #define TS_RECYCLE_SLIDE 0.01f
 
 /* Contact slot i, shapes at world poses xa, xb (their bodies' centres of

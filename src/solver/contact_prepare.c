@@ -122,6 +122,7 @@ static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle
     const ts_contact_store *s = &c->world->contact_store;
     int count = i < 0 ? 0 : s->point_count[i];
     in->inv_count[l] = count > 0 ? 1.0f / (float)count : 0.0f;
+    float load = 0.0f;
     for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
         ts_contact_point_lanes *cp = b->points + k;
         if (k < count) {
@@ -130,6 +131,7 @@ static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle
             in->separation[k][l] = s->separation[p];
             in->point_used[k][l] = 1.0f;
             cp->normal_impulse[l] = c->warm_start ? s->normal_impulse[p] : 0.0f;
+            load += cp->normal_impulse[l];
         } else {
             store3(cp->anchor_a, l, 0.0f, 0.0f, 0.0f);
             in->separation[k][l] = 0.0f;
@@ -137,6 +139,7 @@ static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle
             cp->normal_impulse[l] = 0.0f;
         }
     }
+    b->load[l] = 2.0f * load * in->inv_count[l];
 }
 
 static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l)

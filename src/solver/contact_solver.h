@@ -64,6 +64,10 @@ typedef struct ts_contact_bundle {
     /* h (2 pi f)^2 of the lane's spring: its impulse per substep at depth d
      * is normal mass x spring_rate x d */
     float spring_rate[TS_W];
+    /* twice the mean normal impulse of the lane's points at the step's
+     * start: the most a point's spring may carry and still be the load's
+     * (see unexplained_overlap in contact_solver.c) */
+    float load[TS_W];
     float mass_scale[TS_W];
     float impulse_scale[TS_W];
     ts_contact_point_lanes points[4];
