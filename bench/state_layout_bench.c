@@ -19,8 +19,8 @@
 #include "solver/body_lanes.h"
 
 #include <simde/x86/avx2.h>
-#include "timer.h"
-#include "world.h"
+#include "base/timer.h"
+#include "api/world.h"
 
 #include <stdio.h>
 #include <stdlib.h>

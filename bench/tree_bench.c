@@ -8,7 +8,7 @@
  * Built by CMake as tessera-tree-bench; by hand: gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc src/alloc.c \
  *        src/collide/dynamic_tree.c src/collide/dynamic_tree_query.c bench/tree_bench.c -lm -o tree_bench */
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "collide/aabb.h"
 #include "collide/dynamic_tree.h"
 

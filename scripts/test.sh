@@ -19,7 +19,7 @@ ctest --test-dir "$PORTABLE_DIR" --output-on-failure
 # whose Archer tool tells TSan about OpenMP's barriers and locks (gcc's
 # libgomp is not built for TSan and would report its own barriers). The
 # task-callback tests run their pthread pools in the same build, so both ways
-# of running a step's stages (src/solver/parallel.c) are checked.
+# of running a step's stages (src/base/parallel.c) are checked.
 # TESSERA_TEST_MAX_STEPS shortens test_simd's 600-step runs: TSan runs ~10x
 # slower, and the races it looks for show in the first steps as in the last.
 TSAN_DIR="${TSAN_DIR:-build-tsan-clang}"

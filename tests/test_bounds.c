@@ -7,7 +7,7 @@
 
 #include "collide/aabb.h"
 #include "collide/broadphase.h"
-#include "world.h"
+#include "api/world.h"
 
 static ts_shape_id add_sphere(ts_body_id body, ts_vec3 at, float radius)
 {

@@ -6,7 +6,7 @@
 
 #include "collide/aabb.h"
 #include "collide/broadphase.h"
-#include "world.h"
+#include "api/world.h"
 
 static ts_body_id ground(ts_world_id world)
 {

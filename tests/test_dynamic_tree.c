@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "collide/aabb.h"
 #include "collide/dynamic_tree.h"
 

@@ -12,7 +12,7 @@
 #include "test_common.h"
 
 #include "islands/island.h"
-#include "world.h"
+#include "api/world.h"
 
 static ts_solver_type solver = TS_SOLVER_SOFT_STEP;
 static int substeps = 4;

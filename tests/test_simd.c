@@ -6,7 +6,7 @@
  * difference the test names the first body that differs. */
 #include "test_common.h"
 
-#include "world.h"
+#include "api/world.h"
 
 typedef struct snapshot {
     int count;

@@ -6,7 +6,7 @@
 #include "test_common.h"
 
 #include "islands/sleep.h"
-#include "world.h"
+#include "api/world.h"
 
 #define DT (1.0f / 60.0f)
 

@@ -10,7 +10,7 @@
 
 #include "islands/graph.h"
 #include "solver/contact_solver.h"
-#include "world.h"
+#include "api/world.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,7 @@
  * Under ThreadSanitizer (a CI job) the test runs fewer steps and workers. */
 #include "test_common.h"
 
-#include "world.h"
+#include "api/world.h"
 
 #include <pthread.h>
 

@@ -6,7 +6,7 @@
 #ifndef TS_COLLIDE_AABB_H
 #define TS_COLLIDE_AABB_H
 
-#include "math3.h"
+#include "base/math3.h"
 
 #include <stdbool.h>
 

@@ -1,13 +1,13 @@
 /* The broadphase: proxies of shapes in two AABB trees, the move buffer, and
  * the pair update that turns moved shapes into new contacts (see broadphase.h). */
-#include "broadphase.h"
+#include "collide/broadphase.h"
 
-#include "../error.h"
-#include "../math3.h"
-#include "../soa/array.h"
-#include "../solver/parallel.h"
-#include "../world.h"
-#include "contact.h"
+#include "api/world.h"
+#include "base/error.h"
+#include "base/math3.h"
+#include "base/parallel.h"
+#include "collide/contact.h"
+#include "soa/array.h"
 
 #include <simde/x86/sse.h>
 #include <stdlib.h>

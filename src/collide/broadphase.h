@@ -10,8 +10,8 @@
 #ifndef TS_BROADPHASE_H
 #define TS_BROADPHASE_H
 
-#include "../core.h"
-#include "dynamic_tree.h"
+#include "base/core.h"
+#include "collide/dynamic_tree.h"
 
 enum {
     TS_TREE_STATIC = 0,

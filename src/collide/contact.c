@@ -1,16 +1,16 @@
 /* Contacts: creation, destruction, the narrowphase stage and touch events
  * (see contact.h). */
-#include "contact.h"
+#include "collide/contact.h"
 
-#include "../body.h"
-#include "../error.h"
-#include "../islands/sleep.h"
-#include "../math3.h"
-#include "../soa/array.h"
-#include "../validate.h"
-#include "../world.h"
-#include "narrowphase.h"
-#include "../solver/parallel.h"
+#include "api/body.h"
+#include "api/world.h"
+#include "base/error.h"
+#include "base/math3.h"
+#include "base/parallel.h"
+#include "base/validate.h"
+#include "collide/narrowphase.h"
+#include "islands/sleep.h"
+#include "soa/array.h"
 #include "tessera/tessera.h"
 
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #ifndef TS_CONTACT_H
 #define TS_CONTACT_H
 
-#include "../core.h"
+#include "base/core.h"
 
 struct ts_world;
 

@@ -1,8 +1,8 @@
 /* Persistent islands: union on link, lazy split (see island.h). */
-#include "island.h"
+#include "islands/island.h"
 
-#include "../soa/array.h"
-#include "../world.h"
+#include "api/world.h"
+#include "soa/array.h"
 
 void ts_island_set_destroy(ts_island_set *set, const ts_allocator *allocator)
 {

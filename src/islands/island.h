@@ -20,8 +20,8 @@
 #ifndef TS_ISLAND_H
 #define TS_ISLAND_H
 
-#include "../core.h"
-#include "../soa/id_pool.h"
+#include "base/core.h"
+#include "soa/id_pool.h"
 
 #include <stdbool.h>
 

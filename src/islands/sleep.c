@@ -1,10 +1,10 @@
 /* Sleeping and waking islands (see sleep.h). */
-#include "sleep.h"
+#include "islands/sleep.h"
 
-#include "../collide/contact.h"
-#include "../error.h"
-#include "../math3.h"
-#include "../world.h"
+#include "api/world.h"
+#include "base/error.h"
+#include "base/math3.h"
+#include "collide/contact.h"
 
 #include <float.h>
 

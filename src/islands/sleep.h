@@ -23,7 +23,7 @@
 #ifndef TS_SLEEP_H
 #define TS_SLEEP_H
 
-#include "../core.h"
+#include "base/core.h"
 
 struct ts_world;
 

@@ -3,7 +3,7 @@
 #ifndef TS_ARRAY_H
 #define TS_ARRAY_H
 
-#include "../alloc.h"
+#include "base/alloc.h"
 
 #include <stdbool.h>
 

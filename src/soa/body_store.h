@@ -18,7 +18,7 @@
 #ifndef TS_BODY_STORE_H
 #define TS_BODY_STORE_H
 
-#include "soa_table.h"
+#include "soa/soa_table.h"
 
 typedef enum ts_body_range {
     TS_RANGE_AWAKE = 0,

@@ -15,14 +15,14 @@
  * K is evaluated at every substep's anchors because light bodies on a heavy
  * one turn far within a step, and a mass from the step's start then
  * overshoots (a 1000:1 ball and chain blew up with it). */
-#include "ball_joint.h"
+#include "solver/ball_joint.h"
 
-#include "../body.h"
-#include "../joint.h"
-#include "../world.h"
-#include "joint_prepare.h"
-#include "point_mass.h"
-#include "velocity_lanes.h"
+#include "api/body.h"
+#include "api/joint.h"
+#include "api/world.h"
+#include "solver/joint_prepare.h"
+#include "solver/point_mass.h"
+#include "solver/velocity_lanes.h"
 
 #include <string.h>
 

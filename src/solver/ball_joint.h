@@ -36,7 +36,7 @@
 #ifndef TS_BALL_JOINT_H
 #define TS_BALL_JOINT_H
 
-#include "joint_solver.h"
+#include "solver/joint_solver.h"
 
 struct ts_world;
 struct ts_joint_prepare_context;

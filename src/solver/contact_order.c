@@ -1,8 +1,8 @@
 /* A colour's contacts in bundle order (see contact_order.h): by the slot
  * range of their bodies, then by point count. */
-#include "contact_order.h"
+#include "solver/contact_order.h"
 
-#include "../world.h"
+#include "api/world.h"
 
 /* The most slot ranges a colour is cut into (see contact_order.h). */
 #define TS_ORDER_RANGES 64

@@ -20,7 +20,7 @@
 #ifndef TS_CONTACT_ORDER_H
 #define TS_CONTACT_ORDER_H
 
-#include "../islands/graph.h"
+#include "islands/graph.h"
 
 #include <stdint.h>
 

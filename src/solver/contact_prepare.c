@@ -14,10 +14,10 @@
  * kernels leave them alone without a branch. The derive part is the same
  * lane-wise IEEE operations at every width, so every width gives the same
  * bits. */
-#include "contact_prepare.h"
+#include "solver/contact_prepare.h"
 
-#include "../core.h"
-#include "../world.h"
+#include "api/world.h"
+#include "base/core.h"
 
 /* Inputs the derive part reads besides the bundle itself. */
 typedef struct lane_inputs {

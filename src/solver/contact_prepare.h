@@ -7,9 +7,9 @@
 #ifndef TS_CONTACT_PREPARE_H
 #define TS_CONTACT_PREPARE_H
 
-#include "../islands/graph.h"
-#include "../math3.h"
-#include "contact_solver.h"
+#include "base/math3.h"
+#include "islands/graph.h"
+#include "solver/contact_solver.h"
 
 struct ts_world;
 

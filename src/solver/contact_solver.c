@@ -17,11 +17,11 @@
  * - n . (rB - rA), with the anchors rA, rB and the normal n fixed at the
  * step's start (Box2D v3's choice: exact for the translation part, and the
  * fixed anchors keep rolling shapes well behaved). */
-#include "contact_solver.h"
+#include "solver/contact_solver.h"
 
-#include "pair_lanes.h"
+#include "solver/pair_lanes.h"
 
-#include "../core.h"
+#include "base/core.h"
 
 #include <string.h>
 

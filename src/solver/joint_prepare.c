@@ -1,11 +1,11 @@
 /* Preparing the joint bundles of a step (see joint_prepare.h). */
-#include "joint_prepare.h"
+#include "solver/joint_prepare.h"
 
-#include "../body.h"
-#include "../soa/array.h"
-#include "../world.h"
-#include "ball_joint.h"
-#include "contact_prepare.h"
+#include "api/body.h"
+#include "api/world.h"
+#include "soa/array.h"
+#include "solver/ball_joint.h"
+#include "solver/contact_prepare.h"
 
 #include <stddef.h>
 #include <string.h>

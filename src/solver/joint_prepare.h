@@ -8,7 +8,7 @@
 #ifndef TS_JOINT_PREPARE_H
 #define TS_JOINT_PREPARE_H
 
-#include "joint_solver.h"
+#include "solver/joint_solver.h"
 
 struct ts_world;
 

@@ -7,7 +7,7 @@
 #ifndef TS_JOINT_SCRATCH_H
 #define TS_JOINT_SCRATCH_H
 
-#include "../core.h"
+#include "base/core.h"
 
 typedef struct ts_joint_bundle_ref {
     int32_t first; /* index into sorted of the bundle's first joint */

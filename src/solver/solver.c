@@ -11,21 +11,21 @@
  * the step's parallel region: every pass over bodies and every colour of a
  * pass over bundles is one stage of the step's workers (parallel.h), colours
  * in order; the overflow bundles run on worker 0 after the colours. */
-#include "solver.h"
+#include "solver/solver.h"
 
-#include "../collide/broadphase.h"
-#include "../error.h"
-#include "../islands/sleep.h"
-#include "../math3.h"
-#include "../soa/array.h"
-#include "../timer.h"
-#include "../world.h"
-#include "contact_order.h"
-#include "contact_prepare.h"
-#include "contact_solver.h"
-#include "integrate.h"
-#include "joint_prepare.h"
-#include "parallel.h"
+#include "api/world.h"
+#include "base/error.h"
+#include "base/math3.h"
+#include "base/parallel.h"
+#include "base/timer.h"
+#include "collide/broadphase.h"
+#include "islands/sleep.h"
+#include "soa/array.h"
+#include "solver/contact_order.h"
+#include "solver/contact_prepare.h"
+#include "solver/contact_solver.h"
+#include "solver/integrate.h"
+#include "solver/joint_prepare.h"
 
 #include <string.h>
 

@@ -3,8 +3,8 @@
 #ifndef TS_SOLVER_H
 #define TS_SOLVER_H
 
-#include "../core.h"
-#include "body_state.h"
+#include "base/core.h"
+#include "solver/body_state.h"
 
 struct ts_world;
 

@@ -1,11 +1,11 @@
 /* Picks the solver (soft step or XPBD) of the world's SIMD width, finds the widest width the CPU
  * runs, and frees the solver's scratch. */
-#include "solver.h"
+#include "solver/solver.h"
 
-#include "xpbd_solver.h"
+#include "solver/xpbd_solver.h"
 
-#include "../soa/array.h"
-#include "../world.h"
+#include "api/world.h"
+#include "soa/array.h"
 
 void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allocator)
 {

@@ -45,14 +45,14 @@
  * substep's and the last substep's load; an impulse
  * limited by an impulse: the paper's Δv = min(h μ fn, |vt|) compares a
  * speed with an impulse; this is the version with consistent units). */
-#include "xpbd_contact.h"
+#include "solver/xpbd_contact.h"
 
-#include "contact_prepare.h"
+#include "solver/contact_prepare.h"
 
-#include "xpbd_lanes.h"
+#include "solver/xpbd_lanes.h"
 
-#include "../core.h"
-#include "../world.h"
+#include "api/world.h"
+#include "base/core.h"
 
 /* Position corrections gathered over one kernel call: linear moves and
  * small rotations (world), applied to dp, dq at the end. */

@@ -21,7 +21,7 @@
 #ifndef TS_XPBD_CONTACT_H
 #define TS_XPBD_CONTACT_H
 
-#include "contact_solver.h"
+#include "solver/contact_solver.h"
 
 struct ts_world;
 

@@ -26,8 +26,8 @@
 #ifndef TS_XPBD_JOINT_H
 #define TS_XPBD_JOINT_H
 
-#include "body_state.h"
-#include "wide.h"
+#include "solver/body_state.h"
+#include "solver/wide.h"
 
 struct ts_world;
 

@@ -5,13 +5,13 @@
  * overflow); each lane gets its bodies, masses and world inverse inertias,
  * the frames at the step's start (world, relative to the centres of mass),
  * and the coefficients of its free coordinate. */
-#include "xpbd_joint.h"
+#include "solver/xpbd_joint.h"
 
-#include "../math3.h"
-#include "../soa/array.h"
-#include "../world.h"
-#include "joint_prepare.h"
-#include "solver.h"
+#include "api/world.h"
+#include "base/math3.h"
+#include "soa/array.h"
+#include "solver/joint_prepare.h"
+#include "solver/solver.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -52,22 +52,22 @@
  * bodies and every colour of a pass over bundles is one stage of the step's
  * workers (parallel.h), colours in order; the overflow bundles run on worker
  * 0 after the colours. */
-#include "xpbd_solver.h"
+#include "solver/xpbd_solver.h"
 
-#include "../collide/broadphase.h"
-#include "../error.h"
-#include "../islands/sleep.h"
-#include "../math3.h"
-#include "../soa/array.h"
-#include "../timer.h"
-#include "../world.h"
-#include "contact_prepare.h"
-#include "contact_solver.h"
-#include "integrate.h"
-#include "parallel.h"
-#include "solver.h"
-#include "xpbd_contact.h"
-#include "xpbd_joint.h"
+#include "api/world.h"
+#include "base/error.h"
+#include "base/math3.h"
+#include "base/parallel.h"
+#include "base/timer.h"
+#include "collide/broadphase.h"
+#include "islands/sleep.h"
+#include "soa/array.h"
+#include "solver/contact_prepare.h"
+#include "solver/contact_solver.h"
+#include "solver/integrate.h"
+#include "solver/solver.h"
+#include "solver/xpbd_contact.h"
+#include "solver/xpbd_joint.h"
 
 /* Items per block of a stage, as the soft step's (solver.c). */
 #define TS_BODY_BLOCK 128

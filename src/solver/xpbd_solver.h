@@ -6,9 +6,9 @@
 #ifndef TS_XPBD_SOLVER_H
 #define TS_XPBD_SOLVER_H
 
-#include "../core.h"
-#include "body_state.h"
-#include "wide.h"
+#include "base/core.h"
+#include "solver/body_state.h"
+#include "solver/wide.h"
 
 struct ts_world;
 

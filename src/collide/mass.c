@@ -1,7 +1,7 @@
 /* Mass properties of shapes and compound bodies (see mass.h). */
-#include "mass.h"
+#include "collide/mass.h"
 
-#include "math3.h"
+#include "base/math3.h"
 
 #include <cglm/cglm.h>
 #include <math.h>

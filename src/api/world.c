@@ -1,14 +1,14 @@
 /* The world: definitions' defaults, the table of world slots, creation,
  * destruction, settings, and the checked entry to a step. */
-#include "world.h"
+#include "api/world.h"
 
-#include "alloc.h"
-#include "body.h"
+#include "api/body.h"
+#include "base/alloc.h"
+#include "base/validate.h"
 #include "collide/contact.h"
 #include "islands/sleep.h"
-#include "solver/step.h"
+#include "step/step.h"
 #include "tessera/tessera.h"
-#include "validate.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
 #ifndef TS_SHAPE_H
 #define TS_SHAPE_H
 
-#include "mass.h"
-#include "world.h"
+#include "api/world.h"
+#include "collide/mass.h"
 
 static inline ts_shape_id ts_shape_id_of(const ts_world *world, int32_t index)
 {

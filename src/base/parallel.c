@@ -1,11 +1,11 @@
 /* The step's workers and stages (see parallel.h). */
-#include "parallel.h"
+#include "base/parallel.h"
 
-#include "../alloc.h"
-#include "../error.h"
-#include "../soa/array.h"
-#include "../timer.h"
-#include "../world.h"
+#include "api/world.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "base/timer.h"
+#include "soa/array.h"
 
 #include <string.h>
 #include <sched.h>

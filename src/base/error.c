@@ -1,6 +1,6 @@
 /* The thread-local "last error" message behind ts_last_error(). This and the
  * world slot table are the library's only global state. */
-#include "error.h"
+#include "base/error.h"
 
 #include "tessera/tessera.h"
 

@@ -1,5 +1,5 @@
 /* Allocation through the world's allocator callbacks (see alloc.h). */
-#include "alloc.h"
+#include "base/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>

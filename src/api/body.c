@@ -1,16 +1,16 @@
 /* Bodies: creation, destruction, pose and velocity access, forces, and the
  * mass update. The simulation state lives in the SoA store (soa/body_store.h);
  * this file translates between it and what the API shows. */
-#include "body.h"
+#include "api/body.h"
 
-#include "alloc.h"
+#include "api/shape.h"
+#include "base/alloc.h"
+#include "base/validate.h"
 #include "collide/broadphase.h"
 #include "collide/contact.h"
+#include "collide/mass.h"
 #include "islands/sleep.h"
-#include "mass.h"
-#include "shape.h"
 #include "tessera/tessera.h"
-#include "validate.h"
 
 ts_body *ts_body_lookup(ts_body_id id, ts_world **out_world, const char *function)
 {

@@ -1,16 +1,16 @@
 /* Joints: the API (create, destroy, limits, motor, spring, readouts) and the
  * bookkeeping of joint records: the per-body edge lists, the graph colour and
  * the collision filter between joined bodies (see joint.h). */
-#include "joint.h"
+#include "api/joint.h"
 
-#include "alloc.h"
-#include "body.h"
+#include "api/body.h"
+#include "base/alloc.h"
+#include "base/validate.h"
 #include "collide/broadphase.h"
 #include "collide/contact.h"
 #include "islands/sleep.h"
 #include "soa/array.h"
 #include "tessera/tessera.h"
-#include "validate.h"
 
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 #ifndef TS_ERROR_H
 #define TS_ERROR_H
 
-#include "core.h"
+#include "base/core.h"
 
 /* Records "function: message" as this thread's last error and returns code,
  * so a failing call can end with `return ts_fail(CODE, __func__, "...")`. */

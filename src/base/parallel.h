@@ -38,7 +38,7 @@
 #ifndef TS_PARALLEL_H
 #define TS_PARALLEL_H
 
-#include "../core.h"
+#include "base/core.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

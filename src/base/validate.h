@@ -3,8 +3,8 @@
 #ifndef TS_VALIDATE_H
 #define TS_VALIDATE_H
 
-#include "error.h"
-#include "math3.h"
+#include "base/error.h"
+#include "base/math3.h"
 
 static inline ts_result ts_check_finite_vec3(ts_vec3 v, const char *function, const char *name)
 {

@@ -3,18 +3,18 @@
 #ifndef TS_WORLD_H
 #define TS_WORLD_H
 
+#include "api/joint.h"
+#include "base/core.h"
+#include "base/parallel.h"
 #include "collide/broadphase.h"
 #include "collide/pair_set.h"
-#include "core.h"
 #include "islands/graph.h"
 #include "islands/island.h"
 #include "soa/body_store.h"
 #include "soa/contact_store.h"
 #include "soa/id_pool.h"
 #include "soa/soa_removal.h"
-#include "joint.h"
 #include "solver/joint_scratch.h"
-#include "solver/parallel.h"
 #include "solver/solver.h"
 
 /* Per-body data that the step does not read: the id table entry. */

@@ -20,15 +20,15 @@
  * blocks that every worker claims; each block writes only its own slots, so
  * the result does not depend on the worker count. Worker 0 reads the clock
  * between stages to fill the step profile. */
-#include "step.h"
+#include "step/step.h"
 
-#include "../collide/broadphase.h"
-#include "../collide/contact.h"
-#include "../error.h"
-#include "../islands/sleep.h"
-#include "../timer.h"
-#include "parallel.h"
-#include "solver.h"
+#include "base/error.h"
+#include "base/parallel.h"
+#include "base/timer.h"
+#include "collide/broadphase.h"
+#include "collide/contact.h"
+#include "islands/sleep.h"
+#include "solver/solver.h"
 
 /* Below this many awake bodies a step runs on the calling thread alone:
  * waking the helpers costs more than they save. */

@@ -11,7 +11,7 @@
 #ifndef TS_JOINT_H
 #define TS_JOINT_H
 
-#include "core.h"
+#include "base/core.h"
 #include "tessera/joint.h"
 
 struct ts_world;

@@ -2,7 +2,7 @@
 #ifndef TS_STEP_H
 #define TS_STEP_H
 
-#include "../world.h"
+#include "api/world.h"
 
 /* One step of dt (checked by the caller). Allocates only while the world
  * grows (new contacts, events); nothing once it has reached its size. */

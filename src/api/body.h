@@ -3,7 +3,7 @@
 #ifndef TS_BODY_H
 #define TS_BODY_H
 
-#include "world.h"
+#include "api/world.h"
 
 /* The body of an id, or NULL after recording an error for `function`. */
 ts_body *ts_body_lookup(ts_body_id id, ts_world **world, const char *function);

@@ -1,15 +1,15 @@
 /* Shapes: creation on a body (compound bodies are bodies with several shapes),
  * destruction, and their material and filter settings. */
-#include "shape.h"
+#include "api/shape.h"
 
 #include "islands/sleep.h"
 
-#include "alloc.h"
-#include "body.h"
+#include "api/body.h"
+#include "base/alloc.h"
+#include "base/validate.h"
 #include "collide/broadphase.h"
 #include "collide/contact.h"
 #include "tessera/tessera.h"
-#include "validate.h"
 
 ts_shape_mass ts_shape_compute_mass(const ts_shape *shape)
 {
