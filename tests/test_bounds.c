@@ -1,4 +1,4 @@
-/* The bounds update after each step (collide/broadphase.c): every shape's
+/* The bounds update after each step (collide/broadphase_bounds.c): every shape's
  * fat box holds the shape, the tree holds the fat boxes, and the store's
  * bounds columns (the fast paths of bodies whose only shape is a centred
  * sphere, or a centred box in the simulation frame's axes) follow every

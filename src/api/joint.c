@@ -1,6 +1,7 @@
-/* Joints: the API (create, destroy, limits, motor, spring, readouts) and the
- * bookkeeping of joint records: the per-body edge lists, the graph colour and
- * the collision filter between joined bodies (see joint.h). */
+/* Joints: the public functions (create, destroy, limits, motor, spring,
+ * readouts) and what a body's destruction or type change does to its joints
+ * (see joint.h). The joint lists of bodies are in soa/joint_edges.c, the
+ * joints' colours in islands/joint_graph.c. */
 #include "api/joint.h"
 
 #include "api/body.h"
@@ -8,8 +9,10 @@
 #include "base/validate.h"
 #include "collide/broadphase.h"
 #include "collide/contact.h"
+#include "islands/joint_graph.h"
 #include "islands/sleep.h"
 #include "soa/array.h"
+#include "soa/joint_edges.h"
 #include "tessera/tessera.h"
 
 #include <stdio.h>
@@ -149,110 +152,6 @@ static ts_result check_axis(ts_joint_type type, const ts_joint_axis_settings *ax
     return check_spring(axis->spring_hertz, axis->spring_damping_ratio, axis->target, fn);
 }
 
-/* ---- edges and colours ---- */
-
-static int32_t graph_body_of(const ts_world *world, int32_t body)
-{
-    return world->bodies[body].type == TS_BODY_DYNAMIC ? body : -1;
-}
-
-static bool add_to_graph(ts_world *world, int32_t index)
-{
-    ts_joint *j = world->joints + index;
-    j->graph_body[0] = graph_body_of(world, j->edges[0].body);
-    j->graph_body[1] = graph_body_of(world, j->edges[1].body);
-    j->color = -1;
-    j->color_index = -1;
-    if (j->graph_body[0] < 0 && j->graph_body[1] < 0) {
-        return true; /* nothing to solve until one of them is dynamic */
-    }
-    return ts_graph_add_joint(&world->graph, &world->allocator, index, j->graph_body[0], j->graph_body[1], &j->color,
-                              &j->color_index);
-}
-
-static void remove_from_graph(ts_world *world, int32_t index)
-{
-    ts_joint *j = world->joints + index;
-    if (j->color < 0) {
-        return;
-    }
-    ts_joint_flush_impulses(world); /* while the bundles' joints are still those of their layout */
-    int32_t moved =
-        ts_graph_remove_joint(&world->graph, j->color, j->color_index, j->graph_body[0], j->graph_body[1]);
-    if (moved >= 0) {
-        world->joints[moved].color_index = j->color_index;
-    }
-    j->color = -1;
-    j->color_index = -1;
-}
-
-static void link_edge(ts_world *world, int32_t index, int side)
-{
-    ts_joint *j = world->joints + index;
-    ts_body *b = world->bodies + j->edges[side].body;
-    int32_t key = index << 1 | side;
-    j->edges[side].prev_key = -1;
-    j->edges[side].next_key = b->joint_head;
-    if (b->joint_head != -1) {
-        world->joints[b->joint_head >> 1].edges[b->joint_head & 1].prev_key = key;
-    }
-    b->joint_head = key;
-    b->joint_count += 1;
-    ts_body_count_edge(&world->store, j->edges[side].body, 1);
-}
-
-static void unlink_edge(ts_world *world, int32_t index, int side)
-{
-    ts_joint_edge *e = world->joints[index].edges + side;
-    ts_body *b = world->bodies + e->body;
-    if (e->prev_key != -1) {
-        world->joints[e->prev_key >> 1].edges[e->prev_key & 1].next_key = e->next_key;
-    } else {
-        b->joint_head = e->next_key;
-    }
-    if (e->next_key != -1) {
-        world->joints[e->next_key >> 1].edges[e->next_key & 1].prev_key = e->prev_key;
-    }
-    b->joint_count -= 1;
-    ts_body_count_edge(&world->store, e->body, -1);
-}
-
-/* The contacts between two bodies go when a joint forbids them. */
-static void destroy_contacts_between(ts_world *world, int32_t body_a, int32_t body_b)
-{
-    int32_t key = world->bodies[body_a].contact_head;
-    while (key != -1) {
-        int32_t contact = key >> 1;
-        const ts_contact *c = world->contacts + contact;
-        int32_t next = c->edges[key & 1].next_key;
-        if (c->edges[(key & 1) ^ 1].body == body_b) {
-            ts_contact_destroy(world, contact);
-        }
-        key = next;
-    }
-}
-
-bool ts_joint_allows_collision(const ts_world *world, int32_t body_a, int32_t body_b)
-{
-    const ts_body *a = world->bodies + body_a;
-    const ts_body *b = world->bodies + body_b;
-    if (a->joint_count == 0 || b->joint_count == 0) {
-        return true;
-    }
-    int32_t other = a->joint_count <= b->joint_count ? body_b : body_a;
-    int32_t key = a->joint_count <= b->joint_count ? a->joint_head : b->joint_head;
-    while (key != -1) {
-        const ts_joint *j = world->joints + (key >> 1);
-        if (!j->collide_connected && j->edges[(key & 1) ^ 1].body == other) {
-            return false;
-        }
-        key = j->edges[key & 1].next_key;
-    }
-    return true;
-}
-
-/* ---- create and destroy ---- */
-
 static bool reserve_joint(ts_world *world)
 {
     int32_t index = ts_id_pool_peek(&world->joint_ids);
@@ -337,16 +236,16 @@ static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, t
         .color_index = -1,
         .graph_body = {-1, -1},
     };
-    if (!add_to_graph(world, index)) {
+    if (!ts_joint_color(world, index)) {
         j->alive = false;
         ts_id_pool_release(&world->joint_ids, index);
         ts_fail(TS_ERROR_OUT_OF_MEMORY, fn, "the allocator returned NULL");
         return TS_NULL_JOINT_ID;
     }
-    link_edge(world, index, 0);
-    link_edge(world, index, 1);
+    ts_joint_link_edge(world, index, 0);
+    ts_joint_link_edge(world, index, 1);
     if (!def->collide_connected) {
-        destroy_contacts_between(world, j->edges[0].body, j->edges[1].body);
+        ts_contacts_destroy_between(world, j->edges[0].body, j->edges[1].body);
     }
     return joint_id_of(world, index);
 }
@@ -411,9 +310,9 @@ static void destroy_joint(ts_world *world, int32_t index, bool refresh_pairs)
     /* Wakes both bodies; their island may split when it next wants to sleep.
      * Waking only fails for want of memory, and then the bodies stay as they are. */
     (void)ts_unlink_constraint(world, j->edges[0].body, j->edges[1].body, "ts_destroy_joint");
-    remove_from_graph(world, index);
-    unlink_edge(world, index, 0);
-    unlink_edge(world, index, 1);
+    ts_joint_uncolor(world, index);
+    ts_joint_unlink_edge(world, index, 0);
+    ts_joint_unlink_edge(world, index, 1);
     if (refresh_pairs && !j->collide_connected) {
         /* The bodies may touch now: let the broadphase look at their shapes again. */
         for (int side = 0; side < 2; ++side) {
@@ -449,8 +348,8 @@ ts_result ts_body_relink_joints(ts_world *world, int32_t body, const char *funct
         int32_t index = key >> 1;
         const ts_joint *j = world->joints + index;
         int32_t next = j->edges[key & 1].next_key;
-        remove_from_graph(world, index);
-        if (!add_to_graph(world, index)) {
+        ts_joint_uncolor(world, index);
+        if (!ts_joint_color(world, index)) {
             return ts_fail(TS_ERROR_OUT_OF_MEMORY, function, "the allocator returned NULL (joint colours)");
         }
         TS_TRY(ts_link_constraint(world, j->edges[0].body, j->edges[1].body, function));
@@ -673,14 +572,4 @@ ts_result ts_joint_get_reaction_torque(ts_joint_id id, ts_vec3 *torque)
     ts_joint_flush_impulses(world);
     *torque = j->reaction_torque;
     return TS_OK;
-}
-
-void ts_joint_scratch_free(ts_joint_scratch *scratch, const ts_allocator *allocator)
-{
-    ts_array_free(allocator, (void **)&scratch->sorted, &scratch->sorted_capacity, sizeof(int32_t));
-    ts_array_free(allocator, (void **)&scratch->refs, &scratch->ref_capacity, sizeof(ts_joint_bundle_ref));
-    ts_array_free(allocator, &scratch->bundles, &scratch->bundle_bytes, 1);
-    ts_array_free(allocator, &scratch->ball_bundles, &scratch->ball_bytes, 1);
-    scratch->layout_width = 0;
-    scratch->ball_step = -1;
 }

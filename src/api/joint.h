@@ -66,9 +66,6 @@ void ts_body_destroy_joints(struct ts_world *world, int32_t body);
  * joints take colours again and link its island to the other bodies'. */
 ts_result ts_body_relink_joints(struct ts_world *world, int32_t body, const char *function);
 
-/* False when a joint without collide_connected joins the two bodies. */
-bool ts_joint_allows_collision(const struct ts_world *world, int32_t body_a, int32_t body_b);
-
 void ts_joints_free(struct ts_world *world);
 
 #endif

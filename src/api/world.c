@@ -1,5 +1,6 @@
-/* The world: definitions' defaults, the table of world slots, creation,
- * destruction, settings, and the checked entry to a step. */
+/* The world: definitions' defaults, the table of world slots, creation and
+ * destruction. Its settings and the entry to a step are in
+ * world_settings.c, what it reports in world_read.c. */
 #include "api/world.h"
 
 #include "api/body.h"
@@ -7,7 +8,6 @@
 #include "base/validate.h"
 #include "collide/contact.h"
 #include "islands/sleep.h"
-#include "step/step.h"
 #include "tessera/tessera.h"
 
 #include <stdatomic.h>
@@ -109,7 +109,7 @@ bool ts_world_is_valid(ts_world_id id) { return ts_world_lookup(id, NULL) != NUL
 
 /* ---- create / destroy ---- */
 
-static int available_threads(void)
+int ts_available_threads(void)
 {
 #ifdef _OPENMP
     int cores = omp_get_num_procs();
@@ -248,7 +248,7 @@ ts_world_id ts_create_world(const ts_world_def *def)
     world->allocator = allocator;
     world->gravity = def->gravity;
     world->substeps = def->substeps;
-    world->thread_count = def->threads == 0 ? available_threads() : def->threads;
+    world->thread_count = def->threads == 0 ? ts_available_threads() : def->threads;
     world->enqueue_task = def->enqueue_task;
     world->finish_task = def->finish_task;
     world->user_task_context = def->user_task_context;
@@ -308,228 +308,5 @@ ts_result ts_destroy_world(ts_world_id id)
     ts_allocator allocator = world->allocator;
     ts_world_free_bodies_and_shapes(world);
     ts_free(&allocator, world, sizeof(ts_world));
-    return TS_OK;
-}
-
-/* ---- step and settings ---- */
-
-ts_result ts_world_step(ts_world_id id, float dt)
-{
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    if (!ts_is_finite(dt)) {
-        return ts_fail(TS_ERROR_NOT_FINITE, __func__, "dt is %g (must be finite and > 0)", (double)dt);
-    }
-    if (!(dt > 0.0f)) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "dt is %g (must be > 0)", (double)dt);
-    }
-    world->step_count += 1;
-    world->step_dt = dt;
-    return ts_step_world(world, dt);
-}
-
-ts_result ts_world_set_gravity(ts_world_id id, ts_vec3 gravity)
-{
-    TS_TRY(ts_check_finite_vec3(gravity, __func__, "gravity"));
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    world->gravity = gravity;
-    return TS_OK;
-}
-
-ts_result ts_world_get_gravity(ts_world_id id, ts_vec3 *gravity)
-{
-    TS_CHECK_NOT_NULL(gravity, __func__);
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    *gravity = world->gravity;
-    return TS_OK;
-}
-
-ts_result ts_world_set_threads(ts_world_id id, int threads)
-{
-    if (threads < 0 || threads > TS_MAX_THREADS) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "threads is %d (must be 0..%d; 0 = every core)", threads,
-                       TS_MAX_THREADS);
-    }
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    world->thread_count = threads == 0 ? available_threads() : threads;
-    return TS_OK;
-}
-
-ts_result ts_world_set_substeps(ts_world_id id, int substeps)
-{
-    if (substeps < 1 || substeps > 64) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "substeps is %d (must be 1..64)", substeps);
-    }
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    world->substeps = substeps;
-    return TS_OK;
-}
-
-/* The two solvers' stored impulses (contacts and joints) mean different
- * things to the next step (the soft step warm starts from its own; XPBD's
- * are the last substep's, for reporting), so a switch clears them: the
- * first step after it starts cold, as a new contact or joint does. */
-ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
-{
-    if (solver != TS_SOLVER_SOFT_STEP && solver != TS_SOLVER_XPBD) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "solver is %d (not a ts_solver_type)", (int)solver);
-    }
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    if (world->solver != solver) {
-        ts_contact_store *s = &world->contact_store;
-        int32_t count = s->table.count;
-        memset(s->normal_impulse, 0, sizeof(float) * 4 * (size_t)count);
-        memset(s->friction_impulse1, 0, sizeof(float) * (size_t)count);
-        memset(s->friction_impulse2, 0, sizeof(float) * (size_t)count);
-        memset(s->twist_impulse, 0, sizeof(float) * (size_t)count);
-        memset(s->slip1, 0, sizeof(float) * (size_t)count);
-        memset(s->slip2, 0, sizeof(float) * (size_t)count);
-        for (int32_t j = 0; j < world->joint_capacity; ++j) {
-            world->joints[j].impulses = (ts_joint_impulses){{0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
-        }
-        world->solver = solver;
-        world->joint_scratch.ball_step = -1; /* the ball bundles' impulses are gone too */
-        world->joint_scratch.ball_impulses_pending = false;
-    }
-    return TS_OK;
-}
-
-ts_result ts_world_get_solver(ts_world_id id, ts_solver_type *solver)
-{
-    TS_CHECK_NOT_NULL(solver, __func__);
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    *solver = world->solver;
-    return TS_OK;
-}
-
-ts_result ts_world_get_counters(ts_world_id id, ts_world_counters *counters)
-{
-    TS_CHECK_NOT_NULL(counters, __func__);
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    const ts_body_store *s = &world->store;
-    *counters = (ts_world_counters){
-        .body_count = s->table.count,
-        .awake_body_count = s->table.end[TS_RANGE_AWAKE],
-        .static_body_count = s->table.count - s->table.end[TS_RANGE_SLEEPING],
-        .shape_count = ts_id_pool_live_count(&world->shape_ids),
-        .step_count = world->step_count,
-        .thread_count = world->thread_count,
-        .simd_width = world->simd_width,
-        .contact_count = world->contact_store.table.count,
-    };
-    for (int c = 0; c < TS_GRAPH_COLOR_COUNT; ++c) {
-        counters->color_counts[c] = world->graph.colors[c].count;
-    }
-    counters->overflow_count = world->graph.colors[TS_OVERFLOW_COLOR].count;
-    counters->island_count = ts_id_pool_live_count(&world->islands.ids);
-    counters->awake_island_count = world->islands.awake_count;
-    counters->sleeping_contact_count = world->contact_store.table.count - world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
-    counters->narrowphase_pairs = world->narrowphase_pairs;
-    const ts_contact_store *cs = &world->contact_store;
-    for (int32_t i = 0; i < cs->table.count; ++i) {
-        counters->touching_count += (cs->flags[i] & TS_CONTACT_TOUCHING) != 0;
-        counters->point_count += cs->point_count[i];
-    }
-    return TS_OK;
-}
-
-ts_result ts_world_enable_sleep(ts_world_id id, bool enable)
-{
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    if (!enable) {
-        TS_TRY(ts_wake_all(world, __func__));
-    }
-    world->enable_sleep = enable;
-    return TS_OK;
-}
-
-ts_result ts_world_get_profile(ts_world_id id, ts_step_profile *profile)
-{
-    TS_CHECK_NOT_NULL(profile, __func__);
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    *profile = world->profile;
-    return TS_OK;
-}
-
-ts_result ts_world_get_awake_transforms(ts_world_id id, ts_body_id *ids, ts_transform *transforms, int capacity,
-                                        int *count)
-{
-    TS_CHECK_NOT_NULL(count, __func__);
-    TS_TRY(ts_check_output_array(transforms, capacity, __func__, "transforms"));
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    const ts_body_store *s = &world->store;
-    int awake = s->table.end[TS_RANGE_AWAKE];
-    int n = awake < capacity ? awake : capacity;
-    for (int i = 0; i < n; ++i) {
-        int32_t body = s->table.id_of_slot[i];
-        transforms[i] = ts_body_origin_transform(world, body);
-        if (ids != NULL) {
-            ids[i] = ts_body_id_of(world, body);
-        }
-    }
-    *count = awake;
-    return TS_OK;
-}
-
-ts_result ts_world_get_body_transforms(ts_world_id id, const ts_body_id *bodies, int count, ts_transform *transforms)
-{
-    TS_CHECK_NOT_NULL(bodies, __func__);
-    TS_CHECK_NOT_NULL(transforms, __func__);
-    if (count < 0) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "count is %d (must be >= 0)", count);
-    }
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    /* Check every id first, so that a failure writes nothing. */
-    for (int i = 0; i < count; ++i) {
-        if (bodies[i].index1 <= 0) {
-            return ts_fail(TS_ERROR_STALE_ID, __func__, "bodies[%d] is the null id", i);
-        }
-        if (bodies[i].world0 != world->index || bodies[i].world_generation != world->generation) {
-            return ts_fail(TS_ERROR_WRONG_WORLD, __func__, "bodies[%d] belongs to another world (slot %u)", i,
-                           (unsigned)bodies[i].world0);
-        }
-        ts_world *owner;
-        if (ts_body_lookup(bodies[i], &owner, __func__) == NULL) {
-            return ts_fail(TS_ERROR_STALE_ID, __func__, "bodies[%d] is stale: the body was destroyed", i);
-        }
-    }
-    for (int i = 0; i < count; ++i) {
-        transforms[i] = ts_body_origin_transform(world, bodies[i].index1 - 1);
-    }
     return TS_OK;
 }

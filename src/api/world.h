@@ -96,7 +96,7 @@ typedef struct ts_world {
     ts_allocator allocator;
     ts_vec3 gravity;
     int substeps;
-    int thread_count; /* workers of a step (parallel.h) */
+    int thread_count; /* workers of a step (base/parallel.h) */
     ts_enqueue_task_fn *enqueue_task; /* NULL: OpenMP */
     ts_finish_task_fn *finish_task;
     void *user_task_context;
@@ -170,6 +170,10 @@ static inline ts_world_id ts_world_id_of(const ts_world *world)
 {
     return (ts_world_id){(uint16_t)(world->index + 1), world->generation};
 }
+
+/* The cores OpenMP sees (at most TS_MAX_THREADS), or 1 without OpenMP:
+ * what threads = 0 asks for. */
+int ts_available_threads(void);
 
 /* Releases every body, shape, contact and joint array (the world struct itself stays). */
 void ts_world_free_bodies_and_shapes(ts_world *world);

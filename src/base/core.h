@@ -17,7 +17,7 @@
 #define TS_MAX_THREADS 256
 
 /* A hint inside a spin-wait loop: lets the other hyper-thread run and saves
- * power (parallel.c). */
+ * power (base/parallel.c). */
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #define ts_cpu_pause() __builtin_ia32_pause()
 #elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)

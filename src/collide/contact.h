@@ -29,6 +29,12 @@ void ts_contacts_fill_slots(struct ts_world *world, int32_t begin, int32_t end);
 /* Destroys a contact; a touching one reports an end event. */
 void ts_contact_destroy(struct ts_world *world, int32_t contact);
 
+/* Destroys the parted contacts, in order, with the same result as
+ * ts_contact_destroy one by one: the bookkeeping first, the store's column
+ * copies afterwards in parallel (soa/soa_removal.h). Their end events were
+ * reported by the caller (the columns are stale from the first removal on). */
+void ts_contacts_destroy_parted(struct ts_world *world, const int32_t *doomed, int32_t count);
+
 /* Destroys the contacts of one shape (shape >= 0) or of every shape of a body
  * (shape = -1). */
 void ts_body_destroy_contacts(struct ts_world *world, int32_t body, int32_t shape);
@@ -50,11 +56,17 @@ ts_result ts_contacts_narrowphase(struct ts_world *world, void (*register_new)(s
  * published ones; the collection starts empty. */
 ts_result ts_contact_events_publish(struct ts_world *world);
 
-/* Puts a touching contact into a graph colour (no-op when it has one). */
-ts_result ts_contact_color(struct ts_world *world, int32_t contact, const char *function);
+/* Adds a begin / end event of a shape pair to the collection (out of
+ * memory: TS_ERROR_OUT_OF_MEMORY; a destroy call then drops the event). */
+ts_result ts_contact_push_begin(struct ts_world *world, int32_t shape_a, int32_t shape_b);
+ts_result ts_contact_push_end(struct ts_world *world, int32_t shape_a, int32_t shape_b);
 
-/* Takes a contact out of its graph colour (no-op when it has none). */
-void ts_contact_uncolor(struct ts_world *world, int32_t contact);
+/* The narrowphase's lists of slots with news: room for `slots` contacts
+ * (and as many blocks). */
+bool ts_contact_news_reserve(struct ts_world *world, int32_t slots);
+
+/* Destroys the contacts between two bodies (a joint that forbids them was made). */
+void ts_contacts_destroy_between(struct ts_world *world, int32_t body_a, int32_t body_b);
 
 void ts_contacts_free(struct ts_world *world);
 

@@ -4,7 +4,7 @@
 #include "api/world.h"
 #include "base/error.h"
 #include "base/math3.h"
-#include "collide/contact.h"
+#include "islands/contact_graph.h"
 
 #include <float.h>
 

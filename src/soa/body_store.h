@@ -51,7 +51,7 @@ typedef struct ts_body_store {
             float *max_extent;                /* farthest shape point from the centre of mass */
             float *sleep_threshold;           /* m/s; -1 when the body may not sleep */
             float *sleep_time;                /* seconds spent below the threshold (islands/sleep.h) */
-            /* For the bounds update (collide/broadphase.c), kept by
+            /* For the bounds update (collide/broadphase_bounds.c), kept by
              * ts_body_sync_bounds: the body's first shape (its list's head, as
              * in ts_body; -1 when none), so that the update need not go
              * through the body; and its fast paths: the radius of the body's

@@ -9,7 +9,7 @@
  * Before that, by body slot, when the step has several workers: the awake
  * slots are cut into one range per worker and a colour's contacts go range
  * by range (by their first awake body). A pass's workers split each
- * colour's blocks in order (parallel.h), so each works on about the same
+ * colour's blocks in order (base/parallel.h), so each works on about the same
  * bodies in every colour and their states stay in its cache; in the order
  * the colours were filled, every colour sent most bodies from one core to
  * the other. Within a range the point-count groups hold, so at most

@@ -137,7 +137,7 @@ static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *
     gather_body(c, ib, l, &b->body_b[l], &b->inv_mass_b[l], b->inv_inertia_b);
     b->contact_slot[l] = i;
     store3(b->normal, l, s->nx[i], s->ny[i], s->nz[i]);
-    /* the anchors are point - centre on each body (contact.c), so
+    /* the anchors are point - centre on each body (collide/narrowphase_stage.c), so
      * anchor_b - anchor_a = centre A - centre B, exactly so far from the
      * origin too (the two centres' difference rounds as the anchors did) */
     store3(b->anchor_shift, l, bodies->px[ia] - bodies->px[ib], bodies->py[ia] - bodies->py[ib],

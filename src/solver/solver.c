@@ -9,7 +9,7 @@
  * and after the substeps restitution and the impulse store; finally writes
  * the bodies back and updates their shape bounds. Runs on worker 0 inside
  * the step's parallel region: every pass over bodies and every colour of a
- * pass over bundles is one stage of the step's workers (parallel.h), colours
+ * pass over bundles is one stage of the step's workers (base/parallel.h), colours
  * in order; the overflow bundles run on worker 0 after the colours. */
 #include "solver/solver.h"
 
@@ -29,7 +29,7 @@
 
 #include <string.h>
 
-/* Items per block of a parallel stage (parallel.h): enough work that
+/* Items per block of a parallel stage (base/parallel.h): enough work that
  * claiming a block (one compare-and-swap, ~50-100 ns between cores) costs a
  * few percent, few enough blocks per colour that every worker gets some. */
 #define TS_BODY_BLOCK 128

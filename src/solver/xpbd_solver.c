@@ -50,7 +50,7 @@
  *
  * Runs on worker 0 inside the step's parallel region: every pass over
  * bodies and every colour of a pass over bundles is one stage of the step's
- * workers (parallel.h), colours in order; the overflow bundles run on worker
+ * workers (base/parallel.h), colours in order; the overflow bundles run on worker
  * 0 after the colours. */
 #include "solver/xpbd_solver.h"
 

@@ -15,7 +15,7 @@
  *   5. sleep          (serial)   islands at rest sleep, one island split (islands/sleep.h)
  *   6. publish the step's events, sorted
  *
- * The whole step is one parallel region (parallel.h): the calling thread
+ * The whole step is one parallel region (base/parallel.h): the calling thread
  * runs this pipeline as worker 0, and each parallel stage is split into
  * blocks that every worker claims; each block writes only its own slots, so
  * the result does not depend on the worker count. Worker 0 reads the clock
@@ -44,7 +44,7 @@ typedef struct step_context {
 
 /* The most stages a step publishes: pairs, narrowphase, body passes, the
  * tree's enlarge, its refit and its rebuild's levels, and a stage per colour
- * per pass over bundles (parallel.h: past this they run on worker 0 alone,
+ * per pass over bundles (base/parallel.h: past this they run on worker 0 alone,
  * still correct). */
 static int32_t stage_capacity(const ts_world *world)
 {
