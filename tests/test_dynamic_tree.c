@@ -6,7 +6,7 @@
 #include <cmocka.h>
 
 #include "base/alloc.h"
-#include "collide/aabb.h"
+#include "base/aabb.h"
 #include "collide/dynamic_tree.h"
 
 #include <math.h>

@@ -2,36 +2,17 @@
  * sleep a body, change its type, and list its shapes. Its pose, velocity and
  * forces are in body_motion.c, its mass and the settings that go with it in
  * body_mass.c. */
-#include "api/body.h"
+#include "api/body_mass.h"
 
 #include "api/body_access.h"
+#include "api/contacts.h"
+#include "api/joint.h"
+#include "api/lookup.h"
 #include "api/shape.h"
 #include "base/alloc.h"
 #include "collide/broadphase.h"
-#include "collide/contact.h"
 #include "islands/sleep.h"
 #include "tessera/tessera.h"
-
-ts_body *ts_body_lookup(ts_body_id id, ts_world **out_world, const char *function)
-{
-    ts_world *world = ts_world_lookup_slot(id.world0, id.world_generation, function);
-    if (world == NULL) {
-        return NULL;
-    }
-    int32_t index = id.index1 > 0 ? id.index1 - 1 : -1; /* no overflow on forged ids */
-    if (index < 0 || index >= world->body_ids.next_index) {
-        ts_fail(TS_ERROR_STALE_ID, function, "body id index %d was never handed out by this world", (int)id.index1);
-        return NULL;
-    }
-    ts_body *body = world->bodies + index;
-    if (!body->alive || body->generation != id.generation) {
-        ts_fail(TS_ERROR_STALE_ID, function, "body id (index %d, generation %u) is stale: the body was destroyed",
-                (int)id.index1, (unsigned)id.generation);
-        return NULL;
-    }
-    *out_world = world;
-    return body;
-}
 
 /* ---- create / destroy ---- */
 
@@ -62,20 +43,21 @@ static ts_result check_body_def(const ts_body_def *def, ts_quat *rotation, const
 
 static bool reserve_body(ts_world *world)
 {
-    int32_t index = ts_id_pool_peek(&world->body_ids);
-    if (index >= world->body_capacity) {
-        int32_t capacity = world->body_capacity < 64 ? 64 : 2 * world->body_capacity;
-        ts_body *grown = ts_realloc(&world->allocator, world->bodies, (size_t)world->body_capacity * sizeof(ts_body),
+    ts_records *r = &world->records;
+    int32_t index = ts_id_pool_peek(&r->body_ids);
+    if (index >= r->body_capacity) {
+        int32_t capacity = r->body_capacity < 64 ? 64 : 2 * r->body_capacity;
+        ts_body *grown = ts_realloc(&r->allocator, r->bodies, (size_t)r->body_capacity * sizeof(ts_body),
                                     (size_t)capacity * sizeof(ts_body));
         if (grown == NULL) {
             return false;
         }
-        world->bodies = grown;
-        world->body_capacity = capacity;
+        r->bodies = grown;
+        r->body_capacity = capacity;
     }
-    return ts_id_pool_reserve(&world->body_ids, &world->allocator, 0) &&
-           ts_body_store_reserve(&world->store, &world->allocator, world->store.table.count + 1, index + 1) &&
-           ts_island_reserve(world, world->body_capacity);
+    return ts_id_pool_reserve(&r->body_ids, &r->allocator, 0) &&
+           ts_body_store_reserve(&r->store, &r->allocator, r->store.table.count + 1, index + 1) &&
+           ts_island_reserve(&world->islands, &r->allocator, r->body_capacity);
 }
 
 ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
@@ -85,7 +67,7 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
     if (world == NULL || check_body_def(def, &rotation, __func__) != TS_OK) {
         return TS_NULL_BODY_ID;
     }
-    if (ts_id_pool_peek(&world->body_ids) >= TS_MAX_OBJECTS) {
+    if (ts_id_pool_peek(&world->records.body_ids) >= TS_MAX_OBJECTS) {
         ts_fail(TS_ERROR_CAPACITY, __func__, "the world holds %d bodies already (TS_MAX_OBJECTS)", TS_MAX_OBJECTS);
         return TS_NULL_BODY_ID;
     }
@@ -93,9 +75,9 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
         ts_fail(TS_ERROR_OUT_OF_MEMORY, __func__, "the allocator returned NULL");
         return TS_NULL_BODY_ID;
     }
-    bool fresh = world->body_ids.free_count == 0; /* a never used index has no generation yet */
-    int32_t index = ts_id_pool_take(&world->body_ids);
-    ts_body *b = world->bodies + index;
+    bool fresh = world->records.body_ids.free_count == 0; /* a never used index has no generation yet */
+    int32_t index = ts_id_pool_take(&world->records.body_ids);
+    ts_body *b = world->records.bodies + index;
     uint32_t generation = fresh ? 0u : b->generation;
     *b = (ts_body){
         .generation = generation,
@@ -117,17 +99,17 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
         .joint_head = -1,
     };
     ts_body_range range = def->type == TS_BODY_STATIC ? TS_RANGE_STATIC : TS_RANGE_AWAKE;
-    int32_t i = ts_body_store_add(&world->store, index, range);
-    ts_body_store *s = &world->store;
+    int32_t i = ts_body_store_add(&world->records.store, index, range);
+    ts_body_store *s = &world->records.store;
     store_vec3(s->vx, s->vy, s->vz, i, def->linear_velocity);
     store_vec3(s->wx, s->wy, s->wz, i, def->angular_velocity);
     s->sleep_threshold[i] = def->enable_sleep ? def->sleep_threshold : -1.0f;
     ts_body_set_origin_transform(world, index, (ts_transform){def->position, rotation});
     ts_body_update_mass(world, index);
     if (def->type == TS_BODY_DYNAMIC) {
-        ts_island_add_body(world, index);
+        ts_island_add_body(&world->records, &world->islands, index);
     }
-    return ts_body_id_of(world, index);
+    return ts_body_id_of(&world->records, index);
 }
 
 ts_result ts_destroy_body(ts_body_id id)
@@ -137,19 +119,19 @@ ts_result ts_destroy_body(ts_body_id id)
     if (b == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    int32_t index = (int32_t)(b - world->bodies);
+    int32_t index = (int32_t)(b - world->records.bodies);
     /* What it held up or touched may move now. */
-    TS_TRY(ts_wake_body(world, index, __func__));
+    TS_TRY(ts_wake_body(&world->records, &world->islands, &world->graph, index, __func__));
     ts_body_destroy_contacts(world, index, -1);
     ts_body_destroy_joints(world, index);
-    ts_island_remove_body(world, index);
+    ts_island_remove_body(&world->records, &world->islands, index);
     while (b->first_shape != -1) {
         ts_shape_release(world, b->first_shape);
     }
-    ts_body_store_remove(&world->store, slot_of(world, b));
+    ts_body_store_remove(&world->records.store, body_slot(world, b));
     b->alive = false;
     b->generation += 1;
-    ts_id_pool_release(&world->body_ids, index);
+    ts_id_pool_release(&world->records.body_ids, index);
     return TS_OK;
 }
 
@@ -160,8 +142,8 @@ bool ts_body_is_valid(ts_body_id id)
         return false;
     }
     int32_t index = id.index1 > 0 ? id.index1 - 1 : -1; /* no overflow on forged ids */
-    return index >= 0 && index < world->body_ids.next_index && world->bodies[index].alive &&
-           world->bodies[index].generation == id.generation;
+    return index >= 0 && index < world->records.body_ids.next_index && world->records.bodies[index].alive &&
+           world->records.bodies[index].generation == id.generation;
 }
 
 ts_world_id ts_body_get_world(ts_body_id id)
@@ -175,39 +157,39 @@ ts_world_id ts_body_get_world(ts_body_id id)
 ts_result ts_body_is_awake(ts_body_id id, bool *awake)
 {
     TS_CHECK_NOT_NULL(awake, __func__);
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     *awake = b->island < 0 || ts_island_is_awake(&world->islands, b->island);
     return TS_OK;
 }
 
 ts_result ts_body_set_awake(ts_body_id id, bool awake)
 {
-    LOOKUP(id, world, b);
-    int32_t index = (int32_t)(b - world->bodies);
+    BODY_LOOKUP(id, world, b);
+    int32_t index = (int32_t)(b - world->records.bodies);
     if (awake) {
-        return ts_wake_body(world, index, __func__);
+        return ts_wake_body(&world->records, &world->islands, &world->graph, index, __func__);
     }
     if (!world->enable_sleep || b->island < 0 || !ts_island_is_awake(&world->islands, b->island)) {
         return TS_OK;
     }
     /* An island that may be in pieces is split first; the body's part sleeps. */
     if (world->islands.islands[b->island].constraint_removed > 0) {
-        ts_island_split(world, b->island);
+        ts_island_split(&world->records, &world->islands, b->island);
     }
-    ts_island_sleep(world, b->island);
+    ts_island_sleep(&world->records, &world->islands, &world->graph, b->island);
     return TS_OK;
 }
 
 ts_result ts_body_enable_sleep(ts_body_id id, bool enable)
 {
-    LOOKUP(id, world, b);
-    int32_t index = (int32_t)(b - world->bodies);
+    BODY_LOOKUP(id, world, b);
+    int32_t index = (int32_t)(b - world->records.bodies);
     if (!enable) {
-        TS_TRY(ts_wake_body(world, index, __func__));
+        TS_TRY(ts_wake_body(&world->records, &world->islands, &world->graph, index, __func__));
     }
     b->enable_sleep = enable;
-    ts_body_store *s = &world->store;
-    int32_t i = slot_of(world, b);
+    ts_body_store *s = &world->records.store;
+    int32_t i = body_slot(world, b);
     s->sleep_threshold[i] = enable ? b->sleep_threshold : -1.0f;
     return TS_OK;
 }
@@ -215,7 +197,7 @@ ts_result ts_body_enable_sleep(ts_body_id id, bool enable)
 ts_result ts_body_get_island(ts_body_id id, int *island)
 {
     TS_CHECK_NOT_NULL(island, __func__);
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     *island = b->island;
     return TS_OK;
 }
@@ -225,7 +207,7 @@ ts_result ts_body_get_island(ts_body_id id, int *island)
 ts_result ts_body_get_type(ts_body_id id, ts_body_type *type)
 {
     TS_CHECK_NOT_NULL(type, __func__);
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     *type = b->type;
     return TS_OK;
 }
@@ -235,12 +217,12 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
     if (type != TS_BODY_STATIC && type != TS_BODY_KINEMATIC && type != TS_BODY_DYNAMIC) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "type is %d (not a ts_body_type)", (int)type);
     }
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     if (b->type == type) {
         return TS_OK;
     }
-    ts_body_store *s = &world->store;
-    int32_t index = (int32_t)(b - world->bodies);
+    ts_body_store *s = &world->records.store;
+    int32_t index = (int32_t)(b - world->records.bodies);
     ts_mass_data md;
     if (!ts_body_compute_mass(world, index, type, &md)) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__,
@@ -248,9 +230,9 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
                        (double)md.mass, (double)md.principal_inertia.x, (double)md.principal_inertia.y,
                        (double)md.principal_inertia.z);
     }
-    TS_TRY(ts_wake_body(world, index, __func__));
-    ts_island_remove_body(world, index);
-    int32_t i = ts_body_store_move(s, slot_of(world, b), type == TS_BODY_STATIC ? TS_RANGE_STATIC : TS_RANGE_AWAKE);
+    TS_TRY(ts_wake_body(&world->records, &world->islands, &world->graph, index, __func__));
+    ts_island_remove_body(&world->records, &world->islands, index);
+    int32_t i = ts_body_store_move(s, body_slot(world, b), type == TS_BODY_STATIC ? TS_RANGE_STATIC : TS_RANGE_AWAKE);
     if (type == TS_BODY_STATIC) {
         store_vec3(s->vx, s->vy, s->vz, i, ts_v3(0, 0, 0));
         store_vec3(s->wx, s->wy, s->wz, i, ts_v3(0, 0, 0));
@@ -262,19 +244,19 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
     /* The shapes change trees and the pairs change rules: start over. */
     ts_body_destroy_contacts(world, index, -1);
     if (type == TS_BODY_DYNAMIC) {
-        ts_island_add_body(world, index);
+        ts_island_add_body(&world->records, &world->islands, index);
     }
     TS_TRY(ts_body_relink_joints(world, index, __func__));
-    for (int32_t sh = b->first_shape; sh != -1; sh = world->shapes[sh].next) {
-        ts_shape_destroy_proxy(world, sh);
-        TS_TRY(ts_shape_create_proxy(world, sh, __func__));
+    for (int32_t sh = b->first_shape; sh != -1; sh = world->records.shapes[sh].next) {
+        ts_shape_destroy_proxy(&world->records, &world->collision.broadphase, sh);
+        TS_TRY(ts_shape_create_proxy(&world->records, &world->collision.broadphase, sh, __func__));
     }
     return TS_OK;
 }
 
 ts_result ts_body_set_user_data(ts_body_id id, void *user_data)
 {
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     b->user_data = user_data;
     return TS_OK;
 }
@@ -290,11 +272,11 @@ ts_result ts_body_get_shapes(ts_body_id id, ts_shape_id *shapes, int capacity, i
 {
     TS_CHECK_NOT_NULL(count, __func__);
     TS_TRY(ts_check_output_array(shapes, capacity, __func__, "shapes"));
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     int n = 0;
-    for (int32_t sh = b->first_shape; sh != -1; sh = world->shapes[sh].next, ++n) {
+    for (int32_t sh = b->first_shape; sh != -1; sh = world->records.shapes[sh].next, ++n) {
         if (n < capacity) {
-            shapes[n] = ts_shape_id_of(world, sh);
+            shapes[n] = ts_shape_id_of(&world->records, sh);
         }
     }
     *count = n;

@@ -2,7 +2,7 @@
  * velocities, and the forces and impulses applied to it. The SoA store
  * holds the simulation frame (centre of mass, principal axes); these
  * functions translate. */
-#include "api/body.h"
+#include "api/body_mass.h"
 
 #include "api/body_access.h"
 #include "collide/broadphase.h"
@@ -13,24 +13,24 @@
 ts_result ts_body_get_position(ts_body_id id, ts_vec3 *position)
 {
     TS_CHECK_NOT_NULL(position, __func__);
-    LOOKUP(id, world, b);
-    *position = ts_body_origin_transform(world, (int32_t)(b - world->bodies)).p;
+    BODY_LOOKUP(id, world, b);
+    *position = ts_body_origin_transform(world, (int32_t)(b - world->records.bodies)).p;
     return TS_OK;
 }
 
 ts_result ts_body_get_rotation(ts_body_id id, ts_quat *rotation)
 {
     TS_CHECK_NOT_NULL(rotation, __func__);
-    LOOKUP(id, world, b);
-    *rotation = ts_body_origin_transform(world, (int32_t)(b - world->bodies)).q;
+    BODY_LOOKUP(id, world, b);
+    *rotation = ts_body_origin_transform(world, (int32_t)(b - world->records.bodies)).q;
     return TS_OK;
 }
 
 ts_result ts_body_get_transform(ts_body_id id, ts_transform *transform)
 {
     TS_CHECK_NOT_NULL(transform, __func__);
-    LOOKUP(id, world, b);
-    *transform = ts_body_origin_transform(world, (int32_t)(b - world->bodies));
+    BODY_LOOKUP(id, world, b);
+    *transform = ts_body_origin_transform(world, (int32_t)(b - world->records.bodies));
     return TS_OK;
 }
 
@@ -39,42 +39,43 @@ ts_result ts_body_set_transform(ts_body_id id, ts_vec3 position, ts_quat rotatio
     ts_quat q;
     TS_TRY(ts_check_finite_vec3(position, __func__, "position"));
     TS_TRY(ts_check_rotation(rotation, &q, __func__, "rotation"));
-    LOOKUP(id, world, b);
-    TS_TRY(ts_wake_body(world, (int32_t)(b - world->bodies), __func__));
-    ts_body_set_origin_transform(world, (int32_t)(b - world->bodies), (ts_transform){position, q});
-    return ts_body_refresh_proxies(world, (int32_t)(b - world->bodies), __func__);
+    BODY_LOOKUP(id, world, b);
+    int32_t index = (int32_t)(b - world->records.bodies);
+    TS_TRY(ts_wake_body(&world->records, &world->islands, &world->graph, index, __func__));
+    ts_body_set_origin_transform(world, index, (ts_transform){position, q});
+    return ts_body_refresh_proxies(&world->records, &world->collision.broadphase, index, __func__);
 }
 
 ts_result ts_body_set_position(ts_body_id id, ts_vec3 position)
 {
     TS_TRY(ts_check_finite_vec3(position, __func__, "position"));
-    LOOKUP(id, world, b);
-    int32_t index = (int32_t)(b - world->bodies);
-    TS_TRY(ts_wake_body(world, index, __func__));
+    BODY_LOOKUP(id, world, b);
+    int32_t index = (int32_t)(b - world->records.bodies);
+    TS_TRY(ts_wake_body(&world->records, &world->islands, &world->graph, index, __func__));
     ts_transform origin = ts_body_origin_transform(world, index);
     origin.p = position;
     ts_body_set_origin_transform(world, index, origin);
-    return ts_body_refresh_proxies(world, index, __func__);
+    return ts_body_refresh_proxies(&world->records, &world->collision.broadphase, index, __func__);
 }
 
 ts_result ts_body_set_rotation(ts_body_id id, ts_quat rotation)
 {
     ts_quat q;
     TS_TRY(ts_check_rotation(rotation, &q, __func__, "rotation"));
-    LOOKUP(id, world, b);
-    int32_t index = (int32_t)(b - world->bodies);
-    TS_TRY(ts_wake_body(world, index, __func__));
+    BODY_LOOKUP(id, world, b);
+    int32_t index = (int32_t)(b - world->records.bodies);
+    TS_TRY(ts_wake_body(&world->records, &world->islands, &world->graph, index, __func__));
     ts_transform origin = ts_body_origin_transform(world, index);
     origin.q = q;
     ts_body_set_origin_transform(world, index, origin);
-    return ts_body_refresh_proxies(world, index, __func__);
+    return ts_body_refresh_proxies(&world->records, &world->collision.broadphase, index, __func__);
 }
 
 ts_result ts_body_get_world_center_of_mass(ts_body_id id, ts_vec3 *center)
 {
     TS_CHECK_NOT_NULL(center, __func__);
-    LOOKUP(id, world, b);
-    const ts_body_store *s = &world->store;
+    BODY_LOOKUP(id, world, b);
+    const ts_body_store *s = &world->records.store;
     *center = load_vec3(s->px, s->py, s->pz, b_slot);
     return TS_OK;
 }
@@ -84,8 +85,8 @@ ts_result ts_body_get_world_center_of_mass(ts_body_id id, ts_vec3 *center)
 ts_result ts_body_get_linear_velocity(ts_body_id id, ts_vec3 *velocity)
 {
     TS_CHECK_NOT_NULL(velocity, __func__);
-    LOOKUP(id, world, b);
-    const ts_body_store *s = &world->store;
+    BODY_LOOKUP(id, world, b);
+    const ts_body_store *s = &world->records.store;
     *velocity = load_vec3(s->vx, s->vy, s->vz, b_slot);
     return TS_OK;
 }
@@ -93,8 +94,8 @@ ts_result ts_body_get_linear_velocity(ts_body_id id, ts_vec3 *velocity)
 ts_result ts_body_get_angular_velocity(ts_body_id id, ts_vec3 *velocity)
 {
     TS_CHECK_NOT_NULL(velocity, __func__);
-    LOOKUP(id, world, b);
-    const ts_body_store *s = &world->store;
+    BODY_LOOKUP(id, world, b);
+    const ts_body_store *s = &world->records.store;
     *velocity = load_vec3(s->wx, s->wy, s->wz, b_slot);
     return TS_OK;
 }
@@ -110,10 +111,10 @@ static ts_result check_can_move(const ts_body *b, ts_vec3 velocity, const char *
 ts_result ts_body_set_linear_velocity(ts_body_id id, ts_vec3 velocity)
 {
     TS_TRY(ts_check_finite_vec3(velocity, __func__, "velocity"));
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     TS_TRY(check_can_move(b, velocity, __func__));
     TS_TRY(wake(world, b, &b_slot, __func__));
-    ts_body_store *s = &world->store;
+    ts_body_store *s = &world->records.store;
     store_vec3(s->vx, s->vy, s->vz, b_slot, velocity);
     return TS_OK;
 }
@@ -121,10 +122,10 @@ ts_result ts_body_set_linear_velocity(ts_body_id id, ts_vec3 velocity)
 ts_result ts_body_set_angular_velocity(ts_body_id id, ts_vec3 velocity)
 {
     TS_TRY(ts_check_finite_vec3(velocity, __func__, "velocity"));
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     TS_TRY(check_can_move(b, velocity, __func__));
     TS_TRY(wake(world, b, &b_slot, __func__));
-    ts_body_store *s = &world->store;
+    ts_body_store *s = &world->records.store;
     store_vec3(s->wx, s->wy, s->wz, b_slot, velocity);
     return TS_OK;
 }
@@ -144,7 +145,7 @@ static ts_vec3 apply_inv_inertia(const ts_body_store *s, int32_t i, ts_vec3 x)
  * finite input still overflows them, e.g. 1e30 N at a lever arm of 1e30 m. */
 static ts_result add_force(ts_world *world, int32_t i, ts_vec3 force, ts_vec3 torque, const char *fn)
 {
-    ts_body_store *s = &world->store;
+    ts_body_store *s = &world->records.store;
     ts_vec3 f = ts_add(load_vec3(s->fx, s->fy, s->fz, i), force);
     ts_vec3 t = ts_add(load_vec3(s->tx, s->ty, s->tz, i), torque);
     if (!ts_vec3_is_finite(f) || !ts_vec3_is_finite(t)) {
@@ -153,14 +154,14 @@ static ts_result add_force(ts_world *world, int32_t i, ts_vec3 force, ts_vec3 to
     }
     store_vec3(s->fx, s->fy, s->fz, i, f);
     store_vec3(s->tx, s->ty, s->tz, i, t);
-    world->forces_pending = true;
+    world->solver.forces_pending = true;
     return TS_OK;
 }
 
 /* Changes the velocity at once; refuses (changing nothing) when it would overflow. */
 static ts_result add_impulse(ts_world *world, int32_t i, ts_vec3 linear, ts_vec3 angular, const char *fn)
 {
-    ts_body_store *s = &world->store;
+    ts_body_store *s = &world->records.store;
     ts_vec3 v = ts_mul_add(load_vec3(s->vx, s->vy, s->vz, i), s->inv_mass[i], linear);
     ts_vec3 w = ts_add(load_vec3(s->wx, s->wy, s->wz, i), apply_inv_inertia(s, i, angular));
     if (!ts_vec3_is_finite(v) || !ts_vec3_is_finite(w)) {
@@ -174,7 +175,7 @@ static ts_result add_impulse(ts_world *world, int32_t i, ts_vec3 linear, ts_vec3
 
 static ts_vec3 lever_arm(const ts_world *world, int32_t i, ts_vec3 point)
 {
-    const ts_body_store *s = &world->store;
+    const ts_body_store *s = &world->records.store;
     return ts_sub(point, load_vec3(s->px, s->py, s->pz, i));
 }
 
@@ -182,7 +183,7 @@ ts_result ts_body_apply_force(ts_body_id id, ts_vec3 force, ts_vec3 point)
 {
     TS_TRY(ts_check_finite_vec3(force, __func__, "force"));
     TS_TRY(ts_check_finite_vec3(point, __func__, "point"));
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     if (b->type != TS_BODY_DYNAMIC) {
         return TS_OK;
     }
@@ -193,7 +194,7 @@ ts_result ts_body_apply_force(ts_body_id id, ts_vec3 force, ts_vec3 point)
 ts_result ts_body_apply_force_to_center(ts_body_id id, ts_vec3 force)
 {
     TS_TRY(ts_check_finite_vec3(force, __func__, "force"));
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     if (b->type == TS_BODY_DYNAMIC) {
         TS_TRY(wake(world, b, &b_slot, __func__));
     }
@@ -203,7 +204,7 @@ ts_result ts_body_apply_force_to_center(ts_body_id id, ts_vec3 force)
 ts_result ts_body_apply_torque(ts_body_id id, ts_vec3 torque)
 {
     TS_TRY(ts_check_finite_vec3(torque, __func__, "torque"));
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     if (b->type == TS_BODY_DYNAMIC) {
         TS_TRY(wake(world, b, &b_slot, __func__));
     }
@@ -214,7 +215,7 @@ ts_result ts_body_apply_linear_impulse(ts_body_id id, ts_vec3 impulse, ts_vec3 p
 {
     TS_TRY(ts_check_finite_vec3(impulse, __func__, "impulse"));
     TS_TRY(ts_check_finite_vec3(point, __func__, "point"));
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     if (b->type != TS_BODY_DYNAMIC) {
         return TS_OK;
     }
@@ -225,7 +226,7 @@ ts_result ts_body_apply_linear_impulse(ts_body_id id, ts_vec3 impulse, ts_vec3 p
 ts_result ts_body_apply_linear_impulse_to_center(ts_body_id id, ts_vec3 impulse)
 {
     TS_TRY(ts_check_finite_vec3(impulse, __func__, "impulse"));
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     if (b->type == TS_BODY_DYNAMIC) {
         TS_TRY(wake(world, b, &b_slot, __func__));
     }
@@ -235,7 +236,7 @@ ts_result ts_body_apply_linear_impulse_to_center(ts_body_id id, ts_vec3 impulse)
 ts_result ts_body_apply_angular_impulse(ts_body_id id, ts_vec3 impulse)
 {
     TS_TRY(ts_check_finite_vec3(impulse, __func__, "impulse"));
-    LOOKUP(id, world, b);
+    BODY_LOOKUP(id, world, b);
     if (b->type == TS_BODY_DYNAMIC) {
         TS_TRY(wake(world, b, &b_slot, __func__));
     }

@@ -4,14 +4,15 @@
  * joints' colours in islands/joint_graph.c. */
 #include "api/joint.h"
 
-#include "api/body.h"
+#include "api/body_mass.h"
+#include "api/contacts.h"
+#include "api/lookup.h"
 #include "base/alloc.h"
+#include "base/array.h"
 #include "base/validate.h"
 #include "collide/broadphase.h"
-#include "collide/contact.h"
 #include "islands/joint_graph.h"
 #include "islands/sleep.h"
-#include "soa/array.h"
 #include "soa/joint_edges.h"
 #include "tessera/tessera.h"
 
@@ -58,36 +59,9 @@ ts_fixed_joint_def ts_default_fixed_joint_def(void)
 
 /* ---- lookup ---- */
 
-static ts_joint_id joint_id_of(const ts_world *world, int32_t index)
-{
-    return (ts_joint_id){index + 1, (uint16_t)world->index, world->generation, world->joints[index].generation};
-}
-
-static ts_joint *joint_lookup(ts_joint_id id, ts_world **out_world, const char *function)
-{
-    ts_world *world = ts_world_lookup_slot(id.world0, id.world_generation, function);
-    if (world == NULL) {
-        return NULL;
-    }
-    int32_t index = id.index1 > 0 ? id.index1 - 1 : -1;
-    if (index < 0 || index >= world->joint_ids.next_index) {
-        ts_fail(TS_ERROR_STALE_ID, function, "joint id index %d was never handed out by this world", (int)id.index1);
-        return NULL;
-    }
-    ts_joint *joint = world->joints + index;
-    if (!joint->alive || joint->generation != id.generation) {
-        ts_fail(TS_ERROR_STALE_ID, function,
-                "joint id (index %d, generation %u) is stale: the joint or one of its bodies was destroyed",
-                (int)id.index1, (unsigned)id.generation);
-        return NULL;
-    }
-    *out_world = world;
-    return joint;
-}
-
-#define LOOKUP(id, world, joint)                                                                               \
+#define JOINT_LOOKUP(id, world, joint)                                                                         \
     ts_world *world;                                                                                           \
-    ts_joint *joint = joint_lookup(id, &world, __func__);                                                      \
+    ts_joint *joint = ts_joint_lookup(id, &world, __func__);                                                   \
     if (joint == NULL) {                                                                                       \
         return TS_ERROR_STALE_ID;                                                                              \
     }
@@ -152,20 +126,35 @@ static ts_result check_axis(ts_joint_type type, const ts_joint_axis_settings *ax
     return check_spring(axis->spring_hertz, axis->spring_damping_ratio, axis->target, fn);
 }
 
+/* ---- colours ---- */
+
+/* Takes a joint out of its colour; the solver's kept ball bundles give their
+ * impulses back first, while their joints are still those of their layout. */
+static void uncolor_joint(ts_world *world, int32_t index)
+{
+    if (world->records.joints[index].color >= 0) {
+        ts_joint_flush_impulses(&world->solver.joint_scratch, &world->records);
+    }
+    ts_joint_uncolor(&world->records, &world->graph, index);
+}
+
+/* ---- create and destroy ---- */
+
 static bool reserve_joint(ts_world *world)
 {
-    int32_t index = ts_id_pool_peek(&world->joint_ids);
-    if (index >= world->joint_capacity) {
-        int32_t capacity = world->joint_capacity < 64 ? 64 : 2 * world->joint_capacity;
-        ts_joint *grown = ts_realloc(&world->allocator, world->joints, (size_t)world->joint_capacity * sizeof(ts_joint),
+    ts_records *r = &world->records;
+    int32_t index = ts_id_pool_peek(&r->joint_ids);
+    if (index >= r->joint_capacity) {
+        int32_t capacity = r->joint_capacity < 64 ? 64 : 2 * r->joint_capacity;
+        ts_joint *grown = ts_realloc(&r->allocator, r->joints, (size_t)r->joint_capacity * sizeof(ts_joint),
                                      (size_t)capacity * sizeof(ts_joint));
         if (grown == NULL) {
             return false;
         }
-        world->joints = grown;
-        world->joint_capacity = capacity;
+        r->joints = grown;
+        r->joint_capacity = capacity;
     }
-    return ts_id_pool_reserve(&world->joint_ids, &world->allocator, ts_id_pool_live_count(&world->joint_ids) + 1);
+    return ts_id_pool_reserve(&r->joint_ids, &r->allocator, ts_id_pool_live_count(&r->joint_ids) + 1);
 }
 
 static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, ts_joint_type type,
@@ -206,7 +195,7 @@ static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, t
     if (type == TS_JOINT_DISTANCE && ts_check_non_negative(length, fn, "def->length") != TS_OK) {
         return TS_NULL_JOINT_ID;
     }
-    if (ts_id_pool_peek(&world->joint_ids) >= TS_MAX_OBJECTS) {
+    if (ts_id_pool_peek(&world->records.joint_ids) >= TS_MAX_OBJECTS) {
         ts_fail(TS_ERROR_CAPACITY, fn, "the world holds %d joints already (TS_MAX_OBJECTS)", TS_MAX_OBJECTS);
         return TS_NULL_JOINT_ID;
     }
@@ -215,18 +204,19 @@ static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, t
         return TS_NULL_JOINT_ID;
     }
     /* A joint wakes both bodies and joins their islands (they sleep together). */
-    if (ts_link_constraint(world, (int32_t)(a - world->bodies), (int32_t)(b - world->bodies), fn) != TS_OK) {
+    int32_t body_a = (int32_t)(a - world->records.bodies), body_b = (int32_t)(b - world->records.bodies);
+    if (ts_link_constraint(&world->records, &world->islands, &world->graph, body_a, body_b, fn) != TS_OK) {
         return TS_NULL_JOINT_ID;
     }
-    bool fresh = world->joint_ids.free_count == 0;
-    int32_t index = ts_id_pool_take(&world->joint_ids);
-    ts_joint *j = world->joints + index;
+    bool fresh = world->records.joint_ids.free_count == 0;
+    int32_t index = ts_id_pool_take(&world->records.joint_ids);
+    ts_joint *j = world->records.joints + index;
     uint32_t generation = fresh ? 0u : j->generation;
     *j = (ts_joint){
         .generation = generation,
         .alive = true,
         .type = type,
-        .edges = {{(int32_t)(a - world->bodies), -1, -1}, {(int32_t)(b - world->bodies), -1, -1}},
+        .edges = {{(int32_t)(a - world->records.bodies), -1, -1}, {(int32_t)(b - world->records.bodies), -1, -1}},
         .local_frame = {frame_a, frame_b},
         .axis = *axis,
         .length = length,
@@ -236,18 +226,18 @@ static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, t
         .color_index = -1,
         .graph_body = {-1, -1},
     };
-    if (!ts_joint_color(world, index)) {
+    if (!ts_joint_color(&world->records, &world->graph, index)) {
         j->alive = false;
-        ts_id_pool_release(&world->joint_ids, index);
+        ts_id_pool_release(&world->records.joint_ids, index);
         ts_fail(TS_ERROR_OUT_OF_MEMORY, fn, "the allocator returned NULL");
         return TS_NULL_JOINT_ID;
     }
-    ts_joint_link_edge(world, index, 0);
-    ts_joint_link_edge(world, index, 1);
+    ts_joint_link_edge(&world->records, index, 0);
+    ts_joint_link_edge(&world->records, index, 1);
     if (!def->collide_connected) {
         ts_contacts_destroy_between(world, j->edges[0].body, j->edges[1].body);
     }
-    return joint_id_of(world, index);
+    return ts_joint_id_of(&world->records, index);
 }
 
 static ts_joint_axis_settings no_axis(void) { return (ts_joint_axis_settings){0}; }
@@ -306,66 +296,60 @@ ts_joint_id ts_create_distance_joint(ts_world_id world, const ts_distance_joint_
 
 static void destroy_joint(ts_world *world, int32_t index, bool refresh_pairs)
 {
-    ts_joint *j = world->joints + index;
+    ts_joint *j = world->records.joints + index;
     /* Wakes both bodies; their island may split when it next wants to sleep.
      * Waking only fails for want of memory, and then the bodies stay as they are. */
-    (void)ts_unlink_constraint(world, j->edges[0].body, j->edges[1].body, "ts_destroy_joint");
-    ts_joint_uncolor(world, index);
-    ts_joint_unlink_edge(world, index, 0);
-    ts_joint_unlink_edge(world, index, 1);
+    (void)ts_unlink_constraint(&world->records, &world->islands, &world->graph, j->edges[0].body, j->edges[1].body,
+                               "ts_destroy_joint");
+    uncolor_joint(world, index);
+    ts_joint_unlink_edge(&world->records, index, 0);
+    ts_joint_unlink_edge(&world->records, index, 1);
     if (refresh_pairs && !j->collide_connected) {
         /* The bodies may touch now: let the broadphase look at their shapes again. */
         for (int side = 0; side < 2; ++side) {
-            for (int32_t s = world->bodies[j->edges[side].body].first_shape; s != -1; s = world->shapes[s].next) {
-                if (world->shapes[s].proxy >= 0) {
-                    (void)ts_shape_buffer_move(world, s, "ts_destroy_joint"); /* out of memory: pair found later */
+            const ts_shape *shapes = world->records.shapes;
+            for (int32_t s = world->records.bodies[j->edges[side].body].first_shape; s != -1; s = shapes[s].next) {
+                if (shapes[s].proxy >= 0) {
+                    /* out of memory: the pair is found later */
+                    (void)ts_shape_buffer_move(&world->records, &world->collision.broadphase, s, "ts_destroy_joint");
                 }
             }
         }
     }
     j->alive = false;
     j->generation += 1;
-    ts_id_pool_release(&world->joint_ids, index);
+    ts_id_pool_release(&world->records.joint_ids, index);
 }
 
 ts_result ts_destroy_joint(ts_joint_id id)
 {
-    LOOKUP(id, world, j);
-    destroy_joint(world, (int32_t)(j - world->joints), true);
+    JOINT_LOOKUP(id, world, j);
+    destroy_joint(world, (int32_t)(j - world->records.joints), true);
     return TS_OK;
 }
 
 void ts_body_destroy_joints(ts_world *world, int32_t body)
 {
-    while (world->bodies[body].joint_head != -1) {
-        destroy_joint(world, world->bodies[body].joint_head >> 1, false);
+    while (world->records.bodies[body].joint_head != -1) {
+        destroy_joint(world, world->records.bodies[body].joint_head >> 1, false);
     }
 }
 
 ts_result ts_body_relink_joints(ts_world *world, int32_t body, const char *function)
 {
-    for (int32_t key = world->bodies[body].joint_head; key != -1;) {
+    for (int32_t key = world->records.bodies[body].joint_head; key != -1;) {
         int32_t index = key >> 1;
-        const ts_joint *j = world->joints + index;
+        const ts_joint *j = world->records.joints + index;
         int32_t next = j->edges[key & 1].next_key;
-        ts_joint_uncolor(world, index);
-        if (!ts_joint_color(world, index)) {
+        uncolor_joint(world, index);
+        if (!ts_joint_color(&world->records, &world->graph, index)) {
             return ts_fail(TS_ERROR_OUT_OF_MEMORY, function, "the allocator returned NULL (joint colours)");
         }
-        TS_TRY(ts_link_constraint(world, j->edges[0].body, j->edges[1].body, function));
+        TS_TRY(ts_link_constraint(&world->records, &world->islands, &world->graph, j->edges[0].body, j->edges[1].body,
+                                  function));
         key = next;
     }
     return TS_OK;
-}
-
-void ts_joints_free(ts_world *world)
-{
-    const ts_allocator *a = &world->allocator;
-    ts_free(a, world->joints, (size_t)world->joint_capacity * sizeof(ts_joint));
-    world->joints = NULL;
-    world->joint_capacity = 0;
-    ts_id_pool_destroy(&world->joint_ids, a);
-    ts_joint_scratch_free(&world->joint_scratch, a);
 }
 
 bool ts_joint_is_valid(ts_joint_id id)
@@ -375,8 +359,8 @@ bool ts_joint_is_valid(ts_joint_id id)
         return false;
     }
     int32_t index = id.index1 > 0 ? id.index1 - 1 : -1;
-    return index >= 0 && index < world->joint_ids.next_index && world->joints[index].alive &&
-           world->joints[index].generation == id.generation;
+    return index >= 0 && index < world->records.joint_ids.next_index && world->records.joints[index].alive &&
+           world->records.joints[index].generation == id.generation;
 }
 
 /* ---- plain accessors ---- */
@@ -384,7 +368,7 @@ bool ts_joint_is_valid(ts_joint_id id)
 ts_result ts_joint_get_type(ts_joint_id id, ts_joint_type *type)
 {
     TS_CHECK_NOT_NULL(type, __func__);
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     *type = j->type;
     return TS_OK;
 }
@@ -393,15 +377,15 @@ ts_result ts_joint_get_bodies(ts_joint_id id, ts_body_id *body_a, ts_body_id *bo
 {
     TS_CHECK_NOT_NULL(body_a, __func__);
     TS_CHECK_NOT_NULL(body_b, __func__);
-    LOOKUP(id, world, j);
-    *body_a = ts_body_id_of(world, j->edges[0].body);
-    *body_b = ts_body_id_of(world, j->edges[1].body);
+    JOINT_LOOKUP(id, world, j);
+    *body_a = ts_body_id_of(&world->records, j->edges[0].body);
+    *body_b = ts_body_id_of(&world->records, j->edges[1].body);
     return TS_OK;
 }
 
 ts_result ts_joint_set_user_data(ts_joint_id id, void *user_data)
 {
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     j->user_data = user_data;
     return TS_OK;
 }
@@ -409,7 +393,7 @@ ts_result ts_joint_set_user_data(ts_joint_id id, void *user_data)
 void *ts_joint_get_user_data(ts_joint_id id)
 {
     ts_world *world;
-    ts_joint *j = joint_lookup(id, &world, __func__);
+    ts_joint *j = ts_joint_lookup(id, &world, __func__);
     return j == NULL ? NULL : j->user_data;
 }
 
@@ -430,13 +414,13 @@ static ts_result require_type(const ts_joint *j, unsigned types, const char *wha
 
 ts_result ts_joint_set_limits(ts_joint_id id, bool enable, float lower, float upper)
 {
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     TS_TRY(require_type(j, HINGE | PRISMATIC | DISTANCE, "limits", __func__));
     TS_TRY(check_limits(j->type, lower, upper, __func__));
     j->axis.enable_limit = enable;
     j->axis.lower = lower;
     j->axis.upper = upper;
-    return ts_wake_pair(world, j->edges[0].body, j->edges[1].body, __func__);
+    return ts_wake_pair(&world->records, &world->islands, &world->graph, j->edges[0].body, j->edges[1].body, __func__);
 }
 
 ts_result ts_joint_get_limits(ts_joint_id id, bool *enable, float *lower, float *upper)
@@ -444,7 +428,7 @@ ts_result ts_joint_get_limits(ts_joint_id id, bool *enable, float *lower, float 
     TS_CHECK_NOT_NULL(enable, __func__);
     TS_CHECK_NOT_NULL(lower, __func__);
     TS_CHECK_NOT_NULL(upper, __func__);
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     TS_TRY(require_type(j, HINGE | PRISMATIC | DISTANCE, "limits", __func__));
     *enable = j->axis.enable_limit;
     *lower = j->axis.lower;
@@ -454,13 +438,13 @@ ts_result ts_joint_get_limits(ts_joint_id id, bool *enable, float *lower, float 
 
 ts_result ts_joint_set_motor(ts_joint_id id, bool enable, float speed, float max_force)
 {
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     TS_TRY(require_type(j, HINGE | PRISMATIC, "motor", __func__));
     TS_TRY(check_motor(speed, max_force, __func__));
     j->axis.enable_motor = enable;
     j->axis.motor_speed = speed;
     j->axis.max_motor_force = max_force;
-    return ts_wake_pair(world, j->edges[0].body, j->edges[1].body, __func__);
+    return ts_wake_pair(&world->records, &world->islands, &world->graph, j->edges[0].body, j->edges[1].body, __func__);
 }
 
 ts_result ts_joint_get_motor(ts_joint_id id, bool *enable, float *speed, float *max_force)
@@ -468,7 +452,7 @@ ts_result ts_joint_get_motor(ts_joint_id id, bool *enable, float *speed, float *
     TS_CHECK_NOT_NULL(enable, __func__);
     TS_CHECK_NOT_NULL(speed, __func__);
     TS_CHECK_NOT_NULL(max_force, __func__);
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     TS_TRY(require_type(j, HINGE | PRISMATIC, "motor", __func__));
     *enable = j->axis.enable_motor;
     *speed = j->axis.motor_speed;
@@ -478,7 +462,7 @@ ts_result ts_joint_get_motor(ts_joint_id id, bool *enable, float *speed, float *
 
 ts_result ts_joint_set_spring(ts_joint_id id, bool enable, float hertz, float damping_ratio, float target)
 {
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     TS_TRY(require_type(j, HINGE | PRISMATIC | DISTANCE, "spring", __func__));
     TS_TRY(check_spring(hertz, damping_ratio, target, __func__));
     j->axis.enable_spring = enable;
@@ -487,7 +471,7 @@ ts_result ts_joint_set_spring(ts_joint_id id, bool enable, float hertz, float da
     if (j->type != TS_JOINT_DISTANCE) {
         j->axis.target = target;
     }
-    return ts_wake_pair(world, j->edges[0].body, j->edges[1].body, __func__);
+    return ts_wake_pair(&world->records, &world->islands, &world->graph, j->edges[0].body, j->edges[1].body, __func__);
 }
 
 ts_result ts_joint_get_spring(ts_joint_id id, bool *enable, float *hertz, float *damping_ratio, float *target)
@@ -496,7 +480,7 @@ ts_result ts_joint_get_spring(ts_joint_id id, bool *enable, float *hertz, float 
     TS_CHECK_NOT_NULL(hertz, __func__);
     TS_CHECK_NOT_NULL(damping_ratio, __func__);
     TS_CHECK_NOT_NULL(target, __func__);
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     TS_TRY(require_type(j, HINGE | PRISMATIC | DISTANCE, "spring", __func__));
     *enable = j->axis.enable_spring;
     *hertz = j->axis.spring_hertz;
@@ -507,12 +491,12 @@ ts_result ts_joint_get_spring(ts_joint_id id, bool *enable, float *hertz, float 
 
 ts_result ts_joint_set_length(ts_joint_id id, float length)
 {
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     TS_TRY(require_type(j, DISTANCE, "length", __func__));
     TS_TRY(ts_check_non_negative(length, __func__, "length"));
     j->length = length;
     j->axis.target = length;
-    return ts_wake_pair(world, j->edges[0].body, j->edges[1].body, __func__);
+    return ts_wake_pair(&world->records, &world->islands, &world->graph, j->edges[0].body, j->edges[1].body, __func__);
 }
 
 /* ---- readouts ---- */
@@ -528,7 +512,7 @@ ts_result ts_joint_get_world_anchors(ts_joint_id id, ts_vec3 *anchor_a, ts_vec3 
 {
     TS_CHECK_NOT_NULL(anchor_a, __func__);
     TS_CHECK_NOT_NULL(anchor_b, __func__);
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     ts_transform fa, fb;
     world_frames(world, j, &fa, &fb);
     *anchor_a = fa.p;
@@ -539,7 +523,7 @@ ts_result ts_joint_get_world_anchors(ts_joint_id id, ts_vec3 *anchor_a, ts_vec3 
 ts_result ts_joint_get_position(ts_joint_id id, float *position)
 {
     TS_CHECK_NOT_NULL(position, __func__);
-    LOOKUP(id, world, j);
+    JOINT_LOOKUP(id, world, j);
     TS_TRY(require_type(j, HINGE | PRISMATIC | DISTANCE, "scalar position", __func__));
     ts_transform fa, fb;
     world_frames(world, j, &fa, &fb);
@@ -559,8 +543,8 @@ ts_result ts_joint_get_position(ts_joint_id id, float *position)
 ts_result ts_joint_get_reaction_force(ts_joint_id id, ts_vec3 *force)
 {
     TS_CHECK_NOT_NULL(force, __func__);
-    LOOKUP(id, world, j);
-    ts_joint_flush_impulses(world);
+    JOINT_LOOKUP(id, world, j);
+    ts_joint_flush_impulses(&world->solver.joint_scratch, &world->records);
     *force = j->reaction_force;
     return TS_OK;
 }
@@ -568,8 +552,8 @@ ts_result ts_joint_get_reaction_force(ts_joint_id id, ts_vec3 *force)
 ts_result ts_joint_get_reaction_torque(ts_joint_id id, ts_vec3 *torque)
 {
     TS_CHECK_NOT_NULL(torque, __func__);
-    LOOKUP(id, world, j);
-    ts_joint_flush_impulses(world);
+    JOINT_LOOKUP(id, world, j);
+    ts_joint_flush_impulses(&world->solver.joint_scratch, &world->records);
     *torque = j->reaction_torque;
     return TS_OK;
 }

@@ -2,46 +2,15 @@
  * destruction, and their material and filter settings. */
 #include "api/shape.h"
 
-#include "islands/sleep.h"
-
-#include "api/body.h"
+#include "api/body_mass.h"
+#include "api/contacts.h"
+#include "api/lookup.h"
 #include "base/alloc.h"
 #include "base/validate.h"
 #include "collide/broadphase.h"
-#include "collide/contact.h"
+#include "collide/mass.h"
+#include "islands/sleep.h"
 #include "tessera/tessera.h"
-
-ts_shape_mass ts_shape_compute_mass(const ts_shape *shape)
-{
-    switch (shape->type) {
-    case TS_SHAPE_SPHERE: return ts_sphere_mass(&shape->geometry.sphere, shape->density);
-    case TS_SHAPE_BOX: return ts_box_mass(&shape->geometry.box, shape->density);
-    case TS_SHAPE_CAPSULE: return ts_capsule_mass(&shape->geometry.capsule, shape->density);
-    case TS_SHAPE_TYPE_COUNT: break;
-    }
-    return (ts_shape_mass){0.0f, {0, 0, 0}};
-}
-
-static ts_shape *shape_lookup(ts_shape_id id, ts_world **out_world, const char *function)
-{
-    ts_world *world = ts_world_lookup_slot(id.world0, id.world_generation, function);
-    if (world == NULL) {
-        return NULL;
-    }
-    int32_t index = id.index1 > 0 ? id.index1 - 1 : -1; /* no overflow on forged ids */
-    if (index < 0 || index >= world->shape_ids.next_index) {
-        ts_fail(TS_ERROR_STALE_ID, function, "shape id index %d was never handed out by this world", (int)id.index1);
-        return NULL;
-    }
-    ts_shape *shape = world->shapes + index;
-    if (!shape->alive || shape->generation != id.generation) {
-        ts_fail(TS_ERROR_STALE_ID, function, "shape id (index %d, generation %u) is stale: the shape was destroyed",
-                (int)id.index1, (unsigned)id.generation);
-        return NULL;
-    }
-    *out_world = world;
-    return shape;
-}
 
 static ts_result check_shape_def(const ts_shape_def *def, ts_quat *rotation, const char *fn)
 {
@@ -62,19 +31,19 @@ static ts_result check_shape_def(const ts_shape_def *def, ts_quat *rotation, con
 
 static bool reserve_shape(ts_world *world)
 {
-    int32_t index = ts_id_pool_peek(&world->shape_ids);
-    if (index >= world->shape_capacity) {
-        int32_t capacity = world->shape_capacity < 64 ? 64 : 2 * world->shape_capacity;
-        ts_shape *grown = ts_realloc(&world->allocator, world->shapes,
-                                     (size_t)world->shape_capacity * sizeof(ts_shape),
+    int32_t index = ts_id_pool_peek(&world->records.shape_ids);
+    if (index >= world->records.shape_capacity) {
+        int32_t capacity = world->records.shape_capacity < 64 ? 64 : 2 * world->records.shape_capacity;
+        ts_shape *grown = ts_realloc(&world->records.allocator, world->records.shapes,
+                                     (size_t)world->records.shape_capacity * sizeof(ts_shape),
                                      (size_t)capacity * sizeof(ts_shape));
         if (grown == NULL) {
             return false;
         }
-        world->shapes = grown;
-        world->shape_capacity = capacity;
+        world->records.shapes = grown;
+        world->records.shape_capacity = capacity;
     }
-    return ts_id_pool_reserve(&world->shape_ids, &world->allocator, 0);
+    return ts_id_pool_reserve(&world->records.shape_ids, &world->records.allocator, 0);
 }
 
 /* A shape's own mass must be usable, whatever its body's type now, because
@@ -96,7 +65,7 @@ static ts_result check_shape_mass(const ts_shape *shape, const char *fn)
 static ts_result check_body_mass(const ts_world *world, int32_t body, const char *fn)
 {
     ts_mass_data md;
-    if (!ts_body_compute_mass(world, body, world->bodies[body].type, &md)) {
+    if (!ts_body_compute_mass(world, body, world->records.bodies[body].type, &md)) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn,
                        "the body's shapes would give unusable mass properties (mass %g, inertia %g %g %g, "
                        "centre %g %g %g)",
@@ -125,21 +94,22 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     if (check_shape_mass(&probe, fn) != TS_OK) {
         return TS_NULL_SHAPE_ID;
     }
-    if (ts_id_pool_peek(&world->shape_ids) >= TS_MAX_OBJECTS) {
+    if (ts_id_pool_peek(&world->records.shape_ids) >= TS_MAX_OBJECTS) {
         ts_fail(TS_ERROR_CAPACITY, fn, "the world holds %d shapes already (TS_MAX_OBJECTS)", TS_MAX_OBJECTS);
         return TS_NULL_SHAPE_ID;
     }
     /* A new shape wakes a moving body and what it touches; on a static body
      * it takes nothing away, and the bodies resting there sleep on. */
+    int32_t body_index = (int32_t)(body - world->records.bodies);
     if (!reserve_shape(world) ||
-        (body->type != TS_BODY_STATIC && ts_wake_body(world, (int32_t)(body - world->bodies), fn) != TS_OK)) {
+        (body->type != TS_BODY_STATIC &&
+         ts_wake_body(&world->records, &world->islands, &world->graph, body_index, fn) != TS_OK)) {
         ts_fail(TS_ERROR_OUT_OF_MEMORY, fn, "the allocator returned NULL");
         return TS_NULL_SHAPE_ID;
     }
-    bool fresh = world->shape_ids.free_count == 0;
-    int32_t index = ts_id_pool_take(&world->shape_ids);
-    int32_t body_index = (int32_t)(body - world->bodies);
-    ts_shape *shape = world->shapes + index;
+    bool fresh = world->records.shape_ids.free_count == 0;
+    int32_t index = ts_id_pool_take(&world->records.shape_ids);
+    ts_shape *shape = world->records.shapes + index;
     uint32_t generation = fresh ? 0u : shape->generation;
     *shape = (ts_shape){
         .generation = generation,
@@ -157,7 +127,7 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
         .user_data = def->user_data,
     };
     if (body->last_shape != -1) {
-        world->shapes[body->last_shape].next = index;
+        world->records.shapes[body->last_shape].next = index;
     } else {
         body->first_shape = index;
     }
@@ -170,12 +140,12 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
         return TS_NULL_SHAPE_ID;
     }
     ts_body_update_mass(world, body_index);
-    if (ts_shape_create_proxy(world, index, fn) != TS_OK) {
+    if (ts_shape_create_proxy(&world->records, &world->collision.broadphase, index, fn) != TS_OK) {
         ts_shape_release(world, index);
         ts_body_update_mass(world, body_index);
         return TS_NULL_SHAPE_ID;
     }
-    return ts_shape_id_of(world, index);
+    return ts_shape_id_of(&world->records, index);
 }
 
 ts_shape_id ts_create_sphere_shape(ts_body_id body, const ts_shape_def *def, const ts_sphere *sphere)
@@ -219,36 +189,36 @@ ts_shape_id ts_create_capsule_shape(ts_body_id body, const ts_shape_def *def, co
 
 void ts_shape_release(ts_world *world, int32_t index)
 {
-    ts_shape *shape = world->shapes + index;
-    ts_body *body = world->bodies + shape->body;
+    ts_shape *shape = world->records.shapes + index;
+    ts_body *body = world->records.bodies + shape->body;
     ts_body_destroy_contacts(world, shape->body, index);
-    ts_shape_destroy_proxy(world, index);
+    ts_shape_destroy_proxy(&world->records, &world->collision.broadphase, index);
     if (shape->prev != -1) {
-        world->shapes[shape->prev].next = shape->next;
+        world->records.shapes[shape->prev].next = shape->next;
     } else {
         body->first_shape = shape->next;
     }
     if (shape->next != -1) {
-        world->shapes[shape->next].prev = shape->prev;
+        world->records.shapes[shape->next].prev = shape->prev;
     } else {
         body->last_shape = shape->prev;
     }
     body->shape_count -= 1;
     shape->alive = false;
     shape->generation += 1;
-    ts_id_pool_release(&world->shape_ids, index);
+    ts_id_pool_release(&world->records.shape_ids, index);
 }
 
 ts_result ts_destroy_shape(ts_shape_id id)
 {
     ts_world *world;
-    ts_shape *shape = shape_lookup(id, &world, __func__);
+    ts_shape *shape = ts_shape_lookup(id, &world, __func__);
     if (shape == NULL) {
         return TS_ERROR_STALE_ID;
     }
     int32_t body = shape->body;
-    TS_TRY(ts_wake_body(world, body, __func__));
-    ts_shape_release(world, (int32_t)(shape - world->shapes));
+    TS_TRY(ts_wake_body(&world->records, &world->islands, &world->graph, body, __func__));
+    ts_shape_release(world, (int32_t)(shape - world->records.shapes));
     ts_body_update_mass(world, body);
     return TS_OK;
 }
@@ -257,32 +227,32 @@ bool ts_shape_is_valid(ts_shape_id id)
 {
     ts_world *world = ts_world_lookup_slot(id.world0, id.world_generation, NULL);
     int32_t index = id.index1 > 0 ? id.index1 - 1 : -1; /* no overflow on forged ids */
-    return world != NULL && index >= 0 && index < world->shape_ids.next_index && world->shapes[index].alive &&
-           world->shapes[index].generation == id.generation;
+    return world != NULL && index >= 0 && index < world->records.shape_ids.next_index &&
+           world->records.shapes[index].alive && world->records.shapes[index].generation == id.generation;
 }
 
 /* Contacts mix friction and restitution when they are made; a change of
  * either reaches the shape's existing contacts here. */
 static void remix_contacts(ts_world *world, int32_t shape)
 {
-    ts_contact_store *s = &world->contact_store;
-    for (int32_t key = world->bodies[world->shapes[shape].body].contact_head; key != -1;
-         key = world->contacts[key >> 1].edges[key & 1].next_key) {
-        const ts_contact *c = world->contacts + (key >> 1);
+    ts_contact_store *s = &world->records.contact_store;
+    for (int32_t key = world->records.bodies[world->records.shapes[shape].body].contact_head; key != -1;
+         key = world->records.contacts[key >> 1].edges[key & 1].next_key) {
+        const ts_contact *c = world->records.contacts + (key >> 1);
         if (c->shape_a != shape && c->shape_b != shape) {
             continue;
         }
-        const ts_shape *a = world->shapes + c->shape_a;
-        const ts_shape *b = world->shapes + c->shape_b;
+        const ts_shape *a = world->records.shapes + c->shape_a;
+        const ts_shape *b = world->records.shapes + c->shape_b;
         int32_t i = s->table.slot_of_id[key >> 1];
         s->friction[i] = sqrtf(a->friction * b->friction);
         s->restitution[i] = a->restitution > b->restitution ? a->restitution : b->restitution;
     }
 }
 
-#define LOOKUP(id, world, shape)                                                                               \
+#define SHAPE_LOOKUP(id, world, shape)                                                                         \
     ts_world *world;                                                                                           \
-    ts_shape *shape = shape_lookup(id, &world, __func__);                                                      \
+    ts_shape *shape = ts_shape_lookup(id, &world, __func__);                                                   \
     if (shape == NULL) {                                                                                       \
         return TS_ERROR_STALE_ID;                                                                              \
     }
@@ -290,15 +260,15 @@ static void remix_contacts(ts_world *world, int32_t shape)
 ts_result ts_shape_get_body(ts_shape_id id, ts_body_id *body)
 {
     TS_CHECK_NOT_NULL(body, __func__);
-    LOOKUP(id, world, shape);
-    *body = ts_body_id_of(world, shape->body);
+    SHAPE_LOOKUP(id, world, shape);
+    *body = ts_body_id_of(&world->records, shape->body);
     return TS_OK;
 }
 
 ts_result ts_shape_get_type(ts_shape_id id, ts_shape_type *type)
 {
     TS_CHECK_NOT_NULL(type, __func__);
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     *type = shape->type;
     return TS_OK;
 }
@@ -312,7 +282,7 @@ static ts_result wrong_type(const char *fn, ts_shape_type type)
 ts_result ts_shape_get_sphere(ts_shape_id id, ts_sphere *sphere)
 {
     TS_CHECK_NOT_NULL(sphere, __func__);
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     if (shape->type != TS_SHAPE_SPHERE) {
         return wrong_type(__func__, shape->type);
     }
@@ -323,7 +293,7 @@ ts_result ts_shape_get_sphere(ts_shape_id id, ts_sphere *sphere)
 ts_result ts_shape_get_box(ts_shape_id id, ts_box *box)
 {
     TS_CHECK_NOT_NULL(box, __func__);
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     if (shape->type != TS_SHAPE_BOX) {
         return wrong_type(__func__, shape->type);
     }
@@ -334,7 +304,7 @@ ts_result ts_shape_get_box(ts_shape_id id, ts_box *box)
 ts_result ts_shape_get_capsule(ts_shape_id id, ts_capsule *capsule)
 {
     TS_CHECK_NOT_NULL(capsule, __func__);
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     if (shape->type != TS_SHAPE_CAPSULE) {
         return wrong_type(__func__, shape->type);
     }
@@ -345,7 +315,7 @@ ts_result ts_shape_get_capsule(ts_shape_id id, ts_capsule *capsule)
 ts_result ts_shape_get_local_transform(ts_shape_id id, ts_transform *transform)
 {
     TS_CHECK_NOT_NULL(transform, __func__);
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     *transform = shape->local;
     return TS_OK;
 }
@@ -353,14 +323,14 @@ ts_result ts_shape_get_local_transform(ts_shape_id id, ts_transform *transform)
 ts_result ts_shape_set_density(ts_shape_id id, float density)
 {
     TS_TRY(ts_check_positive(density, __func__, "density"));
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     float old_density = shape->density;
     shape->density = density;
     if (check_shape_mass(shape, __func__) != TS_OK || check_body_mass(world, shape->body, __func__) != TS_OK) {
         shape->density = old_density;
         return TS_ERROR_OUT_OF_RANGE;
     }
-    TS_TRY(ts_wake_body(world, shape->body, __func__));
+    TS_TRY(ts_wake_body(&world->records, &world->islands, &world->graph, shape->body, __func__));
     ts_body_update_mass(world, shape->body);
     return TS_OK;
 }
@@ -368,7 +338,7 @@ ts_result ts_shape_set_density(ts_shape_id id, float density)
 ts_result ts_shape_get_density(ts_shape_id id, float *density)
 {
     TS_CHECK_NOT_NULL(density, __func__);
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     *density = shape->density;
     return TS_OK;
 }
@@ -376,16 +346,16 @@ ts_result ts_shape_get_density(ts_shape_id id, float *density)
 ts_result ts_shape_set_friction(ts_shape_id id, float friction)
 {
     TS_TRY(ts_check_non_negative(friction, __func__, "friction"));
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     shape->friction = friction;
-    remix_contacts(world, (int32_t)(shape - world->shapes));
+    remix_contacts(world, (int32_t)(shape - world->records.shapes));
     return TS_OK;
 }
 
 ts_result ts_shape_get_friction(ts_shape_id id, float *friction)
 {
     TS_CHECK_NOT_NULL(friction, __func__);
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     *friction = shape->friction;
     return TS_OK;
 }
@@ -396,43 +366,43 @@ ts_result ts_shape_set_restitution(ts_shape_id id, float restitution)
     if (restitution > 1.0f) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "restitution is %g (must be in [0, 1])", (double)restitution);
     }
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     shape->restitution = restitution;
-    remix_contacts(world, (int32_t)(shape - world->shapes));
+    remix_contacts(world, (int32_t)(shape - world->records.shapes));
     return TS_OK;
 }
 
 ts_result ts_shape_get_restitution(ts_shape_id id, float *restitution)
 {
     TS_CHECK_NOT_NULL(restitution, __func__);
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     *restitution = shape->restitution;
     return TS_OK;
 }
 
 ts_result ts_shape_set_filter(ts_shape_id id, ts_filter filter)
 {
-    LOOKUP(id, world, shape);
-    int32_t index = (int32_t)(shape - world->shapes);
-    TS_TRY(ts_wake_body(world, shape->body, __func__));
+    SHAPE_LOOKUP(id, world, shape);
+    int32_t index = (int32_t)(shape - world->records.shapes);
+    TS_TRY(ts_wake_body(&world->records, &world->islands, &world->graph, shape->body, __func__));
     shape->filter = filter;
     /* Pairs are found again under the new filter from the next step. */
     ts_body_destroy_contacts(world, shape->body, index);
-    ts_tree_set_category_bits(&world->broadphase.trees[shape->tree], shape->proxy, filter.category_bits);
-    return ts_shape_buffer_move(world, index, __func__);
+    ts_tree_set_category_bits(&world->collision.broadphase.trees[shape->tree], shape->proxy, filter.category_bits);
+    return ts_shape_buffer_move(&world->records, &world->collision.broadphase, index, __func__);
 }
 
 ts_result ts_shape_get_filter(ts_shape_id id, ts_filter *filter)
 {
     TS_CHECK_NOT_NULL(filter, __func__);
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     *filter = shape->filter;
     return TS_OK;
 }
 
 ts_result ts_shape_set_user_data(ts_shape_id id, void *user_data)
 {
-    LOOKUP(id, world, shape);
+    SHAPE_LOOKUP(id, world, shape);
     shape->user_data = user_data;
     return TS_OK;
 }
@@ -440,6 +410,6 @@ ts_result ts_shape_set_user_data(ts_shape_id id, void *user_data)
 void *ts_shape_get_user_data(ts_shape_id id)
 {
     ts_world *world;
-    ts_shape *shape = shape_lookup(id, &world, __func__);
+    ts_shape *shape = ts_shape_lookup(id, &world, __func__);
     return shape == NULL ? NULL : shape->user_data;
 }

@@ -3,7 +3,6 @@
  * world_settings.c, what it reports in world_read.c. */
 #include "api/world.h"
 
-#include "api/body.h"
 #include "base/alloc.h"
 #include "base/validate.h"
 #include "collide/contact.h"
@@ -84,7 +83,7 @@ static void unlock_slots(void) { atomic_flag_clear_explicit(&slot_lock, memory_o
 ts_world *ts_world_lookup_slot(uint16_t world0, uint16_t world_generation, const char *function)
 {
     ts_world *world = world0 < TS_MAX_WORLDS ? world_slots[world0] : NULL;
-    if (world == NULL || world->generation != world_generation) {
+    if (world == NULL || world->records.world_generation != world_generation) {
         if (function != NULL) {
             ts_fail(TS_ERROR_STALE_ID, function, "the id's world (slot %u, generation %u) was destroyed or never existed",
                     (unsigned)world0, (unsigned)world_generation);
@@ -165,47 +164,53 @@ static ts_result check_world_def(const ts_world_def *def, const char *fn)
  * size does not regrow the arrays. */
 static bool reserve_capacity(ts_world *world, int bodies, int shapes)
 {
-    const ts_allocator *a = &world->allocator;
+    const ts_allocator *a = &world->records.allocator;
     if (bodies > 0) {
-        world->bodies = ts_alloc(a, (size_t)bodies * sizeof(ts_body));
-        if (world->bodies == NULL) {
+        world->records.bodies = ts_alloc(a, (size_t)bodies * sizeof(ts_body));
+        if (world->records.bodies == NULL) {
             return false;
         }
-        world->body_capacity = bodies;
-        if (!ts_id_pool_reserve(&world->body_ids, a, bodies) ||
-            !ts_body_store_reserve(&world->store, a, bodies, bodies) || !ts_island_reserve(world, bodies)) {
+        world->records.body_capacity = bodies;
+        if (!ts_id_pool_reserve(&world->records.body_ids, a, bodies) ||
+            !ts_body_store_reserve(&world->records.store, a, bodies, bodies) ||
+            !ts_island_reserve(&world->islands, a, bodies)) {
             return false;
         }
     }
     if (shapes > 0) {
-        world->shapes = ts_alloc(a, (size_t)shapes * sizeof(ts_shape));
-        if (world->shapes == NULL) {
+        world->records.shapes = ts_alloc(a, (size_t)shapes * sizeof(ts_shape));
+        if (world->records.shapes == NULL) {
             return false;
         }
-        world->shape_capacity = shapes;
-        return ts_id_pool_reserve(&world->shape_ids, a, shapes);
+        world->records.shape_capacity = shapes;
+        return ts_id_pool_reserve(&world->records.shape_ids, a, shapes);
     }
     return true;
 }
 
 void ts_world_free_bodies_and_shapes(ts_world *world)
 {
-    const ts_allocator *a = &world->allocator;
-    ts_free(a, world->bodies, (size_t)world->body_capacity * sizeof(ts_body));
-    ts_free(a, world->shapes, (size_t)world->shape_capacity * sizeof(ts_shape));
-    ts_id_pool_destroy(&world->body_ids, a);
-    ts_id_pool_destroy(&world->shape_ids, a);
-    ts_body_store_destroy(&world->store, a);
-    ts_broadphase_destroy(&world->broadphase, a);
-    ts_contacts_free(world);
+    const ts_allocator *a = &world->records.allocator;
+    ts_free(a, world->records.bodies, (size_t)world->records.body_capacity * sizeof(ts_body));
+    ts_free(a, world->records.shapes, (size_t)world->records.shape_capacity * sizeof(ts_shape));
+    ts_id_pool_destroy(&world->records.body_ids, a);
+    ts_id_pool_destroy(&world->records.shape_ids, a);
+    ts_body_store_destroy(&world->records.store, a);
+    ts_broadphase_destroy(&world->collision.broadphase, a);
+    ts_contacts_free(&world->records, &world->collision);
+    ts_graph_destroy(&world->graph, a);
     ts_island_set_destroy(&world->islands, a);
-    ts_joints_free(world);
-    ts_solver_scratch_free(&world->solver_scratch, a);
+    ts_free(a, world->records.joints, (size_t)world->records.joint_capacity * sizeof(ts_joint));
+    ts_id_pool_destroy(&world->records.joint_ids, a);
+    ts_joint_scratch_free(&world->solver.joint_scratch, a);
+    ts_solver_scratch_free(&world->solver.scratch, a);
     ts_parallel_destroy(&world->parallel, a);
-    world->bodies = NULL;
-    world->shapes = NULL;
-    world->body_capacity = 0;
-    world->shape_capacity = 0;
+    world->records.bodies = NULL;
+    world->records.shapes = NULL;
+    world->records.joints = NULL;
+    world->records.body_capacity = 0;
+    world->records.shape_capacity = 0;
+    world->records.joint_capacity = 0;
 }
 
 /* def->simd_width, else TESSERA_SIMD, else the widest the CPU runs; 0 with
@@ -243,34 +248,34 @@ ts_world_id ts_create_world(const ts_world_def *def)
         return TS_NULL_WORLD_ID;
     }
     memset(world, 0, sizeof *world);
-    ts_body_store_init(&world->store);
-    ts_contact_store_init(&world->contact_store);
-    world->allocator = allocator;
-    world->gravity = def->gravity;
-    world->substeps = def->substeps;
+    ts_body_store_init(&world->records.store);
+    ts_contact_store_init(&world->records.contact_store);
+    world->records.allocator = allocator;
+    world->solver.gravity = def->gravity;
+    world->solver.substeps = def->substeps;
     world->thread_count = def->threads == 0 ? ts_available_threads() : def->threads;
-    world->enqueue_task = def->enqueue_task;
-    world->finish_task = def->finish_task;
-    world->user_task_context = def->user_task_context;
-    world->simd_width = simd_width;
-    world->solver = def->solver;
+    world->solver.simd_width = simd_width;
+    world->solver.type = def->solver;
     world->user_data = def->user_data;
-    world->contact_hertz = def->contact_hertz;
-    world->contact_damping_ratio = def->contact_damping_ratio;
-    world->contact_push_speed = def->contact_push_speed;
-    world->restitution_threshold = def->restitution_threshold;
-    world->enable_warm_starting = def->enable_warm_starting;
+    world->solver.contact_hertz = def->contact_hertz;
+    world->solver.contact_damping_ratio = def->contact_damping_ratio;
+    world->solver.contact_push_speed = def->contact_push_speed;
+    world->solver.restitution_threshold = def->restitution_threshold;
+    world->solver.enable_warm_starting = def->enable_warm_starting;
     world->enable_sleep = def->enable_sleep;
-    world->joint_hertz = def->joint_hertz;
-    world->joint_damping_ratio = def->joint_damping_ratio;
-    if (!ts_parallel_init(&world->parallel, &world->allocator) ||
-        !ts_broadphase_init(&world->broadphase, &world->allocator, def->shape_capacity) ||
+    world->solver.joint_hertz = def->joint_hertz;
+    world->solver.joint_damping_ratio = def->joint_damping_ratio;
+    if (!ts_parallel_init(&world->parallel, &world->records.allocator) ||
+        !ts_broadphase_init(&world->collision.broadphase, &world->records.allocator, def->shape_capacity) ||
         !reserve_capacity(world, def->body_capacity, def->shape_capacity)) {
         ts_world_free_bodies_and_shapes(world);
         ts_free(&allocator, world, sizeof(ts_world));
         ts_fail(TS_ERROR_OUT_OF_MEMORY, __func__, "the allocator returned NULL");
         return TS_NULL_WORLD_ID;
     }
+    world->parallel.enqueue_task = def->enqueue_task; /* ts_parallel_init zeroed them */
+    world->parallel.finish_task = def->finish_task;
+    world->parallel.user_task_context = def->user_task_context;
 
     lock_slots();
     int slot = 0;
@@ -282,8 +287,8 @@ ts_world_id ts_create_world(const ts_world_def *def)
         if (slot_generations[slot] == 0) {
             slot_generations[slot] = 1;
         }
-        world->index = (uint16_t)slot;
-        world->generation = slot_generations[slot];
+        world->records.world_index = (uint16_t)slot;
+        world->records.world_generation = slot_generations[slot];
         world_slots[slot] = world;
     }
     unlock_slots();
@@ -303,9 +308,9 @@ ts_result ts_destroy_world(ts_world_id id)
         return TS_ERROR_STALE_ID;
     }
     lock_slots();
-    world_slots[world->index] = NULL;
+    world_slots[world->records.world_index] = NULL;
     unlock_slots();
-    ts_allocator allocator = world->allocator;
+    ts_allocator allocator = world->records.allocator;
     ts_world_free_bodies_and_shapes(world);
     ts_free(&allocator, world, sizeof(ts_world));
     return TS_OK;

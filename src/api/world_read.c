@@ -1,6 +1,7 @@
 /* What a world reports: its counters, the last step's profile, and its
  * bodies' transforms in bulk (for backends that copy every pose each step). */
-#include "api/body.h"
+#include "api/body_mass.h"
+#include "api/lookup.h"
 #include "base/validate.h"
 #include "tessera/tessera.h"
 
@@ -11,16 +12,16 @@ ts_result ts_world_get_counters(ts_world_id id, ts_world_counters *counters)
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    const ts_body_store *s = &world->store;
+    const ts_body_store *s = &world->records.store;
     *counters = (ts_world_counters){
         .body_count = s->table.count,
         .awake_body_count = s->table.end[TS_RANGE_AWAKE],
         .static_body_count = s->table.count - s->table.end[TS_RANGE_SLEEPING],
-        .shape_count = ts_id_pool_live_count(&world->shape_ids),
+        .shape_count = ts_id_pool_live_count(&world->records.shape_ids),
         .step_count = world->step_count,
         .thread_count = world->thread_count,
-        .simd_width = world->simd_width,
-        .contact_count = world->contact_store.table.count,
+        .simd_width = world->solver.simd_width,
+        .contact_count = world->records.contact_store.table.count,
     };
     for (int c = 0; c < TS_GRAPH_COLOR_COUNT; ++c) {
         counters->color_counts[c] = world->graph.colors[c].count;
@@ -28,9 +29,10 @@ ts_result ts_world_get_counters(ts_world_id id, ts_world_counters *counters)
     counters->overflow_count = world->graph.colors[TS_OVERFLOW_COLOR].count;
     counters->island_count = ts_id_pool_live_count(&world->islands.ids);
     counters->awake_island_count = world->islands.awake_count;
-    counters->sleeping_contact_count = world->contact_store.table.count - world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
-    counters->narrowphase_pairs = world->narrowphase_pairs;
-    const ts_contact_store *cs = &world->contact_store;
+    const ts_soa_table *contacts = &world->records.contact_store.table;
+    counters->sleeping_contact_count = contacts->count - contacts->end[TS_CONTACT_RANGE_AWAKE];
+    counters->narrowphase_pairs = world->collision.narrowphase_pairs;
+    const ts_contact_store *cs = &world->records.contact_store;
     for (int32_t i = 0; i < cs->table.count; ++i) {
         counters->touching_count += (cs->flags[i] & TS_CONTACT_TOUCHING) != 0;
         counters->point_count += cs->point_count[i];
@@ -58,14 +60,14 @@ ts_result ts_world_get_awake_transforms(ts_world_id id, ts_body_id *ids, ts_tran
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    const ts_body_store *s = &world->store;
+    const ts_body_store *s = &world->records.store;
     int awake = s->table.end[TS_RANGE_AWAKE];
     int n = awake < capacity ? awake : capacity;
     for (int i = 0; i < n; ++i) {
         int32_t body = s->table.id_of_slot[i];
         transforms[i] = ts_body_origin_transform(world, body);
         if (ids != NULL) {
-            ids[i] = ts_body_id_of(world, body);
+            ids[i] = ts_body_id_of(&world->records, body);
         }
     }
     *count = awake;
@@ -88,7 +90,8 @@ ts_result ts_world_get_body_transforms(ts_world_id id, const ts_body_id *bodies,
         if (bodies[i].index1 <= 0) {
             return ts_fail(TS_ERROR_STALE_ID, __func__, "bodies[%d] is the null id", i);
         }
-        if (bodies[i].world0 != world->index || bodies[i].world_generation != world->generation) {
+        if (bodies[i].world0 != world->records.world_index ||
+            bodies[i].world_generation != world->records.world_generation) {
             return ts_fail(TS_ERROR_WRONG_WORLD, __func__, "bodies[%d] belongs to another world (slot %u)", i,
                            (unsigned)bodies[i].world0);
         }

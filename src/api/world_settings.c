@@ -33,7 +33,7 @@ ts_result ts_world_set_gravity(ts_world_id id, ts_vec3 gravity)
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    world->gravity = gravity;
+    world->solver.gravity = gravity;
     return TS_OK;
 }
 
@@ -44,7 +44,7 @@ ts_result ts_world_get_gravity(ts_world_id id, ts_vec3 *gravity)
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    *gravity = world->gravity;
+    *gravity = world->solver.gravity;
     return TS_OK;
 }
 
@@ -71,7 +71,7 @@ ts_result ts_world_set_substeps(ts_world_id id, int substeps)
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    world->substeps = substeps;
+    world->solver.substeps = substeps;
     return TS_OK;
 }
 
@@ -88,8 +88,8 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    if (world->solver != solver) {
-        ts_contact_store *s = &world->contact_store;
+    if (world->solver.type != solver) {
+        ts_contact_store *s = &world->records.contact_store;
         int32_t count = s->table.count;
         memset(s->normal_impulse, 0, sizeof(float) * 4 * (size_t)count);
         memset(s->friction_impulse1, 0, sizeof(float) * (size_t)count);
@@ -97,12 +97,12 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
         memset(s->twist_impulse, 0, sizeof(float) * (size_t)count);
         memset(s->slip1, 0, sizeof(float) * (size_t)count);
         memset(s->slip2, 0, sizeof(float) * (size_t)count);
-        for (int32_t j = 0; j < world->joint_capacity; ++j) {
-            world->joints[j].impulses = (ts_joint_impulses){{0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
+        for (int32_t j = 0; j < world->records.joint_capacity; ++j) {
+            world->records.joints[j].impulses = (ts_joint_impulses){{0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
         }
-        world->solver = solver;
-        world->joint_scratch.ball_step = -1; /* the ball bundles' impulses are gone too */
-        world->joint_scratch.ball_impulses_pending = false;
+        world->solver.type = solver;
+        world->solver.joint_scratch.ball_step = -1; /* the ball bundles' impulses are gone too */
+        world->solver.joint_scratch.ball_impulses_pending = false;
     }
     return TS_OK;
 }
@@ -114,7 +114,7 @@ ts_result ts_world_get_solver(ts_world_id id, ts_solver_type *solver)
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    *solver = world->solver;
+    *solver = world->solver.type;
     return TS_OK;
 }
 ts_result ts_world_enable_sleep(ts_world_id id, bool enable)
@@ -124,7 +124,7 @@ ts_result ts_world_enable_sleep(ts_world_id id, bool enable)
         return TS_ERROR_STALE_ID;
     }
     if (!enable) {
-        TS_TRY(ts_wake_all(world, __func__));
+        TS_TRY(ts_wake_all(&world->records, &world->islands, &world->graph, __func__));
     }
     world->enable_sleep = enable;
     return TS_OK;

@@ -1,11 +1,10 @@
 /* The step's workers and stages (see parallel.h). */
 #include "base/parallel.h"
 
-#include "api/world.h"
 #include "base/alloc.h"
+#include "base/array.h"
 #include "base/error.h"
 #include "base/timer.h"
-#include "soa/array.h"
 
 #include <string.h>
 #include <sched.h>
@@ -255,11 +254,11 @@ static void judge_step(ts_parallel *p, double step_ms)
     }
 }
 
-static ts_result run_parallel(ts_world *world, int workers, ts_step_body_fn *body, void *context);
+static ts_result run_parallel(ts_parallel *p, int workers, ts_step_body_fn *body, void *context);
 
-ts_result ts_parallel_run(ts_world *world, int workers, int32_t stage_capacity, ts_step_body_fn *body, void *context)
+ts_result ts_parallel_run(ts_parallel *p, const ts_allocator *allocator, int workers, int32_t stage_capacity,
+                          ts_step_body_fn *body, void *context)
 {
-    ts_parallel *p = &world->parallel;
     /* Sequence numbers keep growing across steps, so no flag needs a reset. */
     p->base += (uint64_t)p->stage_count + 1;
     p->stage_count = 0;
@@ -270,7 +269,7 @@ ts_result ts_parallel_run(ts_world *world, int workers, int32_t stage_capacity, 
         workers = 1;
     }
     if (workers > 1 &&
-        !ts_array_reserve(&world->allocator, (void **)&p->stages, &p->stage_capacity, stage_capacity, sizeof(ts_stage))) {
+        !ts_array_reserve(allocator, (void **)&p->stages, &p->stage_capacity, stage_capacity, sizeof(ts_stage))) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (stages)");
     }
     if (workers <= 1) {
@@ -278,27 +277,26 @@ ts_result ts_parallel_run(ts_world *world, int workers, int32_t stage_capacity, 
         return body(context);
     }
     double start = ts_now_ms();
-    ts_result result = run_parallel(world, workers, body, context);
+    ts_result result = run_parallel(p, workers, body, context);
     judge_step(p, ts_now_ms() - start);
     return result;
 }
 
-static ts_result run_parallel(ts_world *world, int workers, ts_step_body_fn *body, void *context)
+static ts_result run_parallel(ts_parallel *p, int workers, ts_step_body_fn *body, void *context)
 {
-    ts_parallel *p = &world->parallel;
-    if (world->enqueue_task != NULL) {
+    if (p->enqueue_task != NULL) {
         static_assert(TS_MAX_THREADS <= 256, "helper tasks live on the stack");
         helper_task tasks[TS_MAX_THREADS];
         void *handles[TS_MAX_THREADS];
         for (int w = 1; w < workers; ++w) {
             tasks[w] = (helper_task){p, w, workers};
-            handles[w] = world->enqueue_task(helper_task_run, 1, 1, tasks + w, world->user_task_context);
+            handles[w] = p->enqueue_task(helper_task_run, 1, 1, tasks + w, p->user_task_context);
         }
         double end;
         ts_result result = run_body(p, workers, body, context, &end);
         for (int w = 1; w < workers; ++w) {
             if (handles[w] != NULL) {
-                world->finish_task(handles[w], world->user_task_context);
+                p->finish_task(handles[w], p->user_task_context);
             }
         }
         p->waited_ms += ts_now_ms() - end;

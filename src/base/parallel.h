@@ -43,8 +43,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-struct ts_world;
-
 /* The most blocks one stage is split into; stages with more items use larger
  * blocks (ts_block_size). */
 #define TS_MAX_STAGE_BLOCKS 4096
@@ -75,6 +73,9 @@ typedef struct ts_parallel {
     pthread_mutex_t lock;          /* guards the sleep on wake */
     pthread_cond_t wake;           /* a stage was published, or the step ended */
     bool sync_ready;               /* lock and wake were made */
+    ts_enqueue_task_fn *enqueue_task; /* the user's task callbacks (ts_world_def), or NULL: OpenMP */
+    ts_finish_task_fn *finish_task;
+    void *user_task_context;
 } ts_parallel;
 
 bool ts_parallel_init(ts_parallel *parallel, const ts_allocator *allocator);
@@ -111,11 +112,11 @@ void ts_parallel_for_with(ts_parallel *parallel, ts_block_fn *run, void *context
 typedef ts_result ts_step_body_fn(void *context);
 
 /* Runs body on the calling thread as worker 0, with `workers` workers in
- * all (fewer if the runner gives fewer): through the world's task callbacks
- * when set, else OpenMP, else alone. stage_capacity bounds the stages body
- * may publish (more run on worker 0 alone). Allocates only when
- * stage_capacity grows. */
-ts_result ts_parallel_run(struct ts_world *world, int workers, int32_t stage_capacity, ts_step_body_fn *body,
-                          void *context);
+ * all (fewer if the runner gives fewer): through the task callbacks when
+ * set, else OpenMP, else alone. stage_capacity bounds the stages body may
+ * publish (more run on worker 0 alone). Allocates (through allocator) only
+ * when stage_capacity grows. */
+ts_result ts_parallel_run(ts_parallel *parallel, const ts_allocator *allocator, int workers, int32_t stage_capacity,
+                          ts_step_body_fn *body, void *context);
 
 #endif

@@ -5,10 +5,9 @@
  * broadphase_refit.c. */
 #include "collide/broadphase.h"
 
-#include "api/world.h"
+#include "base/array.h"
 #include "base/error.h"
 #include "collide/shape_bounds.h"
-#include "soa/array.h"
 
 bool ts_broadphase_init(ts_broadphase *bp, const ts_allocator *allocator, int32_t shape_capacity)
 {
@@ -43,17 +42,17 @@ void ts_broadphase_destroy(ts_broadphase *bp, const ts_allocator *allocator)
 
 /* ---- bounds ---- */
 
-static ts_transform body_sim_transform(const ts_world *world, int32_t body)
+static ts_transform body_sim_transform(const ts_records *records, int32_t body)
 {
-    const ts_body_store *s = &world->store;
+    const ts_body_store *s = &records->store;
     int32_t i = s->table.slot_of_id[body];
     return (ts_transform){{s->px[i], s->py[i], s->pz[i]}, {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
 }
 
-ts_aabb ts_shape_compute_aabb(const ts_world *world, int32_t shape)
+ts_aabb ts_shape_compute_aabb(const ts_records *records, int32_t shape)
 {
-    const ts_shape *s = world->shapes + shape;
-    return ts_shape_bounds(s, body_sim_transform(world, s->body));
+    const ts_shape *s = records->shapes + shape;
+    return ts_shape_bounds(s, body_sim_transform(records, s->body));
 }
 
 static float margin_of(const ts_shape *shape) { return shape->tree == TS_TREE_STATIC ? 0.0f : TS_AABB_MARGIN; }
@@ -70,16 +69,16 @@ static void store_fat_box(ts_body_store *s, int32_t i, ts_aabb box)
     s->fat_uz[i] = box.upper.z;
 }
 
-void ts_body_sync_bounds(ts_world *world, int32_t body)
+void ts_body_sync_bounds(ts_records *records, int32_t body)
 {
-    ts_body_store *s = &world->store;
+    ts_body_store *s = &records->store;
     int32_t i = s->table.slot_of_id[body];
-    int32_t first = world->bodies[body].first_shape;
+    int32_t first = records->bodies[body].first_shape;
     float radius = 0.0f; /* the general path */
     ts_vec3 half = {0.0f, 0.0f, 0.0f};
     s->first_shape[i] = first;
     if (first != -1) {
-        const ts_shape *shape = world->shapes + first;
+        const ts_shape *shape = records->shapes + first;
         bool alone = shape->next == -1 && shape->proxy >= 0 && ts_shape_is_centred(shape);
         ts_quat q = shape->sim_local.q;
         if (alone && shape->type == TS_SHAPE_SPHERE) {
@@ -101,14 +100,13 @@ void ts_body_sync_bounds(ts_world *world, int32_t body)
 
 /* ---- proxies and the move buffer ---- */
 
-ts_result ts_shape_buffer_move(ts_world *world, int32_t shape, const char *function)
+ts_result ts_shape_buffer_move(ts_records *records, ts_broadphase *bp, int32_t shape, const char *function)
 {
-    ts_shape *s = world->shapes + shape;
+    ts_shape *s = records->shapes + shape;
     if (s->in_move_buffer) {
         return TS_OK;
     }
-    ts_broadphase *bp = &world->broadphase;
-    if (!ts_array_reserve(&world->allocator, (void **)&bp->move_buffer, &bp->move_capacity, bp->move_count + 1,
+    if (!ts_array_reserve(&records->allocator, (void **)&bp->move_buffer, &bp->move_capacity, bp->move_count + 1,
                           sizeof(int32_t))) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, function, "the allocator returned NULL");
     }
@@ -117,30 +115,29 @@ ts_result ts_shape_buffer_move(ts_world *world, int32_t shape, const char *funct
     return TS_OK;
 }
 
-ts_result ts_shape_create_proxy(ts_world *world, int32_t shape, const char *function)
+ts_result ts_shape_create_proxy(ts_records *records, ts_broadphase *bp, int32_t shape, const char *function)
 {
-    ts_shape *s = world->shapes + shape;
-    s->tree = world->bodies[s->body].type == TS_BODY_STATIC ? TS_TREE_STATIC : TS_TREE_MOVABLE;
-    s->fat_aabb = ts_aabb_enlarge(ts_shape_compute_aabb(world, shape), margin_of(s));
+    ts_shape *s = records->shapes + shape;
+    s->tree = records->bodies[s->body].type == TS_BODY_STATIC ? TS_TREE_STATIC : TS_TREE_MOVABLE;
+    s->fat_aabb = ts_aabb_enlarge(ts_shape_compute_aabb(records, shape), margin_of(s));
     s->enlarged = false;
     s->in_move_buffer = false;
-    s->proxy = ts_tree_create_proxy(&world->broadphase.trees[s->tree], s->fat_aabb, s->filter.category_bits, shape);
+    s->proxy = ts_tree_create_proxy(&bp->trees[s->tree], s->fat_aabb, s->filter.category_bits, shape);
     if (s->proxy < 0) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, function, "the allocator returned NULL");
     }
-    ts_result r = ts_shape_buffer_move(world, shape, function);
+    ts_result r = ts_shape_buffer_move(records, bp, shape, function);
     if (r != TS_OK) {
-        ts_tree_destroy_proxy(&world->broadphase.trees[s->tree], s->proxy);
+        ts_tree_destroy_proxy(&bp->trees[s->tree], s->proxy);
         s->proxy = -1;
     }
-    ts_body_sync_bounds(world, s->body);
+    ts_body_sync_bounds(records, s->body);
     return r;
 }
 
-void ts_shape_destroy_proxy(ts_world *world, int32_t shape)
+void ts_shape_destroy_proxy(ts_records *records, ts_broadphase *bp, int32_t shape)
 {
-    ts_shape *s = world->shapes + shape;
-    ts_broadphase *bp = &world->broadphase;
+    ts_shape *s = records->shapes + shape;
     if (s->in_move_buffer) {
         for (int32_t i = 0; i < bp->move_count; ++i) {
             if (bp->move_buffer[i] == shape) {
@@ -154,18 +151,18 @@ void ts_shape_destroy_proxy(ts_world *world, int32_t shape)
         ts_tree_destroy_proxy(&bp->trees[s->tree], s->proxy);
         s->proxy = -1;
     }
-    ts_body_sync_bounds(world, s->body);
+    ts_body_sync_bounds(records, s->body);
 }
 
-ts_result ts_body_refresh_proxies(ts_world *world, int32_t body, const char *function)
+ts_result ts_body_refresh_proxies(ts_records *records, ts_broadphase *bp, int32_t body, const char *function)
 {
     ts_result result = TS_OK;
-    for (int32_t sh = world->bodies[body].first_shape; sh != -1 && result == TS_OK; sh = world->shapes[sh].next) {
-        ts_shape *s = world->shapes + sh;
-        s->fat_aabb = ts_aabb_enlarge(ts_shape_compute_aabb(world, sh), margin_of(s));
-        ts_tree_move_proxy(&world->broadphase.trees[s->tree], s->proxy, s->fat_aabb);
-        result = ts_shape_buffer_move(world, sh, function);
+    for (int32_t sh = records->bodies[body].first_shape; sh != -1 && result == TS_OK; sh = records->shapes[sh].next) {
+        ts_shape *s = records->shapes + sh;
+        s->fat_aabb = ts_aabb_enlarge(ts_shape_compute_aabb(records, sh), margin_of(s));
+        ts_tree_move_proxy(&bp->trees[s->tree], s->proxy, s->fat_aabb);
+        result = ts_shape_buffer_move(records, bp, sh, function);
     }
-    ts_body_sync_bounds(world, body);
+    ts_body_sync_bounds(records, body);
     return result;
 }

@@ -4,10 +4,9 @@
  * centred sphere or box is done four at a time from the store's columns. */
 #include "collide/broadphase.h"
 
-#include "api/world.h"
+#include "base/array.h"
 #include "base/math3.h"
 #include "collide/shape_bounds.h"
-#include "soa/array.h"
 
 #include <simde/x86/sse.h>
 
@@ -22,13 +21,12 @@ TS_FORCE_INLINE ts_aabb swept(ts_aabb box, ts_vec3 motion)
     return ts_aabb_union(box, moved);
 }
 
-bool ts_broadphase_reserve_slots(ts_world *world, int32_t awake)
+bool ts_broadphase_reserve_slots(ts_broadphase *bp, const ts_allocator *allocator, int32_t awake)
 {
-    ts_broadphase *bp = &world->broadphase;
     /* + 8: the scan in ts_broadphase_enlarge_proxies reads whole 8-byte words */
-    return ts_array_reserve(&world->allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, awake + 8,
+    return ts_array_reserve(allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, awake + 8,
                             sizeof(uint8_t)) &&
-           ts_array_reserve(&world->allocator, (void **)&bp->enlarged_list, &bp->enlarged_list_capacity, awake,
+           ts_array_reserve(allocator, (void **)&bp->enlarged_list, &bp->enlarged_list_capacity, awake,
                             sizeof(int32_t)) &&
            ts_tree_reserve_rebuild(&bp->trees[TS_TREE_MOVABLE]);
 }
@@ -46,14 +44,14 @@ TS_FORCE_INLINE bool refatten(ts_aabb *fat, ts_aabb box, ts_vec3 motion)
 }
 
 /* Every shape of the body in slot i, through its shape list. */
-static uint8_t shape_list_bounds(ts_world *world, int32_t i, ts_vec3 motion)
+static uint8_t shape_list_bounds(ts_records *records, int32_t i, ts_vec3 motion)
 {
-    const ts_body_store *store = &world->store;
+    const ts_body_store *store = &records->store;
     ts_transform xf = {{store->px[i], store->py[i], store->pz[i]},
                        {store->qx[i], store->qy[i], store->qz[i], store->qw[i]}};
     uint8_t slot_enlarged = 0;
-    for (int32_t sh = store->first_shape[i]; sh != -1; sh = world->shapes[sh].next) {
-        ts_shape *s = world->shapes + sh;
+    for (int32_t sh = store->first_shape[i]; sh != -1; sh = records->shapes[sh].next) {
+        ts_shape *s = records->shapes + sh;
         if (refatten(&s->fat_aabb, ts_shape_bounds(s, xf), motion)) {
             s->enlarged = true;
             slot_enlarged = 1;
@@ -196,16 +194,15 @@ TS_FORCE_INLINE bool four_on(const float *column, int32_t i)
     return simde_mm_movemask_ps(simde_mm_cmpgt_ps(simde_mm_loadu_ps(column + i), simde_mm_setzero_ps())) == 15;
 }
 
-bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
+bool ts_broadphase_compute_bounds(ts_records *records, ts_broadphase *bp, float dt, int32_t begin, int32_t end)
 {
-    ts_body_store *store = &world->store;
+    ts_body_store *store = &records->store;
     const bounds_columns c = {store->px,     store->py,     store->pz,     store->vx,     store->vy,
                               store->vz,     store->sphere_radius,         store->fat_lx, store->fat_ly,
                               store->fat_lz, store->fat_ux, store->fat_uy, store->fat_uz, store->qx,
                               store->qy,     store->qz,     store->qw,     store->box_hx, store->box_hy,
                               store->box_hz};
-    uint8_t *enlarged_slots = world->broadphase.enlarged_slots;
-    float dt = world->step_dt;
+    uint8_t *enlarged_slots = bp->enlarged_slots;
     simde__m128 dt4 = simde_mm_set1_ps(dt);
     bool any = false;
     for (int32_t i = begin; i < end;) {
@@ -228,7 +225,7 @@ bool ts_broadphase_compute_bounds(ts_world *world, int32_t begin, int32_t end)
         float r = c.sphere_radius[i];
         uint8_t slot_enlarged = r > 0.0f        ? extent_bounds(c, i, ts_v3(r, r, r), motion)
                                 : c.hx[i] > 0.0f ? box_bounds(c, i, motion)
-                                                 : shape_list_bounds(world, i, motion);
+                                                 : shape_list_bounds(records, i, motion);
         enlarged_slots[i] = slot_enlarged;
         any |= slot_enlarged != 0;
         i += 1;

@@ -3,17 +3,18 @@
  * become contacts in key order (see broadphase.h). */
 #include "collide/broadphase.h"
 
-#include "api/world.h"
+#include "base/array.h"
 #include "base/error.h"
 #include "base/parallel.h"
+#include "collide/collision.h"
 #include "collide/contact.h"
-#include "soa/array.h"
 #include "soa/joint_edges.h"
 
 #include <stdlib.h>
 
 typedef struct pair_query {
-    ts_world *world;
+    ts_records *records;
+    const ts_pair_set *pairs;
     int32_t shape;          /* the moved shape that queries */
     ts_pair_buffer *buffer; /* the worker's */
     bool grow;              /* worker 0 (the calling thread) may allocate; helpers only count past capacity */
@@ -23,43 +24,43 @@ typedef struct pair_query {
 /* Whether two shapes may touch at all: different bodies, at least one of
  * them dynamic, no joint between them that forbids it, and each one's
  * category in the other's mask. */
-static bool should_collide(const ts_world *world, const ts_shape *a, const ts_shape *b)
+static bool should_collide(const ts_records *records, const ts_shape *a, const ts_shape *b)
 {
     if (a->body == b->body) {
         return false;
     }
-    if (world->bodies[a->body].type != TS_BODY_DYNAMIC && world->bodies[b->body].type != TS_BODY_DYNAMIC) {
+    if (records->bodies[a->body].type != TS_BODY_DYNAMIC && records->bodies[b->body].type != TS_BODY_DYNAMIC) {
         return false;
     }
     if ((a->filter.category_bits & b->filter.mask_bits) == 0 || (b->filter.category_bits & a->filter.mask_bits) == 0) {
         return false;
     }
-    return ts_joint_allows_collision(world, a->body, b->body); /* walks the shorter joint list */
+    return ts_joint_allows_collision(records, a->body, b->body); /* walks the shorter joint list */
 }
 
 static bool collect_pair(int proxy, int32_t other, void *context)
 {
     (void)proxy;
     pair_query *q = context;
-    const ts_world *world = q->world;
+    const ts_records *records = q->records;
     if (other == q->shape) {
         return true;
     }
-    const ts_shape *a = world->shapes + q->shape;
-    const ts_shape *b = world->shapes + other;
+    const ts_shape *a = records->shapes + q->shape;
+    const ts_shape *b = records->shapes + other;
     /* Both moved: only the lower index reports the pair. */
     if (b->in_move_buffer && other < q->shape) {
         return true;
     }
-    if (!should_collide(world, a, b)) {
+    if (!should_collide(records, a, b)) {
         return true;
     }
     uint64_t key = ts_pair_key(q->shape, other);
-    if (ts_pair_set_find(&world->pairs, key) >= 0) {
+    if (ts_pair_set_find(q->pairs, key) >= 0) {
         return true;
     }
     ts_pair_buffer *buffer = q->buffer;
-    if (q->grow && !ts_array_reserve(&world->allocator, (void **)&buffer->keys, &buffer->capacity, buffer->count + 1,
+    if (q->grow && !ts_array_reserve(&records->allocator, (void **)&buffer->keys, &buffer->capacity, buffer->count + 1,
                                      sizeof(uint64_t))) {
         q->failed = true;
         return false;
@@ -75,7 +76,9 @@ static bool collect_pair(int proxy, int32_t other, void *context)
 #define TS_MOVE_BLOCK 16
 
 typedef struct pair_stage {
-    ts_world *world;
+    ts_records *records;
+    ts_collision *collision;
+    ts_parallel *parallel;
     int32_t block_size;
     bool failed; /* worker 0 ran out of memory */
 } pair_stage;
@@ -83,9 +86,8 @@ typedef struct pair_stage {
 static void query_block(void *context, int32_t block, int worker)
 {
     pair_stage *stage = context;
-    ts_world *world = stage->world;
-    ts_broadphase *bp = &world->broadphase;
-    pair_query q = {world, -1, bp->worker_pairs + worker, worker == 0, false};
+    ts_broadphase *bp = &stage->collision->broadphase;
+    pair_query q = {stage->records, &stage->collision->pairs, -1, bp->worker_pairs + worker, worker == 0, false};
     int32_t begin, end;
     ts_block_range(block, stage->block_size, bp->move_count, &begin, &end);
     for (int32_t m = begin; m < end && !q.failed; ++m) {
@@ -93,7 +95,7 @@ static void query_block(void *context, int32_t block, int worker)
         if (shape < 0) {
             continue;
         }
-        const ts_shape *s = world->shapes + shape;
+        const ts_shape *s = stage->records->shapes + shape;
         q.shape = shape;
         ts_tree_query(&bp->trees[TS_TREE_MOVABLE], s->fat_aabb, s->filter.mask_bits, collect_pair, &q);
         if (s->tree == TS_TREE_MOVABLE) {
@@ -108,16 +110,16 @@ static void query_block(void *context, int32_t block, int worker)
 /* The query stage, run again with larger buffers when a helper's filled up
  * (the keys are sorted afterwards, so which worker found a pair, and in
  * which run, does not matter). Returns the keys found, or -1 when out of memory. */
-static int32_t find_pairs(ts_world *world)
+static int32_t find_pairs(ts_records *records, ts_collision *collision, ts_parallel *parallel)
 {
-    ts_broadphase *bp = &world->broadphase;
-    int workers = world->parallel.worker_count;
-    pair_stage stage = {world, ts_block_size(bp->move_count, TS_MOVE_BLOCK), false};
+    ts_broadphase *bp = &collision->broadphase;
+    int workers = parallel->worker_count;
+    pair_stage stage = {records, collision, parallel, ts_block_size(bp->move_count, TS_MOVE_BLOCK), false};
     for (;;) {
         for (int w = 0; w < workers; ++w) {
             bp->worker_pairs[w].count = 0;
         }
-        ts_parallel_for(&world->parallel, query_block, &stage, ts_block_count(bp->move_count, stage.block_size));
+        ts_parallel_for(parallel, query_block, &stage, ts_block_count(bp->move_count, stage.block_size));
         if (stage.failed) {
             return -1;
         }
@@ -134,7 +136,7 @@ static int32_t find_pairs(ts_world *world)
              * whatever the claims. */
             for (int w = 0; w < workers; ++w) {
                 ts_pair_buffer *buffer = bp->worker_pairs + w;
-                if (!ts_array_reserve(&world->allocator, (void **)&buffer->keys, &buffer->capacity, total,
+                if (!ts_array_reserve(&records->allocator, (void **)&buffer->keys, &buffer->capacity, total,
                                       sizeof(uint64_t))) {
                     return -1;
                 }
@@ -143,7 +145,7 @@ static int32_t find_pairs(ts_world *world)
         }
         for (int w = 1; w < workers; ++w) {
             ts_pair_buffer *buffer = bp->worker_pairs + w;
-            if (!ts_array_reserve(&world->allocator, (void **)&buffer->keys, &buffer->capacity, total,
+            if (!ts_array_reserve(&records->allocator, (void **)&buffer->keys, &buffer->capacity, total,
                                   sizeof(uint64_t))) {
                 return -1;
             }
@@ -157,13 +159,13 @@ static int compare_keys(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-ts_result ts_broadphase_find_pairs(ts_world *world)
+ts_result ts_broadphase_find_pairs(ts_records *records, ts_collision *collision, ts_parallel *parallel)
 {
-    ts_broadphase *bp = &world->broadphase;
-    int32_t found = find_pairs(world);
+    ts_broadphase *bp = &collision->broadphase;
+    int32_t found = find_pairs(records, collision, parallel);
     for (int32_t m = 0; m < bp->move_count; ++m) {
         if (bp->move_buffer[m] >= 0) {
-            world->shapes[bp->move_buffer[m]].in_move_buffer = false;
+            records->shapes[bp->move_buffer[m]].in_move_buffer = false;
         }
     }
     bp->move_count = 0;
@@ -171,13 +173,13 @@ ts_result ts_broadphase_find_pairs(ts_world *world)
     /* Room for every key found (repeats included): the registration may then
      * run next to the narrowphase, which must see no array move. */
     if (found < 0 ||
-        !ts_array_reserve(&world->allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, found,
+        !ts_array_reserve(&records->allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, found,
                           sizeof(uint64_t)) ||
-        !ts_array_reserve(&world->allocator, (void **)&bp->new_ids, &bp->new_id_capacity, found, sizeof(int32_t)) ||
-        !ts_contacts_reserve(world, found)) {
+        !ts_array_reserve(&records->allocator, (void **)&bp->new_ids, &bp->new_id_capacity, found, sizeof(int32_t)) ||
+        !ts_contacts_reserve(records, collision, found)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL while finding pairs");
     }
-    for (int w = 0; w < world->parallel.worker_count; ++w) {
+    for (int w = 0; w < parallel->worker_count; ++w) {
         const ts_pair_buffer *buffer = bp->worker_pairs + w;
         for (int32_t i = 0; i < buffer->count; ++i) {
             bp->new_pairs[bp->new_pair_count++] = buffer->keys[i];
@@ -186,9 +188,9 @@ ts_result ts_broadphase_find_pairs(ts_world *world)
     return TS_OK;
 }
 
-void ts_broadphase_register_pairs(ts_world *world)
+void ts_broadphase_register_pairs(ts_records *records, ts_collision *collision)
 {
-    ts_broadphase *bp = &world->broadphase;
+    ts_broadphase *bp = &collision->broadphase;
     /* A pair can be found twice (two queries of one moved shape, static and
      * movable); sort and drop repeats. */
     qsort(bp->new_pairs, (size_t)bp->new_pair_count, sizeof(uint64_t), compare_keys);
@@ -203,16 +205,16 @@ void ts_broadphase_register_pairs(ts_world *world)
      * (cheap bookkeeping). The awake ones take the slots right after the
      * awake range's, in the same order. */
     int32_t *ids = bp->new_ids;
-    const ts_soa_table *table = &world->contact_store.table;
+    const ts_soa_table *table = &records->contact_store.table;
     for (int32_t i = 0; i < unique; ++i) {
         uint64_t key = bp->new_pairs[i];
-        ids[i] = ts_contact_register(world, (int32_t)(key >> 32), (int32_t)(key & 0xffffffffu));
+        ids[i] = ts_contact_register(records, collision, (int32_t)(key >> 32), (int32_t)(key & 0xffffffffu));
     }
     /* Those of resting bodies went to the sleeping range (rare): fill them
      * here, the narrowphase fills the others. */
     for (int32_t i = 0; i < unique; ++i) {
         if (table->slot_of_id[ids[i]] >= table->end[TS_CONTACT_RANGE_AWAKE]) {
-            ts_contacts_fill(world, ids, i, i + 1);
+            ts_contacts_fill(records, ids, i, i + 1);
         }
     }
 }
@@ -221,7 +223,7 @@ void ts_broadphase_register_pairs(ts_world *world)
 #define TS_FILL_BLOCK 64
 
 typedef struct fill_stage {
-    ts_world *world;
+    ts_records *records;
     int32_t first; /* the first new awake slot */
     int32_t count;
     int32_t block_size;
@@ -233,16 +235,16 @@ static void fill_block(void *context, int32_t block, int worker)
     const fill_stage *stage = context;
     int32_t begin, end;
     ts_block_range(block, stage->block_size, stage->count, &begin, &end);
-    ts_contacts_fill_slots(stage->world, stage->first + begin, stage->first + end);
+    ts_contacts_fill_slots(stage->records, stage->first + begin, stage->first + end);
 }
 
-ts_result ts_broadphase_update_pairs(ts_world *world)
+ts_result ts_broadphase_update_pairs(ts_records *records, ts_collision *collision, ts_parallel *parallel)
 {
-    int32_t first = world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
-    TS_TRY(ts_broadphase_find_pairs(world));
-    ts_broadphase_register_pairs(world);
-    int32_t count = world->contact_store.table.end[TS_CONTACT_RANGE_AWAKE] - first;
-    fill_stage stage = {world, first, count, ts_block_size(count, TS_FILL_BLOCK)};
-    ts_parallel_for(&world->parallel, fill_block, &stage, ts_block_count(count, stage.block_size));
+    int32_t first = records->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
+    TS_TRY(ts_broadphase_find_pairs(records, collision, parallel));
+    ts_broadphase_register_pairs(records, collision);
+    int32_t count = records->contact_store.table.end[TS_CONTACT_RANGE_AWAKE] - first;
+    fill_stage stage = {records, first, count, ts_block_size(count, TS_FILL_BLOCK)};
+    ts_parallel_for(parallel, fill_block, &stage, ts_block_count(count, stage.block_size));
     return TS_OK;
 }

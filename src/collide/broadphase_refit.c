@@ -4,10 +4,9 @@
  * has drifted (see broadphase.h). */
 #include "collide/broadphase.h"
 
-#include "api/world.h"
+#include "base/array.h"
 #include "base/error.h"
 #include "base/parallel.h"
-#include "soa/array.h"
 
 #include <string.h>
 
@@ -48,7 +47,8 @@ static int32_t list_marked_slots(const ts_broadphase *bp, int32_t awake)
 #define TS_ENLARGE_BLOCK 2048
 
 typedef struct enlarge_stage {
-    ts_world *world;
+    ts_records *records;
+    ts_broadphase *bp;
     int32_t count;      /* listed slots */
     int32_t move_first; /* listed slot k queues its shape at move_buffer[move_first + k] */
     bool shared;        /* several workers mark the tree at once */
@@ -68,13 +68,12 @@ TS_FORCE_INLINE bool fast_path(const ts_body_store *store, int32_t i)
 static void enlarge_block(void *context, int32_t block, int worker)
 {
     enlarge_stage *stage = context;
-    ts_world *world = stage->world;
-    const ts_body_store *store = &world->store;
-    ts_broadphase *bp = &world->broadphase;
+    const ts_body_store *store = &stage->records->store;
+    ts_broadphase *bp = stage->bp;
     ts_dynamic_tree *tree = &bp->trees[TS_TREE_MOVABLE];
     const int32_t *list = bp->enlarged_list;
     const int32_t *first_shape = store->first_shape;
-    ts_shape *shapes = world->shapes;
+    ts_shape *shapes = stage->records->shapes;
     int32_t *queue = bp->move_buffer + stage->move_first;
     int32_t begin = block * TS_ENLARGE_BLOCK;
     int32_t end = begin + TS_ENLARGE_BLOCK < stage->count ? begin + TS_ENLARGE_BLOCK : stage->count;
@@ -107,12 +106,12 @@ static void enlarge_block(void *context, int32_t block, int worker)
 
 /* The listed bodies of other shapes (with all_bodies, every listed body):
  * their moved shapes marked and queued, in list order. */
-static ts_result queue_shapes(ts_world *world, int32_t count, bool all_bodies)
+static ts_result queue_shapes(ts_records *records, ts_broadphase *bp, int32_t count, bool all_bodies)
 {
-    const ts_body_store *store = &world->store;
-    const int32_t *list = world->broadphase.enlarged_list;
-    ts_dynamic_tree *tree = &world->broadphase.trees[TS_TREE_MOVABLE];
-    ts_shape *shapes = world->shapes;
+    const ts_body_store *store = &records->store;
+    const int32_t *list = bp->enlarged_list;
+    ts_dynamic_tree *tree = &bp->trees[TS_TREE_MOVABLE];
+    ts_shape *shapes = records->shapes;
     ts_result result = TS_OK;
     for (int32_t k = 0; k < count; ++k) {
         int32_t i = list[k];
@@ -121,7 +120,7 @@ static ts_result queue_shapes(ts_world *world, int32_t count, bool all_bodies)
                 ts_shape *s = shapes + store->first_shape[i];
                 s->fat_aabb = load_fat_box(store, i);
                 ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb, false);
-                ts_result r = ts_shape_buffer_move(world, store->first_shape[i], "ts_world_step");
+                ts_result r = ts_shape_buffer_move(records, bp, store->first_shape[i], "ts_world_step");
                 result = result == TS_OK ? r : result;
             }
             continue;
@@ -133,36 +132,35 @@ static ts_result queue_shapes(ts_world *world, int32_t count, bool all_bodies)
             }
             s->enlarged = false;
             ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb, false);
-            ts_result r = ts_shape_buffer_move(world, sh, "ts_world_step");
+            ts_result r = ts_shape_buffer_move(records, bp, sh, "ts_world_step");
             result = result == TS_OK ? r : result;
         }
     }
     return result;
 }
 
-ts_result ts_broadphase_enlarge_proxies(ts_world *world)
+ts_result ts_broadphase_enlarge_proxies(ts_records *records, ts_broadphase *bp, ts_parallel *parallel)
 {
-    ts_broadphase *bp = &world->broadphase;
-    int32_t count = list_marked_slots(bp, world->store.table.end[TS_RANGE_AWAKE]);
+    int32_t count = list_marked_slots(bp, records->store.table.end[TS_RANGE_AWAKE]);
     if (count == 0) {
         return TS_OK;
     }
     /* A place in the move buffer per listed slot, which the blocks fill.
      * Without room, one by one: every proxy is still marked (the refit must
      * follow), and those the buffer cannot take report the failure. */
-    if (!ts_array_reserve(&world->allocator, (void **)&bp->move_buffer, &bp->move_capacity, bp->move_count + count,
+    if (!ts_array_reserve(&records->allocator, (void **)&bp->move_buffer, &bp->move_capacity, bp->move_count + count,
                           sizeof(int32_t))) {
-        return queue_shapes(world, count, true);
+        return queue_shapes(records, bp, count, true);
     }
     int32_t blocks = (count + TS_ENLARGE_BLOCK - 1) / TS_ENLARGE_BLOCK;
-    enlarge_stage stage = {world, count, bp->move_count, world->parallel.worker_count > 1 && blocks > 1, {false}};
-    ts_parallel_for(&world->parallel, enlarge_block, &stage, blocks);
+    enlarge_stage stage = {records, bp, count, bp->move_count, parallel->worker_count > 1 && blocks > 1, {false}};
+    ts_parallel_for(parallel, enlarge_block, &stage, blocks);
     bp->move_count += count;
     bool others = false;
-    for (int w = 0; w < world->parallel.worker_count; ++w) {
+    for (int w = 0; w < parallel->worker_count; ++w) {
         others |= stage.others[w];
     }
-    return others ? queue_shapes(world, count, false) : TS_OK;
+    return others ? queue_shapes(records, bp, count, false) : TS_OK;
 }
 
 typedef struct rebuild_stage {
@@ -191,16 +189,16 @@ static void finish_block(void *context, int32_t block, int worker)
     ts_tree_rebuild_finish(stage->tree, block);
 }
 
-bool ts_broadphase_rebuild_tree(ts_world *world)
+bool ts_broadphase_rebuild_tree(ts_broadphase *bp, ts_parallel *parallel)
 {
-    rebuild_stage stage = {&world->broadphase.trees[TS_TREE_MOVABLE], 0};
+    rebuild_stage stage = {&bp->trees[TS_TREE_MOVABLE], 0};
     /* The refit: the subtrees below the top of the enlarged part in one
      * stage, then the top (the answer does not depend on who ran what). */
     int parts = ts_tree_refit_begin(stage.tree);
     if (parts < 0) {
         return true; /* nothing grew */
     }
-    ts_parallel_for(&world->parallel, refit_block, &stage, parts);
+    ts_parallel_for(parallel, refit_block, &stage, parts);
     if (!ts_tree_refit_end(stage.tree)) {
         return true; /* refitted in shape: good enough until it drifts */
     }
@@ -211,9 +209,9 @@ bool ts_broadphase_rebuild_tree(ts_world *world)
     /* One stage per breadth-first level (its ranges are independent), then
      * one for the ranges left; the tree does not depend on who ran what. */
     for (stage.level = 0; stage.level < levels; ++stage.level) {
-        ts_parallel_for(&world->parallel, split_block, &stage, 1 << stage.level);
+        ts_parallel_for(parallel, split_block, &stage, 1 << stage.level);
     }
-    ts_parallel_for(&world->parallel, finish_block, &stage, 1 << levels);
+    ts_parallel_for(parallel, finish_block, &stage, 1 << levels);
     ts_tree_rebuild_end(stage.tree);
     return true;
 }

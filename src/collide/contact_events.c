@@ -3,38 +3,34 @@
  * next step (see contact.h). */
 #include "collide/contact.h"
 
-#include "api/world.h"
+#include "base/array.h"
 #include "base/error.h"
-#include "soa/array.h"
 
 #include <stdlib.h>
 
-static ts_shape_id shape_id(const ts_world *world, int32_t shape)
+ts_result ts_contact_push_begin(const ts_records *records, ts_contact_events_buffer *e, int32_t shape_a,
+                                int32_t shape_b)
 {
-    return (ts_shape_id){shape + 1, (uint16_t)world->index, world->generation, world->shapes[shape].generation};
-}
-
-ts_result ts_contact_push_begin(ts_world *world, int32_t shape_a, int32_t shape_b)
-{
-    ts_contact_events_buffer *e = &world->events;
-    if (!ts_array_reserve(&world->allocator, (void **)&e->begin_pending, &e->begin_pending_capacity,
+    if (!ts_array_reserve(&records->allocator, (void **)&e->begin_pending, &e->begin_pending_capacity,
                           e->begin_pending_count + 1, sizeof(ts_contact_begin_event))) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contact events)");
     }
-    e->begin_pending[e->begin_pending_count++] = (ts_contact_begin_event){shape_id(world, shape_a), shape_id(world, shape_b)};
+    e->begin_pending[e->begin_pending_count++] =
+        (ts_contact_begin_event){ts_shape_id_of(records, shape_a), ts_shape_id_of(records, shape_b)};
     return TS_OK;
 }
 
 /* End events are also made by destroy calls, where there is no way to report
  * a failure; then the event is dropped. */
-ts_result ts_contact_push_end(ts_world *world, int32_t shape_a, int32_t shape_b)
+ts_result ts_contact_push_end(const ts_records *records, ts_contact_events_buffer *e, int32_t shape_a,
+                              int32_t shape_b)
 {
-    ts_contact_events_buffer *e = &world->events;
-    if (!ts_array_reserve(&world->allocator, (void **)&e->end_pending, &e->end_pending_capacity,
+    if (!ts_array_reserve(&records->allocator, (void **)&e->end_pending, &e->end_pending_capacity,
                           e->end_pending_count + 1, sizeof(ts_contact_end_event))) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contact events)");
     }
-    e->end_pending[e->end_pending_count++] = (ts_contact_end_event){shape_id(world, shape_a), shape_id(world, shape_b)};
+    e->end_pending[e->end_pending_count++] =
+        (ts_contact_end_event){ts_shape_id_of(records, shape_a), ts_shape_id_of(records, shape_b)};
     return TS_OK;
 }
 
@@ -61,9 +57,8 @@ static int compare_end(const void *x, const void *y)
     return (ga > gb) - (ga < gb);
 }
 
-ts_result ts_contact_events_publish(ts_world *world)
+ts_result ts_contact_events_publish(ts_contact_events_buffer *e)
 {
-    ts_contact_events_buffer *e = &world->events;
     /* Swap pending and published: the published arrays of the last step
      * become the (emptied) pending ones. */
     ts_contact_begin_event *begin = e->begin_published;

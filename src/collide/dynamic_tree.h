@@ -21,8 +21,8 @@
 #ifndef TS_COLLIDE_DYNAMIC_TREE_H
 #define TS_COLLIDE_DYNAMIC_TREE_H
 
+#include "base/aabb.h"
 #include "base/core.h"
-#include "collide/aabb.h"
 #include "tessera/types.h"
 
 #include <stdbool.h>

@@ -80,7 +80,8 @@ static inline bool ts_cache_holds(const ts_contact_store *s, int32_t i, ts_trans
     return ts_length_sq(dp) < TS_CACHE_DISTANCE * TS_CACHE_DISTANCE && fabsf(dot) > 1.0f - TS_CACHE_ROTATION;
 }
 
-static inline void ts_reuse_manifold(const ts_contact_store *s, int32_t i, ts_transform xa, ts_transform xb, ts_manifold *m)
+static inline void ts_reuse_manifold(const ts_contact_store *s, int32_t i, ts_transform xa, ts_transform xb,
+                                     ts_manifold *m)
 {
     m->normal = ts_rotate(xa.q, ts_v3(s->cache_nx[i], s->cache_ny[i], s->cache_nz[i]));
     m->point_count = s->point_count[i];
@@ -94,8 +95,8 @@ static inline void ts_reuse_manifold(const ts_contact_store *s, int32_t i, ts_tr
     }
 }
 
-static inline void ts_store_cache(ts_contact_store *s, int32_t i, ts_transform xa, ts_transform xb, ts_transform relative,
-                        const ts_manifold *m)
+static inline void ts_store_cache(ts_contact_store *s, int32_t i, ts_transform xa, ts_transform xb,
+                                  ts_transform relative, const ts_manifold *m)
 {
     s->cache_px[i] = relative.p.x;
     s->cache_py[i] = relative.p.y;

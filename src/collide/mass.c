@@ -160,3 +160,14 @@ void ts_symmetric_eigen(const double matrix[3][3], double values[3], double vect
     }
     /* Jacobi rotations keep det = +1, so the basis is already right-handed. */
 }
+
+ts_shape_mass ts_shape_compute_mass(const ts_shape *shape)
+{
+    switch (shape->type) {
+    case TS_SHAPE_SPHERE: return ts_sphere_mass(&shape->geometry.sphere, shape->density);
+    case TS_SHAPE_BOX: return ts_box_mass(&shape->geometry.box, shape->density);
+    case TS_SHAPE_CAPSULE: return ts_capsule_mass(&shape->geometry.capsule, shape->density);
+    case TS_SHAPE_TYPE_COUNT: break;
+    }
+    return (ts_shape_mass){0.0f, {0, 0, 0}};
+}

@@ -3,6 +3,7 @@
 #ifndef TS_MASS_H
 #define TS_MASS_H
 
+#include "soa/records.h"
 #include "tessera/types.h"
 
 /* Symmetric 3x3 inertia tensor. */
@@ -20,6 +21,9 @@ typedef struct ts_shape_mass {
 ts_shape_mass ts_sphere_mass(const ts_sphere *sphere, float density);
 ts_shape_mass ts_box_mass(const ts_box *box, float density);
 ts_shape_mass ts_capsule_mass(const ts_capsule *capsule, float density);
+
+/* The mass properties of a shape record, from its geometry and density. */
+ts_shape_mass ts_shape_compute_mass(const ts_shape *shape);
 
 /* Accumulates shapes of a body, then finds the principal frame. */
 typedef struct ts_mass_accumulator {

@@ -1,22 +1,19 @@
 /* The narrowphase stage of a step: every awake contact's manifold refreshed
  * in parallel blocks (points matched to last step's, so they keep their
  * impulses), each block listing its contacts that began, ended or parted;
- * then, on worker 0 in slot order, their events, colours, islands, and the
- * parted ones destroyed (see contact.h). */
+ * then, on worker 0 in slot order, their events and the lists the step acts
+ * on (see contact.h, collision.h). */
 #include "collide/contact.h"
 
-#include "api/world.h"
+#include "base/array.h"
 #include "base/error.h"
 #include "base/parallel.h"
 #include "collide/manifold_cache.h"
 #include "collide/narrowphase.h"
-#include "islands/contact_graph.h"
-#include "islands/sleep.h"
-#include "soa/array.h"
 
-TS_FORCE_INLINE ts_transform shape_transform(const ts_world *world, const ts_shape *shape)
+TS_FORCE_INLINE ts_transform shape_transform(const ts_records *records, const ts_shape *shape)
 {
-    const ts_body_store *s = &world->store;
+    const ts_body_store *s = &records->store;
     int32_t i = s->table.slot_of_id[shape->body];
     ts_transform body = {{s->px[i], s->py[i], s->pz[i]}, {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
     /* most shapes sit at their body's centre of mass on its principal axes */
@@ -26,9 +23,9 @@ TS_FORCE_INLINE ts_transform shape_transform(const ts_world *world, const ts_sha
     return identity ? body : ts_transform_mul(body, shape->sim_local);
 }
 
-static ts_vec3 body_center(const ts_world *world, int32_t body)
+static ts_vec3 body_center(const ts_records *records, int32_t body)
 {
-    const ts_body_store *s = &world->store;
+    const ts_body_store *s = &records->store;
     int32_t i = s->table.slot_of_id[body];
     return ts_v3(s->px[i], s->py[i], s->pz[i]);
 }
@@ -38,13 +35,13 @@ static ts_vec3 body_center(const ts_world *world, int32_t body)
  * at 5 m/s (8 cm a step at 60 Hz) gets its contact before it hits, not a step
  * late and 6 cm deep. (The fat bounds are swept by the velocity too, so the
  * pair exists by then; see ts_broadphase_compute_bounds.) */
-static float speculative_margin(const ts_world *world, int32_t body_a, int32_t body_b)
+static float speculative_margin(const ts_records *records, float dt, int32_t body_a, int32_t body_b)
 {
-    const ts_body_store *s = &world->store;
+    const ts_body_store *s = &records->store;
     int32_t ia = s->table.slot_of_id[body_a];
     int32_t ib = s->table.slot_of_id[body_b];
     ts_vec3 dv = ts_sub(ts_v3(s->vx[ib], s->vy[ib], s->vz[ib]), ts_v3(s->vx[ia], s->vy[ia], s->vz[ia]));
-    float closing = world->step_dt * ts_length(dv);
+    float closing = dt * ts_length(dv);
     return TS_SPECULATIVE_DISTANCE + closing;
 }
 
@@ -57,20 +54,20 @@ static float bounding_radius(const ts_shape *shape)
     }
 }
 
-static void update_contact(ts_world *world, int32_t i)
+static void update_contact(ts_records *records, float dt, int32_t i)
 {
-    ts_contact_store *s = &world->contact_store;
-    const ts_shape *a = world->shapes + s->shape_a[i];
-    const ts_shape *b = world->shapes + s->shape_b[i];
+    ts_contact_store *s = &records->contact_store;
+    const ts_shape *a = records->shapes + s->shape_a[i];
+    const ts_shape *b = records->shapes + s->shape_b[i];
     uint32_t flags = s->flags[i] & TS_CONTACT_TOUCHING;
     if (!ts_aabb_overlaps(a->fat_aabb, b->fat_aabb)) {
         s->flags[i] = flags | TS_CONTACT_DISJOINT;
         return;
     }
 
-    ts_transform xa = shape_transform(world, a);
-    ts_transform xb = shape_transform(world, b);
-    float margin = speculative_margin(world, a->body, b->body);
+    ts_transform xa = shape_transform(records, a);
+    ts_transform xb = shape_transform(records, b);
+    float margin = speculative_margin(records, dt, a->body, b->body);
     ts_transform relative = {0};
     ts_manifold m;
     /* Fat bounds overlap for many pairs that are far apart (bodies moving
@@ -117,8 +114,8 @@ static void update_contact(ts_world *world, int32_t i)
         s->slip1[i] = 0.0f;
         s->slip2[i] = 0.0f;
     }
-    ts_vec3 center_a = body_center(world, a->body);
-    ts_vec3 center_b = body_center(world, b->body);
+    ts_vec3 center_a = body_center(records, a->body);
+    ts_vec3 center_b = body_center(records, b->body);
     s->nx[i] = m.normal.x;
     s->ny[i] = m.normal.y;
     s->nz[i] = m.normal.z;
@@ -160,11 +157,13 @@ static void update_contact(ts_world *world, int32_t i)
 
 /* The narrowphase of slots [first, first + count), in blocks. */
 typedef struct narrowphase_stage {
-    ts_world *world;
+    ts_records *records;
+    ts_collision *collision;
+    float dt;
     int32_t first;
     int32_t count;
     int32_t block_size;
-    int32_t first_block; /* the stage's blocks' entries in contact_news_count */
+    int32_t first_block; /* the stage's blocks' entries in block_news */
     bool fill;           /* new contacts: fill each slot first */
 } narrowphase_stage;
 
@@ -181,96 +180,94 @@ static void narrowphase_block(void *context, int32_t block, int worker)
 {
     (void)worker;
     const narrowphase_stage *stage = context;
-    ts_world *world = stage->world;
-    const uint32_t *flags = world->contact_store.flags;
+    ts_records *records = stage->records;
+    const uint32_t *flags = records->contact_store.flags;
     int32_t begin, end;
     stage_range(stage, block, &begin, &end);
-    int32_t *news = world->contact_news + begin;
+    int32_t *news = stage->collision->contact_news + begin;
     int32_t n = 0;
     for (int32_t i = begin; i < end; ++i) {
         if (stage->fill) {
-            ts_contacts_fill_slots(world, i, i + 1);
+            ts_contacts_fill_slots(records, i, i + 1);
         }
-        update_contact(world, i);
+        update_contact(records, stage->dt, i);
         if ((flags[i] & TS_CONTACT_NEWS) != 0) {
             news[n++] = i;
         }
     }
-    world->contact_news_count[stage->first_block + block] = n;
+    stage->collision->block_news[stage->first_block + block] = n;
 }
 
 /* Worker 0's serial task next to the first stage. */
-typedef struct serial_task {
-    ts_world *world;
-    void (*run)(ts_world *);
-} serial_task;
-
-static void run_serial_task(void *context)
+/* Worker 0, in slot order: the events of the listed contacts, the list of
+ * those that began or stopped touching (compacted to the front of
+ * contact_news: no block's list starts before the slots listed ahead of it)
+ * and the ids of those that parted. */
+static ts_result list_news(ts_records *records, ts_collision *collision, const narrowphase_stage *first,
+                           const narrowphase_stage *second, int32_t blocks)
 {
-    const serial_task *task = context;
-    task->run(task->world);
+    const ts_contact_store *s = &records->contact_store;
+    int32_t *touched = collision->contact_news;
+    int32_t touched_count = 0;
+    int32_t doomed = 0;
+    collision->news_count = 0;
+    collision->doomed_count = 0;
+    for (int32_t block = 0; block < blocks; ++block) {
+        const narrowphase_stage *stage = block < second->first_block ? first : second;
+        int32_t begin, end;
+        stage_range(stage, block - stage->first_block, &begin, &end);
+        const int32_t *news = collision->contact_news + begin;
+        for (int32_t k = 0; k < collision->block_news[block]; ++k) {
+            int32_t i = news[k];
+            uint32_t flags = s->flags[i];
+            if (flags & TS_CONTACT_STARTED) {
+                TS_TRY(ts_contact_push_begin(records, &collision->events, s->shape_a[i], s->shape_b[i]));
+                touched[touched_count++] = i;
+            } else if (flags & TS_CONTACT_STOPPED) {
+                TS_TRY(ts_contact_push_end(records, &collision->events, s->shape_a[i], s->shape_b[i]));
+                touched[touched_count++] = i;
+            }
+            if (flags & TS_CONTACT_DISJOINT) {
+                if ((flags & TS_CONTACT_TOUCHING) != 0) { /* parted while touching (STOPPED is not set then) */
+                    TS_TRY(ts_contact_push_end(records, &collision->events, s->shape_a[i], s->shape_b[i]));
+                }
+                if (!ts_array_reserve(&records->allocator, (void **)&collision->doomed_contacts,
+                                      &collision->doomed_capacity, doomed + 1, sizeof(int32_t))) {
+                    return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
+                }
+                collision->doomed_contacts[doomed++] = s->table.id_of_slot[i];
+            }
+        }
+    }
+    collision->news_count = touched_count;
+    collision->doomed_count = doomed;
+    return TS_OK;
 }
 
-ts_result ts_contacts_narrowphase(ts_world *world, void (*register_new)(ts_world *))
+ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, ts_parallel *parallel, float dt,
+                                  void (*register_new)(void *), void *register_context)
 {
-    ts_contact_store *s = &world->contact_store;
+    ts_contact_store *s = &records->contact_store;
+    collision->news_count = 0;
+    collision->doomed_count = 0;
     /* Room in the news lists for every slot the table can hold, so that the
      * contacts made next to the first stage find it too. */
-    if (!ts_contact_news_reserve(world, s->table.capacity) ||
-        !ts_soa_removal_reserve(&world->contact_removal, &world->allocator, s->table.capacity)) {
+    if (!ts_contact_news_reserve(&records->allocator, collision, s->table.capacity) ||
+        !ts_soa_removal_reserve(&collision->contact_removal, &records->allocator, s->table.capacity)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
     }
     /* The contacts there were, while worker 0 makes the new ones: those
      * take the slots past the old awake range and touch nothing below it. */
     int32_t old = s->table.end[TS_CONTACT_RANGE_AWAKE];
-    narrowphase_stage first = {world, 0, old, ts_block_size(old, TS_CONTACT_BLOCK), 0, false};
+    narrowphase_stage first = {records, collision, dt, 0, old, ts_block_size(old, TS_CONTACT_BLOCK), 0, false};
     int32_t first_blocks = ts_block_count(old, first.block_size);
-    serial_task task = {world, register_new};
-    ts_parallel_for_with(&world->parallel, narrowphase_block, &first, first_blocks,
-                         register_new != NULL ? run_serial_task : NULL, &task);
+    ts_parallel_for_with(parallel, narrowphase_block, &first, first_blocks, register_new, register_context);
     /* Then the new awake ones, filled and updated. */
     int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
-    world->narrowphase_pairs = count;
-    narrowphase_stage second = {world, old, count - old, ts_block_size(count - old, TS_CONTACT_BLOCK), first_blocks,
-                                true};
+    collision->narrowphase_pairs = count;
+    narrowphase_stage second = {records, collision, dt, old, count - old, ts_block_size(count - old, TS_CONTACT_BLOCK),
+                                first_blocks, true};
     int32_t second_blocks = ts_block_count(count - old, second.block_size);
-    ts_parallel_for(&world->parallel, narrowphase_block, &second, second_blocks);
-
-    /* Worker 0, in slot order: only the listed slots. Slots below count stay
-     * put: waking an island below only appends its contacts to the awake
-     * range (and they have no begin or end to report). */
-    int32_t doomed = 0;
-    for (int32_t block = 0; block < first_blocks + second_blocks; ++block) {
-        const narrowphase_stage *stage = block < first_blocks ? &first : &second;
-        int32_t begin, end;
-        stage_range(stage, block - stage->first_block, &begin, &end);
-        const int32_t *news = world->contact_news + begin;
-        for (int32_t k = 0; k < world->contact_news_count[block]; ++k) {
-            int32_t i = news[k];
-            uint32_t flags = s->flags[i];
-            int32_t id = s->table.id_of_slot[i];
-            if (flags & TS_CONTACT_STARTED) {
-                TS_TRY(ts_wake_pair(world, s->body_a[i], s->body_b[i], "ts_world_step")); /* a touch wakes */
-                TS_TRY(ts_contact_push_begin(world, s->shape_a[i], s->shape_b[i]));
-                TS_TRY(ts_contact_color(world, id, "ts_world_step"));
-                ts_contact_link_islands(world, id);
-            } else if (flags & TS_CONTACT_STOPPED) {
-                TS_TRY(ts_contact_push_end(world, s->shape_a[i], s->shape_b[i]));
-                ts_contact_uncolor(world, id);
-                ts_contact_unlink_islands(world, id);
-            }
-            if (flags & TS_CONTACT_DISJOINT) {
-                if ((flags & TS_CONTACT_TOUCHING) != 0) { /* parted while touching (STOPPED is not set then) */
-                    TS_TRY(ts_contact_push_end(world, s->shape_a[i], s->shape_b[i]));
-                }
-                if (!ts_array_reserve(&world->allocator, (void **)&world->doomed_contacts, &world->doomed_capacity,
-                                      doomed + 1, sizeof(int32_t))) {
-                    return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
-                }
-                world->doomed_contacts[doomed++] = id;
-            }
-        }
-    }
-    ts_contacts_destroy_parted(world, world->doomed_contacts, doomed);
-    return TS_OK;
+    ts_parallel_for(parallel, narrowphase_block, &second, second_blocks);
+    return list_news(records, collision, &first, &second, first_blocks + second_blocks);
 }

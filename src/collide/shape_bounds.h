@@ -5,8 +5,8 @@
 #ifndef TS_SHAPE_BOUNDS_H
 #define TS_SHAPE_BOUNDS_H
 
-#include "api/world.h"
 #include "base/math3.h"
+#include "soa/records.h"
 
 /* The absolute rotation matrix |R| of a unit quaternion, row by row: a box
  * of half-extents h turned by R spans |R| h along the world axes. */

@@ -2,7 +2,7 @@
 #include "islands/graph.h"
 
 #include "base/alloc.h"
-#include "soa/array.h"
+#include "base/array.h"
 
 #include <string.h>
 

@@ -3,15 +3,17 @@
 #ifndef TS_JOINT_GRAPH_H
 #define TS_JOINT_GRAPH_H
 
-#include "base/core.h"
-
-struct ts_world;
+#include "islands/graph.h"
+#include "soa/records.h"
 
 /* Puts joint `index` into the first colour free for its dynamic bodies (no
  * colour when neither is dynamic). False when out of memory. */
-bool ts_joint_color(struct ts_world *world, int32_t index);
+bool ts_joint_color(ts_records *records, ts_constraint_graph *graph, int32_t index);
 
-/* Takes joint `index` out of its colour (no-op when it has none). */
-void ts_joint_uncolor(struct ts_world *world, int32_t index);
+/* Takes joint `index` out of its colour (no-op when it has none). The
+ * solver's kept ball bundles must have given their impulses back first
+ * (solver/joint_scratch.h: ts_joint_flush_impulses), while their joints are
+ * still those of their layout. */
+void ts_joint_uncolor(ts_records *records, ts_constraint_graph *graph, int32_t index);
 
 #endif

@@ -116,6 +116,14 @@ static inline ts_body_range ts_body_store_range_of(const ts_body_store *store, i
     return (ts_body_range)ts_soa_range_of(&store->table, slot);
 }
 
+/* Whether a body rests: static, or in a sleeping island (islands/sleep.h
+ * moves those to the sleeping range): outside the awake range. A contact
+ * between two resting bodies sleeps with them. */
+static inline bool ts_body_store_rests(const ts_body_store *store, int32_t body)
+{
+    return store->table.slot_of_id[body] >= store->table.end[TS_RANGE_AWAKE];
+}
+
 static inline bool ts_body_store_validate(const ts_body_store *store) { return ts_soa_validate(&store->table); }
 
 #endif

@@ -4,16 +4,14 @@
 #ifndef TS_JOINT_EDGES_H
 #define TS_JOINT_EDGES_H
 
-#include "base/core.h"
-
-struct ts_world;
+#include "soa/records.h"
 
 /* Puts side `side` (0: body A, 1: body B) of joint `index` at the head of
  * its body's list, or takes it out. */
-void ts_joint_link_edge(struct ts_world *world, int32_t index, int side);
-void ts_joint_unlink_edge(struct ts_world *world, int32_t index, int side);
+void ts_joint_link_edge(ts_records *records, int32_t index, int side);
+void ts_joint_unlink_edge(ts_records *records, int32_t index, int side);
 
 /* False when a joint without collide_connected joins the two bodies. */
-bool ts_joint_allows_collision(const struct ts_world *world, int32_t body_a, int32_t body_b);
+bool ts_joint_allows_collision(const ts_records *records, int32_t body_a, int32_t body_b);
 
 #endif

@@ -21,16 +21,16 @@
 #define TS_CONTACT_ORDER_H
 
 #include "islands/graph.h"
+#include "soa/records.h"
 
 #include <stdint.h>
 
-struct ts_world;
 
 /* Writes the colour's count contact ids to ordered: by slot range (of
  * `ranges`, at most 64), then
  * 4-point manifolds first, then 3, 2, 1 (and 0), each group in the colour's
  * own order. */
-void ts_contact_order_color(const struct ts_world *world, const ts_graph_color *color, int ranges,
+void ts_contact_order_color(const ts_records *records, const ts_graph_color *color, int ranges,
                             int32_t *ordered);
 
 #endif

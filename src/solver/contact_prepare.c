@@ -16,7 +16,6 @@
  * bits. */
 #include "solver/contact_prepare.h"
 
-#include "api/world.h"
 #include "base/core.h"
 
 /* Inputs the derive part reads besides the bundle itself. */
@@ -41,7 +40,7 @@ static void store3(float rows[3][TS_W], int l, float x, float y, float z)
 static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, int32_t *state, float *inv_mass,
                         float inv_inertia[6][TS_W])
 {
-    const ts_body_store *s = &c->world->store;
+    const ts_body_store *s = &c->records->store;
     if (i >= c->awake) {
         *state = c->awake;
         *inv_mass = 0.0f;
@@ -65,7 +64,7 @@ static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, i
 static void gather_velocities(const ts_contact_prepare_context *c, const int32_t state[TS_W], float v[3][TS_W],
                               float w[3][TS_W])
 {
-    const ts_body_store *s = &c->world->store;
+    const ts_body_store *s = &c->records->store;
     for (int l = 0; l < TS_W; ++l) {
         int32_t i = state[l];
         if (i >= c->awake) {
@@ -81,7 +80,7 @@ static void gather_velocities(const ts_contact_prepare_context *c, const int32_t
 static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
                           int32_t i)
 {
-    const ts_contact_store *s = &c->world->contact_store;
+    const ts_contact_store *s = &c->records->contact_store;
     int count = i < 0 ? 0 : s->point_count[i];
     in->inv_count[l] = count > 0 ? 1.0f / (float)count : 0.0f;
     for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
@@ -128,8 +127,8 @@ static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bu
 static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
                         int32_t contact)
 {
-    const ts_contact_store *s = &c->world->contact_store;
-    const ts_body_store *bodies = &c->world->store;
+    const ts_contact_store *s = &c->records->contact_store;
+    const ts_body_store *bodies = &c->records->store;
     int32_t i = s->table.slot_of_id[contact];
     int32_t ia = bodies->table.slot_of_id[s->body_a[i]];
     int32_t ib = bodies->table.slot_of_id[s->body_b[i]];
@@ -307,9 +306,9 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
     count_points(b, &in);
 }
 
-void TS_WIDE(ts_contact_store_impulses)(ts_world *world, const ts_contact_bundle *b)
+void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bundle *b)
 {
-    ts_contact_store *s = &world->contact_store;
+    ts_contact_store *s = &records->contact_store;
     for (int l = 0; l < TS_W; ++l) {
         int32_t i = b->contact_slot[l];
         if (i < 0) {

@@ -9,9 +9,8 @@
 
 #include "base/math3.h"
 #include "islands/graph.h"
+#include "soa/records.h"
 #include "solver/contact_solver.h"
-
-struct ts_world;
 
 /* Soft constraint coefficients of a spring (see contact_solver.c). */
 typedef struct ts_softness {
@@ -30,7 +29,7 @@ static inline ts_softness ts_make_softness(float hertz, float zeta, float h)
 }
 
 typedef struct ts_contact_prepare_context {
-    const struct ts_world *world;
+    const ts_records *records;
     int32_t awake;     /* awake bodies; the dummy state is at this index */
     ts_softness soft;  /* contacts between dynamic bodies */
     ts_softness stiff; /* contacts with a static or kinematic body */
@@ -47,6 +46,6 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
                                         int32_t first_contact, int lanes);
 
 /* Writes the bundle's accumulated impulses back to the contact store. */
-void TS_WIDE(ts_contact_store_impulses)(struct ts_world *world, const ts_contact_bundle *b);
+void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bundle *b);
 
 #endif

@@ -1,7 +1,7 @@
 /* The joint scratch of the solver (joint_scratch.h): freed with the world. */
 #include "solver/joint_scratch.h"
 
-#include "soa/array.h"
+#include "base/array.h"
 #include "solver/joint_prepare.h"
 
 void ts_joint_scratch_free(ts_joint_scratch *scratch, const ts_allocator *allocator)

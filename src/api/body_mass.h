@@ -1,17 +1,10 @@
-/* Bodies: lookup of body ids, the origin <-> simulation frame conversion, and
- * the mass update that runs when a body's shapes or type change. */
-#ifndef TS_BODY_H
-#define TS_BODY_H
+/* A body's mass and frames (body_mass.c): the origin <-> simulation frame
+ * conversion, and the mass update that runs when a body's shapes or type
+ * change. */
+#ifndef TS_API_BODY_MASS_H
+#define TS_API_BODY_MASS_H
 
-#include "api/world.h"
-
-/* The body of an id, or NULL after recording an error for `function`. */
-ts_body *ts_body_lookup(ts_body_id id, ts_world **world, const char *function);
-
-static inline ts_body_id ts_body_id_of(const ts_world *world, int32_t index)
-{
-    return (ts_body_id){index + 1, (uint16_t)world->index, world->generation, world->bodies[index].generation};
-}
+#include "step/world_state.h"
 
 /* Origin transform of a body (what the user sees), from the simulation frame. */
 ts_transform ts_body_origin_transform(const ts_world *world, int32_t body);

@@ -3,8 +3,8 @@
  * A box is the closed set lower <= p <= upper; two boxes that only touch
  * overlap. Every helper is inline and uses only compares, + - * (no FMA, the
  * build uses -ffp-contract=off), so results are bitwise the same everywhere. */
-#ifndef TS_COLLIDE_AABB_H
-#define TS_COLLIDE_AABB_H
+#ifndef TS_AABB_H
+#define TS_AABB_H
 
 #include "base/math3.h"
 
