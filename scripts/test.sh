@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: the default build (made by scripts/setup.sh) and
-# a second build whose wide kernels are SIMDe's portable C
-# (-DTESSERA_SIMD=OFF), so that both paths stay bitwise equal and green;
-# then the suite again under ThreadSanitizer.
+# Runs the whole test suite: the layer check of src/ (scripts/check_layers.sh),
+# the default build (made by scripts/setup.sh) and a second build whose wide
+# kernels are SIMDe's portable C (-DTESSERA_SIMD=OFF), so that both paths stay
+# bitwise equal and green; then the suite again under ThreadSanitizer.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
 PORTABLE_DIR="${PORTABLE_DIR:-build-portable}"
+
+# The layers of src/ first (src/README.md): no include runs upward (~1 s).
+scripts/check_layers.sh
 
 ctest --test-dir "$BUILD_DIR" --output-on-failure
 
