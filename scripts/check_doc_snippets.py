@@ -3,7 +3,7 @@
 """Compiles the C code blocks of the documentation, so that no guide shows
 code that does not build.
 
-The rule (docs/README.md says it for writers of the guides):
+The rule (docs/README.md says it for the writers of the guides):
   - every fenced block opened with ```c in README.md and docs/*.md is code;
     blocks that are not C, or not meant to compile, use another tag
     (```sh, ```text, ```cmake, ```cpp ...);
