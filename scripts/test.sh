@@ -2,7 +2,9 @@
 # Runs the whole test suite: the layer check of src/ (scripts/check_layers.sh),
 # the default build (made by scripts/setup.sh) and a second build whose wide
 # kernels are SIMDe's portable C (-DTESSERA_SIMD=OFF), so that both paths stay
-# bitwise equal and green; then the suite again under ThreadSanitizer.
+# bitwise equal and green; then the suite again under ThreadSanitizer. Between
+# the first two: the install-and-link test of scripts/test_consumer.sh and the
+# API reference.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -13,6 +15,13 @@ PORTABLE_DIR="${PORTABLE_DIR:-build-portable}"
 scripts/check_layers.sh
 
 ctest --test-dir "$BUILD_DIR" --output-on-failure
+
+# The library as a user gets it: installed into a temporary prefix, the
+# examples built against it with find_package and pkg-config, static and
+# shared, and run (scripts/test_consumer.sh). Then the API reference:
+# Doxygen fails on any undocumented public name (docs/Doxyfile).
+scripts/test_consumer.sh
+cmake --build "$BUILD_DIR" --target docs
 
 cmake -S . -B "$PORTABLE_DIR" -DCMAKE_BUILD_TYPE=Release -DTESSERA_SIMD=OFF -DTESSERA_BUILD_BENCH=OFF >/dev/null
 cmake --build "$PORTABLE_DIR" -j "$(nproc)" >/dev/null
