@@ -10,7 +10,7 @@
 
 #include "islands/graph.h"
 #include "solver/contact_solver.h"
-#include "world.h"
+#include "api/world.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -182,8 +182,8 @@ static ts_body_id build_pyramid(ts_world_id world, int base, float overlap, ts_b
 static void validate_graph_bodies(const void *context, int32_t contact, int32_t bodies[2])
 {
     const ts_world *world = context;
-    bodies[0] = world->contacts[contact].graph_body[0];
-    bodies[1] = world->contacts[contact].graph_body[1];
+    bodies[0] = world->records.contacts[contact].graph_body[0];
+    bodies[1] = world->records.contacts[contact].graph_body[1];
 }
 
 /* 3 and 9. large_pyramid B = 20 passes the scenes.md check after 600 steps
@@ -390,7 +390,7 @@ static void test_high_mass_ratio(void **state)
  * the velocity while positions are moved out. */
 static float deepest_overlap(const ts_world *world)
 {
-    const ts_contact_store *s = &world->contact_store;
+    const ts_contact_store *s = &world->records.contact_store;
     float deepest = 0.0f;
     for (int32_t i = 0; i < s->table.count; ++i) {
         for (int k = 0; k < s->point_count[i]; ++k) {

@@ -1,8 +1,7 @@
 /* Contact recycling (see contact_recycle.h). */
-#include "contact_recycle.h"
+#include "collide/contact_recycle.h"
 
-#include "../math3.h"
-#include "../world.h"
+#include "base/math3.h"
 
 /* Neither body may have turned more than ~10 degrees since the full test:
  * the anchors' world orientation is that old. cos^2 of half of 10 degrees,
@@ -34,13 +33,13 @@ static void body_velocity(const ts_body_store *s, int32_t body, ts_vec3 *v, ts_v
  * while bodies tumble past each other, a mean of 4.9 of the pile's 4,000
  * bodies climbed its walls (17 runs, contact hertz 28 to 32); 1.3 with
  * this test, as many as before recycling. */
-static bool moves_slowly(const ts_world *world, int32_t body_a, int32_t body_b, float extent)
+static bool moves_slowly(const ts_body_store *store, float dt, int32_t body_a, int32_t body_b, float extent)
 {
     ts_vec3 va, wa, vb, wb;
-    body_velocity(&world->store, body_a, &va, &wa);
-    body_velocity(&world->store, body_b, &vb, &wb);
+    body_velocity(store, body_a, &va, &wa);
+    body_velocity(store, body_b, &vb, &wb);
     float speed = ts_length(ts_sub(vb, va)) + ts_length(ts_sub(wb, wa)) * extent;
-    return speed * world->step_dt < TS_RECYCLE_SLIDE;
+    return speed * dt < TS_RECYCLE_SLIDE;
 }
 
 static float quat_dot(ts_quat a, ts_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
@@ -63,10 +62,10 @@ static ts_transform cached_relative(const ts_contact_store *s, int32_t i)
  * TS_RECYCLE_SLIDE); the arc 2 |sin(theta / 2)| r that the farthest point
  * travels in the relative turn theta counts against both; and each body
  * turned less than ~10 degrees in the world. */
-static bool motion_is_small(const ts_world *world, int32_t i, ts_transform xa, ts_transform xb, ts_quat qa0,
-                            ts_quat qb0)
+static bool motion_is_small(const ts_records *records, float dt, int32_t i, ts_transform xa, ts_transform xb,
+                            ts_quat qa0, ts_quat qb0)
 {
-    const ts_contact_store *s = &world->contact_store;
+    const ts_contact_store *s = &records->contact_store;
     float turn_a = quat_dot(xa.q, qa0), turn_b = quat_dot(xb.q, qb0);
     if (turn_a * turn_a < TS_RECYCLE_TURN_COS_SQ || turn_b * turn_b < TS_RECYCLE_TURN_COS_SQ) {
         return false;
@@ -78,22 +77,23 @@ static bool motion_is_small(const ts_world *world, int32_t i, ts_transform xa, t
     float along = ts_dot(d, n);
     float slide = ts_length(ts_mul_add(d, -along, n));
     ts_quat turn = ts_quat_mul(ts_quat_conj(cached.q), relative.q);
-    float ra = reach(&world->store, s->body_a[i]), rb = reach(&world->store, s->body_b[i]);
+    float ra = reach(&records->store, s->body_a[i]), rb = reach(&records->store, s->body_b[i]);
     float extent = ra > rb ? ra : rb;
-    if (!moves_slowly(world, s->body_a[i], s->body_b[i], extent)) {
+    if (!moves_slowly(&records->store, dt, s->body_a[i], s->body_b[i], extent)) {
         return false;
     }
     float arc = 2.0f * ts_length(ts_v3(turn.x, turn.y, turn.z)) * extent;
     return fabsf(along) + arc < TS_RECYCLE_DISTANCE && slide + arc < TS_RECYCLE_SLIDE;
 }
 
-bool ts_contact_recycle(ts_world *world, int32_t i, ts_transform xa, ts_transform xb, ts_vec3 ca, ts_vec3 cb)
+bool ts_contact_recycle(ts_records *records, float dt, int32_t i, ts_transform xa, ts_transform xb, ts_vec3 ca,
+                        ts_vec3 cb)
 {
-    ts_contact_store *s = &world->contact_store;
+    ts_contact_store *s = &records->contact_store;
     ts_quat qa0 = cached_rotation_a(s, i);
     ts_transform cached = cached_relative(s, i);
     ts_quat qb0 = ts_quat_mul(qa0, cached.q);
-    if (!motion_is_small(world, i, xa, xb, qa0, qb0)) {
+    if (!motion_is_small(records, dt, i, xa, xb, qa0, qb0)) {
         return false;
     }
     /* each body's turn since the full test (shape and body turn alike) */
@@ -112,9 +112,9 @@ bool ts_contact_recycle(ts_world *world, int32_t i, ts_transform xa, ts_transfor
     return true;
 }
 
-void ts_contact_remember(ts_world *world, int32_t i, ts_transform xa, ts_transform xb, ts_vec3 ca, ts_vec3 cb)
+void ts_contact_remember(ts_records *records, int32_t i, ts_transform xa, ts_transform xb, ts_vec3 ca, ts_vec3 cb)
 {
-    ts_contact_store *s = &world->contact_store;
+    ts_contact_store *s = &records->contact_store;
     ts_transform relative = ts_transform_inv_mul(xa, xb);
     s->cache_px[i] = relative.p.x;
     s->cache_py[i] = relative.p.y;

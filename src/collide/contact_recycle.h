@@ -33,9 +33,8 @@
 #ifndef TS_CONTACT_RECYCLE_H
 #define TS_CONTACT_RECYCLE_H
 
-#include "../core.h"
-
-struct ts_world;
+#include "base/core.h"
+#include "soa/records.h"
 
 /* Relative motion (m) under which a touching manifold is recycled: 5 cm, as
  * Box3D's default (ten of its 5 mm linear slops). */
@@ -49,14 +48,13 @@ struct ts_world;
 #define TS_RECYCLE_SLIDE 0.01f
 
 /* Contact slot i, shapes at world poses xa, xb (their bodies' centres of
- * mass ca, cb): when the manifold of the last full test may be recycled,
- * brings its separations up to date and returns true. */
-bool ts_contact_recycle(struct ts_world *world, int32_t i, ts_transform xa, ts_transform xb, ts_vec3 ca,
+ * mass ca, cb), a step of dt: when the manifold of the last full test may
+ * be recycled, brings its separations up to date and returns true. */
+bool ts_contact_recycle(ts_records *records, float dt, int32_t i, ts_transform xa, ts_transform xb, ts_vec3 ca,
                         ts_vec3 cb);
 
 /* After a full test that left points in slot i: remembers the poses and the
  * separations that ts_contact_recycle starts from. */
-void ts_contact_remember(struct ts_world *world, int32_t i, ts_transform xa, ts_transform xb, ts_vec3 ca,
-                         ts_vec3 cb);
+void ts_contact_remember(ts_records *records, int32_t i, ts_transform xa, ts_transform xb, ts_vec3 ca, ts_vec3 cb);
 
 #endif

@@ -1,5 +1,5 @@
 /* SoA contact storage (see contact_store.h). */
-#include "contact_store.h"
+#include "soa/contact_store.h"
 
 _Static_assert(sizeof(((ts_contact_store *)0)->columns) == sizeof(void *) * TS_CONTACT_COLUMNS,
                "every named column must be in the column table");

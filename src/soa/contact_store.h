@@ -9,7 +9,7 @@
 #ifndef TS_CONTACT_STORE_H
 #define TS_CONTACT_STORE_H
 
-#include "soa_table.h"
+#include "soa/soa_table.h"
 
 #define TS_CONTACT_POINTS 4
 

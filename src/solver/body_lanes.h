@@ -8,9 +8,9 @@
 #ifndef TS_BODY_LANES_H
 #define TS_BODY_LANES_H
 
-#include "../core.h"
-#include "body_state.h"
-#include "wide.h"
+#include "base/core.h"
+#include "solver/body_state.h"
+#include "solver/wide.h"
 
 #include <string.h>
 

@@ -14,10 +14,9 @@
  * kernels leave them alone without a branch. The derive part is the same
  * lane-wise IEEE operations at every width, so every width gives the same
  * bits. */
-#include "contact_prepare.h"
+#include "solver/contact_prepare.h"
 
-#include "../core.h"
-#include "../world.h"
+#include "base/core.h"
 
 /* Inputs the derive part reads besides the bundle itself. */
 typedef struct lane_inputs {
@@ -42,7 +41,7 @@ static void store3(float rows[3][TS_W], int l, float x, float y, float z)
 static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, int32_t *state, float *inv_mass,
                         float inv_inertia[6][TS_W])
 {
-    const ts_body_store *s = &c->world->store;
+    const ts_body_store *s = &c->records->store;
     if (i >= c->awake) {
         *state = c->awake;
         *inv_mass = 0.0f;
@@ -66,7 +65,7 @@ static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, i
 static void gather_velocities(const ts_contact_prepare_context *c, const int32_t state[TS_W], float v[3][TS_W],
                               float w[3][TS_W], float gravity_scale[TS_W])
 {
-    const ts_body_store *s = &c->world->store;
+    const ts_body_store *s = &c->records->store;
     for (int l = 0; l < TS_W; ++l) {
         int32_t i = state[l];
         if (i >= c->awake) {
@@ -119,7 +118,7 @@ static void limit_mass_ratio(float ratio, ts_contact_bundle *b, int l)
 static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
                           int32_t i)
 {
-    const ts_contact_store *s = &c->world->contact_store;
+    const ts_contact_store *s = &c->records->contact_store;
     int count = i < 0 ? 0 : s->point_count[i];
     in->inv_count[l] = count > 0 ? 1.0f / (float)count : 0.0f;
     float load = 0.0f;
@@ -170,8 +169,8 @@ static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bu
 static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
                         int32_t contact)
 {
-    const ts_contact_store *s = &c->world->contact_store;
-    const ts_body_store *bodies = &c->world->store;
+    const ts_contact_store *s = &c->records->contact_store;
+    const ts_body_store *bodies = &c->records->store;
     int32_t i = s->table.slot_of_id[contact];
     int32_t ia = bodies->table.slot_of_id[s->body_a[i]];
     int32_t ib = bodies->table.slot_of_id[s->body_b[i]];
@@ -362,9 +361,9 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
     count_points(b, &in);
 }
 
-void TS_WIDE(ts_contact_store_impulses)(ts_world *world, const ts_contact_bundle *b)
+void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bundle *b)
 {
-    ts_contact_store *s = &world->contact_store;
+    ts_contact_store *s = &records->contact_store;
     for (int l = 0; l < TS_W; ++l) {
         int32_t i = b->contact_slot[l];
         if (i < 0) {

@@ -7,11 +7,10 @@
 #ifndef TS_CONTACT_PREPARE_H
 #define TS_CONTACT_PREPARE_H
 
-#include "../islands/graph.h"
-#include "../math3.h"
-#include "contact_solver.h"
-
-struct ts_world;
+#include "base/math3.h"
+#include "islands/graph.h"
+#include "soa/records.h"
+#include "solver/contact_solver.h"
 
 /* Soft constraint coefficients of a spring (see contact_solver.c). */
 typedef struct ts_softness {
@@ -31,7 +30,7 @@ static inline ts_softness ts_make_softness(float hertz, float zeta, float h)
 }
 
 typedef struct ts_contact_prepare_context {
-    const struct ts_world *world;
+    const ts_records *records;
     int32_t awake;     /* awake bodies; the dummy state is at this index */
     ts_softness soft;  /* contacts between dynamic bodies */
     ts_softness stiff; /* contacts with a static or kinematic body */
@@ -50,6 +49,6 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
                                         int32_t first_contact, int lanes);
 
 /* Writes the bundle's accumulated impulses back to the contact store. */
-void TS_WIDE(ts_contact_store_impulses)(struct ts_world *world, const ts_contact_bundle *b);
+void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bundle *b);
 
 #endif

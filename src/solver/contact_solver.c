@@ -26,11 +26,11 @@
  * (9 of 27 oblique shots). With c = n . dqA^-1 n + n . dqB^-1 n - 2 (0
  * unturned), the surface points add (s0 / 2) c to the midway anchors'
  * separation, s0 = base + n . (rB - rA). */
-#include "contact_solver.h"
+#include "solver/contact_solver.h"
 
-#include "pair_lanes.h"
+#include "solver/pair_lanes.h"
 
-#include "../core.h"
+#include "base/core.h"
 
 #include <string.h>
 

@@ -15,10 +15,10 @@
 #ifndef TS_CONTACT_SOLVER_H
 #define TS_CONTACT_SOLVER_H
 
-#include "body_state.h"
-#include "wide.h"
+#include "solver/body_state.h"
+#include "solver/wide.h"
 
-#include "../core.h"
+#include "base/core.h"
 
 typedef struct ts_contact_point_lanes {
     float anchor_a[3][TS_W]; /* point - centre of mass of A at the step's start, world; B's is anchor_a + anchor_shift */

@@ -5,8 +5,8 @@
 #ifndef TS_INTEGRATE_H
 #define TS_INTEGRATE_H
 
-#include "../soa/body_store.h"
-#include "body_state.h"
+#include "soa/body_store.h"
+#include "solver/body_state.h"
 
 /* States of slots [begin, end) from the store: velocities, zero deltas; and
  * the bodies' world inverse inertias (store columns inv_iw_*) for the

@@ -9,10 +9,10 @@
  * principal moments: no gyroscopic update) become per-lane selects of the
  * two results, and the costly branch runs only when a lane of the bundle
  * needs it; a lane's result does not depend on its neighbours. */
-#include "integrate.h"
+#include "solver/integrate.h"
 
-#include "body_lanes.h"
-#include "velocity_lanes.h"
+#include "solver/body_lanes.h"
+#include "solver/velocity_lanes.h"
 
 #include <string.h>
 

@@ -11,10 +11,10 @@
 #ifndef TS_VELOCITY_LANES_H
 #define TS_VELOCITY_LANES_H
 
-#include "../core.h"
-#include "body_lanes.h"
-#include "body_state.h"
-#include "wide.h"
+#include "base/core.h"
+#include "solver/body_lanes.h"
+#include "solver/body_state.h"
+#include "solver/wide.h"
 
 #include <stddef.h>
 #include <string.h>
