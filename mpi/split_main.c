@@ -206,6 +206,35 @@ static void sum_ranks(const split_report *rep, rank_figures *sum, double *slowes
     }
 }
 
+/* The deepest overlap between two spheres of the final state (m): a direct
+ * sign that bodies on either side of a boundary push each other apart (a
+ * resting soft contact overlaps by millimetres; a missing ghost lets two
+ * spheres sink into each other). Spheres only: their overlap is exact and
+ * cheap; boxes would need the narrowphase. */
+static double deepest_sphere_overlap(const scene_desc *d, const body_state *states)
+{
+    double deepest = 0.0;
+    for (int i = 0; i < d->body_count; ++i) {
+        const scene_body *a = &d->bodies[i];
+        if (a->type != SCENE_DYNAMIC || a->shape.type != SCENE_SPHERE) {
+            continue;
+        }
+        for (int j = i + 1; j < d->body_count; ++j) {
+            const scene_body *b = &d->bodies[j];
+            if (b->type != SCENE_DYNAMIC || b->shape.type != SCENE_SPHERE) {
+                continue;
+            }
+            double dx = states[i].p.x - states[j].p.x, dy = states[i].p.y - states[j].p.y;
+            double dz = states[i].p.z - states[j].p.z, reach = a->shape.radius + b->shape.radius;
+            double d2 = dx * dx + dy * dy + dz * dz;
+            if (d2 < reach * reach) {
+                deepest = fmax(deepest, reach - sqrt(d2));
+            }
+        }
+    }
+    return deepest;
+}
+
 static void print_line(const split_report *rep, bench_result *r, const body_state *states, const scene_desc *d)
 {
     rank_figures sum;
@@ -243,7 +272,8 @@ static void print_line(const split_report *rep, bench_result *r, const body_stat
     bench_print_json(out, r);
     fclose(out);
     text[length >= 2 ? length - 2 : 0] = '\0'; /* the object goes on */
-    printf("%s,\"ranks\":%d,\"mean_body_y\":%.6g,\"owned\":[", text, rep->ranks, dynamic ? com_y / dynamic : 0.0);
+    printf("%s,\"ranks\":%d,\"mean_body_y\":%.6g,\"deepest_sphere_overlap\":%.6g,\"owned\":[", text, rep->ranks,
+           dynamic ? com_y / dynamic : 0.0, deepest_sphere_overlap(d, states));
     for (int k = 0; k < rep->ranks; ++k) {
         printf("%s%d", k ? "," : "", (int)rep->per_rank[k].owned);
     }

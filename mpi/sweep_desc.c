@@ -85,13 +85,17 @@ static bool parse_long(const char *text, long *out)
     return true;
 }
 
+/* Appends a value; the array doubles when count reaches a power of two. */
 static bool push_value(sweep_list *list, sweep_value value)
 {
-    sweep_value *grown = realloc(list->values, sizeof(sweep_value) * (size_t)(list->count + 1));
-    if (grown == NULL) {
-        return false;
+    int n = list->count;
+    if (n == 0 || (n & (n - 1)) == 0) {
+        sweep_value *grown = realloc(list->values, sizeof(sweep_value) * (size_t)(n > 0 ? 2 * n : 1));
+        if (grown == NULL) {
+            return false;
+        }
+        list->values = grown;
     }
-    list->values = grown;
     list->values[list->count++] = value;
     return true;
 }

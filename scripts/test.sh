@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
 PORTABLE_DIR="${PORTABLE_DIR:-build-portable}"
 
+# The default build's suite includes mpi_sweep and mpi_split: tessera-sweep
+# and tessera-split under `mpirun -np 2` (and 1, 3, 4 ranks), built when
+# Open MPI is installed (scripts/setup.sh).
 ctest --test-dir "$BUILD_DIR" --output-on-failure
 
 cmake -S . -B "$PORTABLE_DIR" -DCMAKE_BUILD_TYPE=Release -DTESSERA_SIMD=OFF -DTESSERA_BUILD_BENCH=OFF >/dev/null
