@@ -233,7 +233,9 @@ static int sweep(const sweep_options *o, const sweep_desc *d, int rank, int size
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* Funneled: the world's OpenMP threads never call MPI, only this one does. */
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
