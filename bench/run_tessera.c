@@ -227,6 +227,9 @@ bool tessera_run(const scene_info *scene, const scene_params *params, const tess
     start_result(scene, params, c, run, r);
     scene_desc desc;
     scene_describe(scene, params, &desc);
+    if (c->edit_scene != NULL) {
+        c->edit_scene(&desc, c->edit_context);
+    }
     if (c->collide_only) {
         desc.gravity = (scene_vec3){0.0f, 0.0f, 0.0f};
     }

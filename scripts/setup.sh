@@ -14,9 +14,10 @@ BUILD_DIR="${BUILD_DIR:-build}"
 # OpenMP (libgomp) comes with gcc; clang and LLVM's OpenMP runtime (with its
 # Archer tool) build the ThreadSanitizer job of scripts/test.sh; doxygen
 # builds the API reference (cmake --build build --target docs), which
-# scripts/test.sh checks for warnings.
+# scripts/test.sh checks for warnings. Open MPI builds tessera-sweep and
+# tessera-split (mpi/, docs/distributed.md).
 packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev python3-matplotlib libbullet-dev
-          clang libomp-dev doxygen)
+          clang libomp-dev doxygen openmpi-bin libopenmpi-dev)
 
 missing=()
 for p in "${packages[@]}"; do

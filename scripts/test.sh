@@ -14,6 +14,9 @@ PORTABLE_DIR="${PORTABLE_DIR:-build-portable}"
 # The layers of src/ first (src/README.md): no include runs upward (~1 s).
 scripts/check_layers.sh
 
+# The default build's suite includes mpi_sweep and mpi_split: tessera-sweep
+# and tessera-split under `mpirun -np 2` (and 1, 3, 4 ranks), built when
+# Open MPI is installed (scripts/setup.sh).
 ctest --test-dir "$BUILD_DIR" --output-on-failure
 
 # The library as a user gets it: installed into a temporary prefix, the
