@@ -13,6 +13,10 @@ typedef struct tessera_run_config {
     bool collide_only; /* gravity off: the scene keeps its initial state; times collision */
     bool quality;      /* step on (untimed) to the check's step, then take it */
     bool sleep;        /* sleeping on, whatever the scene says (--sleep) */
+    /* Called on the scene's description before the world is built, NULL for
+     * none (tessera-sweep's seeded perturbations, mpi/sweep_run.c). */
+    void (*edit_scene)(scene_desc *desc, void *context);
+    void *edit_context;
 } tessera_run_config;
 
 /* The step of every scene (scenes.md): 1/60 s. */

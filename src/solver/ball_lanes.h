@@ -6,8 +6,8 @@
 #ifndef TS_BALL_LANES_H
 #define TS_BALL_LANES_H
 
-#include "ball_joint.h"
-#include "point_mass.h"
+#include "solver/ball_joint.h"
+#include "solver/point_mass.h"
 
 /* K^-1 of an isotropic lane, inverse inertias ia 1 and ib 1: with
  * [r]x^T [r]x = |r|^2 1 - r r^T,

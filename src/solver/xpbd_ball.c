@@ -14,11 +14,11 @@
  * velocities alone, the turn it asks of each body over a substep shortened
  * as a projection's is. A lane whose last correction turned a body by more
  * than TS_XPBD_WARM_MAX_TURN keeps no multiplier (xpbd_lanes.h). */
-#include "xpbd_ball.h"
+#include "solver/xpbd_ball.h"
 
-#include "ball_lanes.h"
-#include "velocity_lanes.h"
-#include "xpbd_lanes.h"
+#include "solver/ball_lanes.h"
+#include "solver/velocity_lanes.h"
+#include "solver/xpbd_lanes.h"
 
 /* Slots from the bundle's byte offsets (sizeof(ts_body_state) is 64). */
 TS_FORCE_INLINE void slots_of(const int32_t offset[TS_W], int32_t slot[TS_W])

@@ -14,7 +14,7 @@
 #ifndef TS_XPBD_BALL_H
 #define TS_XPBD_BALL_H
 
-#include "ball_joint.h"
+#include "solver/ball_joint.h"
 
 typedef struct ts_xpbd_ball_context {
     ts_body_state *states;           /* awake bodies by slot, then the dummy */

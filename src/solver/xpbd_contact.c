@@ -43,14 +43,13 @@
  * held each flank box of a pyramid at an origin it then corrected into
  * velocity, and the B = 50 pyramid never came to rest (boxes at 0.2-0.6 m/s
  * after 10 s; 0.006 m/s without it). */
-#include "xpbd_contact.h"
+#include "solver/xpbd_contact.h"
 
-#include "contact_prepare.h"
+#include "solver/contact_prepare.h"
 
-#include "xpbd_lanes.h"
+#include "solver/xpbd_lanes.h"
 
-#include "../core.h"
-#include "../world.h"
+#include "base/core.h"
 
 /* Position corrections gathered over one kernel call: linear moves and
  * small rotations (world), applied to the bodies at the end. */

@@ -22,9 +22,8 @@
 #ifndef TS_XPBD_CONTACT_H
 #define TS_XPBD_CONTACT_H
 
-#include "contact_solver.h"
-
-struct ts_world;
+#include "soa/records.h"
+#include "solver/contact_solver.h"
 
 /* XPBD's lanes of one contact bundle (same lane order). */
 typedef struct ts_xpbd_contact_lanes {
