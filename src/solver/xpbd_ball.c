@@ -13,20 +13,80 @@
  * multiplier over h) at the anchors turned with the bodies now, to the
  * velocities alone, the turn it asks of each body over a substep shortened
  * as a projection's is. A lane whose last correction turned a body by more
- * than TS_XPBD_WARM_MAX_TURN keeps no multiplier (xpbd_lanes.h). */
+ * than TS_XPBD_WARM_MAX_TURN keeps no multiplier (xpbd_lanes.h).
+ *
+ * The second projection of a substep runs on the loaded lanes alone
+ * (loaded_lanes, xpbd_ball.h); the others keep their bits through a lane
+ * select, so that a lane's result never depends on its bundle-mates'. */
 #include "solver/xpbd_ball.h"
 
 #include "solver/ball_lanes.h"
 #include "solver/velocity_lanes.h"
 #include "solver/xpbd_lanes.h"
 
-/* Slots from the bundle's byte offsets (sizeof(ts_body_state) is 64). */
-TS_FORCE_INLINE void slots_of(const int32_t offset[TS_W], int32_t slot[TS_W])
+/* No lane (the mask of an unmasked call, unread). */
+TS_FORCE_INLINE ts_wm ts_w_zero_mask(void) { return ts_w_gt(ts_w_zero(), ts_w_zero()); }
+
+/* m ? a : b for every row of a body's state */
+TS_FORCE_INLINE body_lanes select_lanes(ts_wm m, body_lanes a, body_lanes b)
 {
+    return (body_lanes){ts_wv3_select(m, a.v, b.v), ts_wv3_select(m, a.w, b.w), ts_wv3_select(m, a.dp, b.dp),
+                        ts_wquat_select(m, a.dq, b.dq)};
+}
+
+#if TS_W == 4 || TS_W == 8
+/* Lane l's dp and dq rows (and lane l + 4's, the upper halves at W = 8) to
+ * the 16-byte groups at floats 8 and 12 of its state, for the lanes set in
+ * `write` (velocity_lanes.h's store_lane_rows, for the pose). */
+TS_FORCE_INLINE void store_pose_rows(ts_body_state *states, const int32_t offset[TS_W], int l, ts_wf dp, ts_wf dq,
+                                     uint32_t write)
+{
+#if TS_W == 8
+    if ((write >> l & 1u) != 0) {
+        float *s = (float *)((char *)states + offset[l]) + 8;
+        simde_mm_storeu_ps(s, simde_mm256_castps256_ps128(dp));
+        simde_mm_storeu_ps(s + 4, simde_mm256_castps256_ps128(dq));
+    }
+    if ((write >> (l + 4) & 1u) != 0) {
+        float *s = (float *)((char *)states + offset[l + 4]) + 8;
+        simde_mm_storeu_ps(s, simde_mm256_extractf128_ps(dp, 1));
+        simde_mm_storeu_ps(s + 4, simde_mm256_extractf128_ps(dq, 1));
+    }
+#else
+    if ((write >> l & 1u) != 0) {
+        float *s = (float *)((char *)states + offset[l]) + 8;
+        simde_mm_storeu_ps(s, dp);
+        simde_mm_storeu_ps(s + 4, dq);
+    }
+#endif
+}
+
+/* The velocities and pose of the dynamic lanes, to byte offsets. */
+TS_FORCE_INLINE void scatter_state_at(ts_body_state *states, const int32_t offset[TS_W], const float inv_mass[TS_W],
+                                      body_lanes b)
+{
+    scatter_velocities_at(states, offset, inv_mass, (velocity_lanes){b.v, b.w});
+    ts_wf dp[4], dq[4];
+    group_rows(b.dp, dp);
+    column_rows(b.dq.x, b.dq.y, b.dq.z, b.dq.w, dq);
+    uint32_t dynamic = ts_w_mask_bits(ts_w_gt(ts_w_load(inv_mass), ts_w_zero()));
+    store_pose_rows(states, offset, 0, dp[0], dq[0], dynamic);
+    store_pose_rows(states, offset, 1, dp[1], dq[1], dynamic);
+    store_pose_rows(states, offset, 2, dp[2], dq[2], dynamic);
+    store_pose_rows(states, offset, 3, dp[3], dq[3], dynamic);
+}
+#else
+TS_FORCE_INLINE void scatter_state_at(ts_body_state *states, const int32_t offset[TS_W], const float inv_mass[TS_W],
+                                      body_lanes b)
+{
+    int32_t slot[TS_W];
     for (int l = 0; l < TS_W; ++l) {
         slot[l] = offset[l] / (int32_t)sizeof(ts_body_state);
     }
+    scatter(states, slot, inv_mass, b);
+    scatter_position(states, slot, inv_mass, b);
 }
+#endif
 
 TS_FORCE_INLINE void warm_start(const ts_xpbd_ball_context *c, ts_ball_bundle *b, const ts_ball_cold *cold,
                                 bool general)
@@ -61,11 +121,30 @@ TS_FORCE_INLINE ts_wm violent_lanes(ts_wv3 turn_a, ts_wv3 turn_b)
     return ts_w_or(ts_w_gt(ts_wv3_dot(turn_a, turn_a), limit), ts_w_gt(ts_wv3_dot(turn_b, turn_b), limit));
 }
 
-TS_FORCE_INLINE void project(const ts_xpbd_ball_context *c, ts_ball_bundle *b, const ts_ball_cold *cold, bool general)
+/* Lanes whose joint carries more than TS_XPBD_LOADED_RATIO times the
+ * weight of its two bodies (in a reference gravity of 10 m/s^2): the
+ * impulse of the substep so far against (mA + mB) g0 h. A static or
+ * sleeping side counts as infinitely heavy (inverse mass 0): such a joint
+ * is never loaded in this sense. Only the lane's own numbers decide, so a
+ * lane's bits do not depend on its bundle-mates. */
+TS_FORCE_INLINE ts_wm loaded_lanes(const ts_xpbd_ball_context *c, const ts_ball_bundle *b)
+{
+    ts_wf ma = ts_w_load(b->inv_mass_a), mb = ts_w_load(b->inv_mass_b);
+    ts_wv3 impulse = ts_wv3_load(b->impulse);
+    /* |P| > N g0 h (1/mA + 1/mB), squared and multiplied out: |P| mA mB > N g0 h (mA + mB) */
+    ts_wf weight = ts_w_mul(ts_w_splat(TS_XPBD_LOADED_RATIO * 10.0f * c->h), ts_w_add(ma, mb));
+    ts_wf load = ts_w_mul(ts_w_mul(ma, mb), ts_w_sqrt(ts_wv3_dot(impulse, impulse)));
+    return ts_w_and(ts_w_gt(load, weight), ts_w_gt(ts_w_mul(ma, mb), ts_w_zero()));
+}
+
+/* `masked` (a constant of each caller): only `lanes` change; else all. */
+TS_FORCE_INLINE void project(const ts_xpbd_ball_context *c, ts_ball_bundle *b, const ts_ball_cold *cold, bool general,
+                             bool masked, ts_wm lanes)
 {
     ts_wf inv_h = ts_w_splat(c->inv_h);
     body_lanes sa = gather_state_at(c->states, b->state_a);
     body_lanes sb = gather_state_at(c->states, b->state_b);
+    body_lanes before_a = sa, before_b = sb;
     ts_wv3 ra = ts_wquat_rotate(sa.dq, ts_wv3_load(b->anchor_a));
     ts_wv3 rb = ts_wquat_rotate(sb.dq, ts_wv3_load(b->anchor_b));
     ts_wv3 gap = ts_wv3_add(ts_wv3_add(ts_wv3_sub(sb.dp, sa.dp), ts_wv3_sub(rb, ra)), ts_wv3_load(b->delta_center));
@@ -73,18 +152,30 @@ TS_FORCE_INLINE void project(const ts_xpbd_ball_context *c, ts_ball_bundle *b, c
     ts_wf ma = ts_w_load(b->inv_mass_a), mb = ts_w_load(b->inv_mass_b);
     ts_wv3 turn_a = lane_angular(cold, general, b->iso_inertia_a, cold->inv_inertia_a, ts_wv3_cross(ra, correction));
     ts_wv3 turn_b = lane_angular(cold, general, b->iso_inertia_b, cold->inv_inertia_b, ts_wv3_cross(rb, correction));
-    ts_wv3 impulse = ts_wv3_mul_add(ts_wv3_load(b->impulse), inv_h, correction);
+    ts_wv3 old = ts_wv3_load(b->impulse);
+    ts_wv3 impulse = ts_wv3_mul_add(old, inv_h, correction);
     ts_wf zero = ts_w_zero();
-    ts_wv3_store(b->impulse, ts_wv3_select(violent_lanes(turn_a, turn_b), (ts_wv3){zero, zero, zero}, impulse));
+    impulse = ts_wv3_select(violent_lanes(turn_a, turn_b), (ts_wv3){zero, zero, zero}, impulse);
+    ts_wv3_store(b->impulse, masked ? ts_wv3_select(lanes, impulse, old) : impulse);
     ts_xpbd_move(&sa, ts_wv3_scale(ts_w_neg(ma), correction), ts_wv3_neg(turn_a), inv_h);
     ts_xpbd_move(&sb, ts_wv3_scale(mb, correction), turn_b, inv_h);
-    int32_t slot_a[TS_W], slot_b[TS_W];
-    slots_of(b->state_a, slot_a);
-    slots_of(b->state_b, slot_b);
-    scatter(c->states, slot_a, b->inv_mass_a, sa);
-    scatter_position(c->states, slot_a, b->inv_mass_a, sa);
-    scatter(c->states, slot_b, b->inv_mass_b, sb);
-    scatter_position(c->states, slot_b, b->inv_mass_b, sb);
+    if (masked) { /* the lanes left out keep their bits */
+        sa = select_lanes(lanes, sa, before_a);
+        sb = select_lanes(lanes, sb, before_b);
+    }
+    scatter_state_at(c->states, b->state_a, b->inv_mass_a, sa);
+    scatter_state_at(c->states, b->state_b, b->inv_mass_b, sb);
+}
+
+/* The second projection of a substep, on the loaded lanes alone; nothing
+ * for a bundle without one. */
+TS_FORCE_INLINE void project_loaded(const ts_xpbd_ball_context *c, ts_ball_bundle *b, const ts_ball_cold *cold,
+                                    bool general)
+{
+    ts_wm lanes = loaded_lanes(c, b);
+    if (ts_w_mask_bits(lanes) != 0) {
+        project(c, b, cold, general, true, lanes);
+    }
 }
 
 /* The general form of a kernel is a call of its own, as in ball_joint.c,
@@ -100,9 +191,14 @@ XPBD_BALL_NOINLINE void general_warm_start(const ts_xpbd_ball_context *c, ts_bal
     warm_start(c, b, TS_WIDE(ts_ball_cold_of)(c->scratch, b), true);
 }
 
-XPBD_BALL_NOINLINE void general_project(const ts_xpbd_ball_context *c, ts_ball_bundle *b)
+XPBD_BALL_NOINLINE void general_project(const ts_xpbd_ball_context *c, ts_ball_bundle *b, bool again)
 {
-    project(c, b, TS_WIDE(ts_ball_cold_of)(c->scratch, b), true);
+    const ts_ball_cold *cold = TS_WIDE(ts_ball_cold_of)(c->scratch, b);
+    if (again) {
+        project_loaded(c, b, cold, true);
+    } else {
+        project(c, b, cold, true, false, ts_w_zero_mask());
+    }
 }
 
 void TS_WIDE(ts_xpbd_ball_warm_start)(const ts_xpbd_ball_context *c, ts_ball_bundle *b, int32_t count)
@@ -116,13 +212,15 @@ void TS_WIDE(ts_xpbd_ball_warm_start)(const ts_xpbd_ball_context *c, ts_ball_bun
     }
 }
 
-void TS_WIDE(ts_xpbd_ball_project)(const ts_xpbd_ball_context *c, ts_ball_bundle *b, int32_t count)
+void TS_WIDE(ts_xpbd_ball_project)(const ts_xpbd_ball_context *c, ts_ball_bundle *b, int32_t count, bool again)
 {
     for (int32_t k = 0; k < count; ++k) {
         if (b[k].general) {
-            general_project(c, b + k);
+            general_project(c, b + k, again);
+        } else if (again) {
+            project_loaded(c, b + k, NULL, false);
         } else {
-            project(c, b + k, NULL, false);
+            project(c, b + k, NULL, false, false, ts_w_zero_mask());
         }
     }
 }

@@ -29,9 +29,23 @@ typedef struct ts_xpbd_ball_context {
  * consecutive bundles of one colour. */
 void TS_WIDE(ts_xpbd_ball_warm_start)(const ts_xpbd_ball_context *c, ts_ball_bundle *b, int32_t count);
 
+/* A joint loaded beyond this many times the weight of its two bodies
+ * (xpbd_ball.c) is projected twice a substep. The second projection is
+ * what a heavy load on light links needs (the 1,000:1 ball and chain's
+ * largest gap at 8 substeps: 0.084 m gated so, 0.081 m with two
+ * projections everywhere, 0.17 m with one), and little else does:
+ * joint_grid's joints carry less and are projected once (callgrind,
+ * 4 substeps, one thread: 23.6 M instructions a step against the soft
+ * step's 20.4 M; two projections everywhere cost 1.9 times the soft
+ * step's). Tried with it: stopping the anchors' relative velocity after
+ * each projection (the soft step's relax); the chain then diverged at 4
+ * substeps and opened to 0.21 m at 8, dropped. */
+#define TS_XPBD_LOADED_RATIO 100.0f
+
 /* One projection of the point constraints at the current poses: the gap
  * d = (cB + rB) - (cA + rA) closed by P = -K^-1 d, the poses and velocities
- * moved (xpbd_lanes.h), P / h added to the impulse. */
-void TS_WIDE(ts_xpbd_ball_project)(const ts_xpbd_ball_context *c, ts_ball_bundle *b, int32_t count);
+ * moved (xpbd_lanes.h), P / h added to the impulse. `again`: the substep's
+ * second projection, of the loaded lanes alone (above). */
+void TS_WIDE(ts_xpbd_ball_project)(const ts_xpbd_ball_context *c, ts_ball_bundle *b, int32_t count, bool again);
 
 #endif

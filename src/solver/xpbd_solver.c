@@ -205,8 +205,8 @@ static void run_joint_bundle(const xpbd_run *r, int32_t k, pass kind)
         switch (kind) {
         case PASS_PREPARE: TS_WIDE(ts_ball_prepare)(&r->ball_prepare, ball, s->sorted + ref.first, ref.lanes); break;
         case PASS_WARM_START: TS_WIDE(ts_xpbd_ball_warm_start)(&r->ball_kernels, ball, 1); break;
-        case PASS_POSITIONS:
-        case PASS_JOINT_POSITIONS: TS_WIDE(ts_xpbd_ball_project)(&r->ball_kernels, ball, 1); break;
+        case PASS_POSITIONS: TS_WIDE(ts_xpbd_ball_project)(&r->ball_kernels, ball, 1, false); break;
+        case PASS_JOINT_POSITIONS: TS_WIDE(ts_xpbd_ball_project)(&r->ball_kernels, ball, 1, true); break;
         default: break; /* no velocity pass; the impulses stay in the bundle (ball_impulses_pending) */
         }
         return;
@@ -241,7 +241,7 @@ static void run_joint_bundles(const xpbd_run *r, int32_t begin, int32_t end, pas
         if (kind == PASS_WARM_START) {
             TS_WIDE(ts_xpbd_ball_warm_start)(&r->ball_kernels, r->balls + ref.slot, count);
         } else {
-            TS_WIDE(ts_xpbd_ball_project)(&r->ball_kernels, r->balls + ref.slot, count);
+            TS_WIDE(ts_xpbd_ball_project)(&r->ball_kernels, r->balls + ref.slot, count, kind == PASS_JOINT_POSITIONS);
         }
         k += count;
     }
