@@ -235,10 +235,10 @@ static void test_hinge_motor(void **state)
  * largest anchor gap of any joint at any step of 4 s stays below 5 cm (soft
  * step: 2.9 cm at 4 substeps: the soft joints give way by about force /
  * (m_eff (2 pi 90 Hz)^2) with m_eff ~ 1 kg, and the swing adds to it).
- * XPBD (rigid joints, one Gauss-Seidel pass per substep) reaches 3.3 cm at 8
- * substeps but 12.4 cm at 4: the ball's pull travels one link per colour
- * and pass, and without warm starting nothing carries it over to the next
- * substep (a second joint pass per substep gives 5.9 cm). Below 8 substeps
+ * XPBD (rigid joints, Gauss-Seidel) reaches 3.3 cm at 8 substeps but
+ * 10.9 cm at 4 (12.4 cm before issue 29's warm start of 0.4 of the last
+ * substep's multiplier and second projection of loaded joints): the ball's
+ * pull travels one link per colour and pass. Below 8 substeps
  * XPBD is held only to 15 cm (no blow-up), a known miss of the 5 cm goal
  * (README, "Solvers side by side"). */
 static void test_ball_and_chain(void **state)
