@@ -2,6 +2,8 @@
  * bench maps description fields and run settings to tessera's API. */
 #include "build_tessera.h"
 
+#include "world_memory.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +25,7 @@ ts_world_id tessera_create_world(const scene_desc *desc, const tessera_settings 
     def.simd_width = s->width; /* 0: TESSERA_SIMD, else the widest the CPU runs */
     def.body_capacity = desc->body_count;
     def.shape_capacity = desc->body_count;
+    def.allocator = world_memory_allocator(); /* bytes per body, allocations in timed steps */
     ts_world_id world = ts_create_world(&def);
     if (ts_world_id_is_null(world)) {
         snprintf(error, size, "%s", ts_last_error());
