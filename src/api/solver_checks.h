@@ -4,13 +4,15 @@
 #ifndef TS_API_SOLVER_CHECKS_H
 #define TS_API_SOLVER_CHECKS_H
 
-#include "base/key_map.h"
+#include "step/solver_context.h"
 #include "tessera/solver.h"
 
 /* TS_OK, or the first problem of the call's input (recorded for fn, naming
- * the array, index and field). listed is scratch for the check that no key
- * repeats (grown through allocator: TS_ERROR_OUT_OF_MEMORY). */
-ts_result ts_check_solver_input(const ts_solver_input *input, ts_key_map *listed, const ts_allocator *allocator,
-                                const char *fn);
+ * the array, index and field). Also the keys: it starts the context's next
+ * call, stamps the known contacts the manifolds name with it and fills
+ * context->listed_ids (each manifold's known contact id, or -1), so that a
+ * repeated key is found before anything changes; TS_ERROR_OUT_OF_MEMORY
+ * when the scratch for that cannot grow. */
+ts_result ts_check_solver_input(const ts_solver_input *input, ts_solver_context *context, const char *fn);
 
 #endif

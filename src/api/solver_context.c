@@ -166,7 +166,7 @@ ts_result ts_solve_contacts(ts_solver_context_id id, const ts_solver_input *inpu
     if (c == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    TS_TRY(ts_check_solver_input(input, &c->listed, &c->records.allocator, __func__));
+    TS_TRY(ts_check_solver_input(input, c, __func__));
     int32_t held = -1;
     ts_result result = ts_solver_context_solve(c, input, &held);
     if (result == TS_ERROR_NOT_FINITE) {

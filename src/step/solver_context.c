@@ -127,6 +127,20 @@ static ts_result solve(ts_solver_context *c, float dt, int32_t *held)
 
 /* ---- one call ---- */
 
+void ts_solver_context_next_call(ts_solver_context *c)
+{
+    c->call += 1;
+    if (c->call == 0) { /* 2^32 calls: start the stamps over */
+        for (int32_t id = 0; id < c->contact_keyed_capacity; ++id) {
+            c->contact_keyed[id].seen = 0;
+        }
+        for (int32_t id = 0; id < c->joint_keyed_capacity; ++id) {
+            c->joint_keyed[id].seen = 0;
+        }
+        c->call = 1;
+    }
+}
+
 static ts_result out_of_memory(ts_solver_context *c)
 {
     ts_solver_context_forget(c);
@@ -139,12 +153,6 @@ ts_result ts_solver_context_solve(ts_solver_context *c, const ts_solver_input *i
     *held = -1;
     c->profile = (ts_step_profile){0};
     double start = ts_now_ms();
-    c->call += 1;
-    if (c->call == 0) { /* 2^32 calls: start the stamps over */
-        memset(c->contact_keyed, 0, (size_t)c->contact_keyed_capacity * sizeof(ts_keyed));
-        memset(c->joint_keyed, 0, (size_t)c->joint_keyed_capacity * sizeof(ts_keyed));
-        c->call = 1;
-    }
     if (!ts_solver_context_take_bodies(c, in->bodies, in->body_count) ||
         !ts_solver_context_take_joints(c, in->joints, in->joint_count) ||
         !ts_solver_context_take_manifolds(c, in->manifolds, in->manifold_count)) {

@@ -63,7 +63,7 @@ typedef struct ts_solver_context {
     int32_t joint_keyed_capacity;
     uint32_t call;     /* calls made, 1 and up (seen 0: never listed) */
     ts_key_map listed; /* the call's keys, for the check that none repeats */
-    int32_t *listed_ids; /* per manifold of the call: its contact id, or -1 (no points) */
+    int32_t *listed_ids; /* per manifold of the call: its contact id (-1: none yet, or no points) */
     int32_t listed_capacity;
 } ts_solver_context;
 
@@ -93,7 +93,12 @@ void ts_solver_context_free(ts_solver_context *context);
 /* Forgets every contact and joint (after a failed call: the next starts cold). */
 void ts_solver_context_forget(ts_solver_context *context);
 
-/* The whole call on checked arrays: takes them in, solves over dt, writes
+/* Starts a call: a new number for the stamps of the contacts it lists
+ * (the API's check stamps them, solver_checks.c). */
+void ts_solver_context_next_call(ts_solver_context *context);
+
+/* The whole call on checked arrays (ts_solver_context_next_call made, and
+ * listed_ids filled with each manifold's known contact id or -1): takes them in, solves over dt, writes
  * them back. TS_ERROR_OUT_OF_MEMORY (nothing written, the context
  * forgotten), TS_ERROR_NOT_FINITE (a body held: *held is its index; the rest
  * written), else TS_OK. */

@@ -180,8 +180,15 @@ static int32_t add_contact(ts_solver_context *c, const ts_solver_manifold *m)
  * the last call's points by feature id (or nearness). */
 static void write_manifold(ts_contact_store *s, int32_t i, const ts_solver_manifold *m)
 {
+    /* The same feature ids in the same order (a resting contact's usual
+     * case): each point keeps its impulse where it is, as the matching
+     * would give it (point k finds old point k first). */
+    bool same = s->point_count[i] == m->point_count;
+    for (int k = 0; k < m->point_count && same; ++k) {
+        same = s->feature[4 * i + k] == m->points[k].feature_id;
+    }
     ts_old_points old;
-    old.count = s->point_count[i];
+    old.count = same ? 0 : s->point_count[i];
     for (int k = 0; k < old.count; ++k) {
         int p = 4 * i + k;
         old.feature[k] = s->feature[p];
@@ -207,10 +214,11 @@ static void write_manifold(ts_contact_store *s, int32_t i, const ts_solver_manif
         s->anchor_ay[p] = sp->anchor.y;
         s->anchor_az[p] = sp->anchor.z;
         s->separation[p] = sp->separation;
-        s->base_separation[p] = sp->separation;
         s->feature[p] = sp->feature_id;
     }
-    ts_match_points(s, i, m->point_count, &old);
+    if (!same) {
+        ts_match_points(s, i, m->point_count, &old);
+    }
 }
 
 bool ts_solver_context_take_manifolds(ts_solver_context *c, const ts_solver_manifold *manifolds, int32_t count)
@@ -220,15 +228,15 @@ bool ts_solver_context_take_manifolds(ts_solver_context *c, const ts_solver_mani
     if (!reserve_ids(&r->allocator, &r->contact_ids, (void **)&r->contacts, &r->contact_capacity,
                      sizeof(ts_contact), &c->contact_keyed, &c->contact_keyed_capacity, count) ||
         !ts_contact_store_reserve(&r->contact_store, &r->allocator, live + count, r->contact_ids.next_index + count) ||
-        !ts_key_map_reserve(&c->contact_keys, &r->allocator, live + count) ||
-        !ts_array_reserve(&r->allocator, (void **)&c->listed_ids, &c->listed_capacity, count, sizeof(int32_t))) {
+        !ts_key_map_reserve(&c->contact_keys, &r->allocator, live + count)) {
         return false;
     }
     ts_contact_store *s = &r->contact_store;
     for (int32_t k = 0; k < count; ++k) {
         const ts_solver_manifold *m = manifolds + k;
-        int32_t id = ts_key_map_find(&c->contact_keys, m->key);
-        if (id >= 0 && (r->contacts[id].edges[0].body != m->body_a || r->contacts[id].edges[1].body != m->body_b)) {
+        int32_t id = c->listed_ids[k]; /* the check found the known ones */
+        int32_t i = id >= 0 ? s->table.slot_of_id[id] : -1;
+        if (id >= 0 && (s->body_a[i] != m->body_a || s->body_b[i] != m->body_b)) {
             remove_contact(c, id); /* the key names another pair now */
             id = -1;
         }
@@ -245,7 +253,7 @@ bool ts_solver_context_take_manifolds(ts_solver_context *c, const ts_solver_mani
         }
         c->contact_keyed[id].seen = c->call;
         c->listed_ids[k] = id;
-        write_manifold(s, s->table.slot_of_id[id], m);
+        write_manifold(s, fresh ? s->table.slot_of_id[id] : i, m);
         if (fresh && ts_contact_color(r, &c->graph, id, "ts_solve_contacts") != TS_OK) {
             return false;
         }
