@@ -417,6 +417,93 @@ static void test_overflowing_body_is_held(void **state)
     ts_destroy_solver_context(context);
 }
 
+/* A column of `n` unit cubes (1 kg) on a static ground (body 0), each
+ * resting on the one below: manifold k holds the four corners between body
+ * k and body k + 1 (anchors from body k's centre); joints: a ball joint
+ * and a hinge between the top two cubes. */
+static void column(ts_solver_body *bodies, ts_solver_manifold *m, ts_solver_joint *j, int n)
+{
+    bodies[0] = ts_default_solver_body();
+    bodies[0].type = TS_BODY_STATIC;
+    for (int k = 1; k <= n; ++k) {
+        bodies[k] = ts_default_solver_body();
+        bodies[k].center = (ts_vec3){0.0f, (float)k - 0.5f, 0.0f};
+        bodies[k].inertia = (ts_vec3){1.0f / 6.0f, 1.0f / 6.0f, 1.0f / 6.0f};
+    }
+    bodies[0].center = (ts_vec3){0.0f, -0.5f, 0.0f}; /* the ground's "centre", half a metre down */
+    for (int k = 0; k < n; ++k) {
+        m[k] = ts_default_solver_manifold();
+        m[k].key = (uint64_t)k;
+        m[k].body_a = k;
+        m[k].body_b = k + 1;
+        m[k].anchor_shift = (ts_vec3){0.0f, -1.0f, 0.0f};
+        m[k].point_count = 4;
+        for (int p = 0; p < 4; ++p) {
+            m[k].points[p].anchor = (ts_vec3){p & 1 ? 0.5f : -0.5f, 0.5f, p & 2 ? 0.5f : -0.5f};
+            m[k].points[p].feature_id = (uint32_t)p;
+        }
+    }
+    j[0] = ts_default_solver_joint();
+    j[0].body_a = n - 1;
+    j[0].body_b = n;
+    j[0].local_frame_a.p = (ts_vec3){0.5f, 0.5f, 0.0f};
+    j[0].local_frame_b.p = (ts_vec3){0.5f, -0.5f, 0.0f};
+    j[1] = j[0];
+    j[1].key = 1;
+    j[1].type = TS_JOINT_HINGE;
+}
+
+/* Out of memory, at every allocation a call makes: the call returns
+ * TS_ERROR_OUT_OF_MEMORY and writes nothing into the arrays, and the
+ * context works on (the same call with room succeeds). Once a call of a
+ * size has run, the next of that size allocates nothing (a step's hot path
+ * after warm-up). */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    counting_allocator counter = {0, 0, 0, -1};
+    ts_world_def def = ts_default_world_def();
+    def.allocator = (ts_allocator){counting_alloc, counting_free, &counter};
+    ts_solver_context_id context = ts_create_solver_context(&def);
+    assert_false(ts_solver_context_id_is_null(context));
+    enum { N = 12 };
+    ts_solver_body bodies[N + 1], saved_bodies[N + 1];
+    ts_solver_manifold m[N], saved_m[N];
+    ts_solver_joint j[2], saved_j[2];
+    column(bodies, m, j, 2);
+    ts_solver_input small = {1.0f / 60.0f, bodies, 3, m, 2, j, 1};
+    assert_ok(ts_solve_contacts(context, &small)); /* some room made already */
+    column(bodies, m, j, N);
+    ts_solver_input big = {1.0f / 60.0f, bodies, N + 1, m, N, j, 2};
+    int attempts = 0;
+    for (;; ++attempts) {
+        assert_true(attempts < 500);
+        memcpy(saved_bodies, bodies, sizeof bodies);
+        memcpy(saved_m, m, sizeof m);
+        memcpy(saved_j, j, sizeof j);
+        counter.fail_after = counter.allocations + attempts % 4; /* the next few allocations fail in turn */
+        ts_result r = ts_solve_contacts(context, &big);
+        counter.fail_after = -1;
+        if (r == TS_OK) {
+            break;
+        }
+        assert_int_equal(r, TS_ERROR_OUT_OF_MEMORY);
+        assert_memory_equal(bodies, saved_bodies, sizeof bodies);
+        assert_memory_equal(m, saved_m, sizeof m);
+        assert_memory_equal(j, saved_j, sizeof j);
+    }
+    assert_true(attempts > 0); /* the big call did need room */
+    long before = counter.allocations;
+    for (int call = 0; call < 3; ++call) {
+        counter.fail_after = before;
+        ts_result r = ts_solve_contacts(context, &big);
+        if (r != TS_OK) fail_msg("call %d: %s", call, ts_last_error());
+    }
+    assert_int_equal(counter.allocations, before);
+    ts_destroy_solver_context(context);
+    assert_int_equal(counter.bytes_live, 0); /* everything given back */
+}
+
 /* ---- bad input ---- */
 
 static void expect_refused(ts_solver_context_id context, ts_solver_input *input, ts_result code, const char *needle)
@@ -678,6 +765,7 @@ int main(void)
         cmocka_unit_test(test_box_rests_on_manifold),
         cmocka_unit_test(test_keys_carry_and_forget_warm_start),
         cmocka_unit_test(test_overflowing_body_is_held),
+        cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_bad_input_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

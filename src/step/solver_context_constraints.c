@@ -24,16 +24,28 @@
 
 #include <string.h>
 
+/* The ids a call making at most `extra` new objects (keys it does not
+ * know yet) may reach: a new object takes a freed id first (ts_id_pool_take,
+ * and ids freed during the call only add to those), so only
+ * `extra - free_count` of them can be past next_index. A call that lists
+ * only known keys needs no new room: a repeated call allocates nothing. */
+static int32_t id_bound(const ts_id_pool *pool, int32_t extra)
+{
+    int32_t past = extra - pool->free_count;
+    return pool->next_index + (past > 0 ? past : 0);
+}
+
 /* Room for `extra` more objects of an id pool: records up to the ids they
- * may take, the pool's free stack, the per-id key table. */
+ * may take, the pool's free stack (every id up to the bound may be freed),
+ * the per-id key table. */
 static bool reserve_ids(const ts_allocator *a, ts_id_pool *pool, void **records, int32_t *capacity, size_t size,
                         ts_keyed **keyed, int32_t *keyed_capacity, int32_t extra)
 {
-    int32_t ids = pool->next_index + extra;
+    int32_t ids = id_bound(pool, extra);
     int32_t old = *keyed_capacity;
     if (!ts_array_reserve(a, records, capacity, ids, size) ||
         !ts_array_reserve(a, (void **)keyed, keyed_capacity, ids, sizeof(ts_keyed)) ||
-        !ts_id_pool_reserve(pool, a, ts_id_pool_live_count(pool) + extra)) {
+        !ts_id_pool_reserve(pool, a, ids)) {
         return false;
     }
     memset(*keyed + old, 0, (size_t)(*keyed_capacity - old) * sizeof(ts_keyed));
@@ -100,8 +112,12 @@ static bool add_joint(ts_solver_context *c, const ts_solver_joint *sj, int32_t *
 bool ts_solver_context_take_joints(ts_solver_context *c, const ts_solver_joint *joints, int32_t count)
 {
     ts_records *r = &c->records;
+    int32_t unknown = 0; /* joints the call may make */
+    for (int32_t k = 0; k < count; ++k) {
+        unknown += ts_key_map_find(&c->joint_keys, joints[k].key) < 0;
+    }
     if (!reserve_ids(&r->allocator, &r->joint_ids, (void **)&r->joints, &r->joint_capacity, sizeof(ts_joint),
-                     &c->joint_keyed, &c->joint_keyed_capacity, count) ||
+                     &c->joint_keyed, &c->joint_keyed_capacity, unknown) ||
         !ts_key_map_reserve(&c->joint_keys, &r->allocator, c->joint_keys.count + count)) {
         return false;
     }
@@ -225,9 +241,14 @@ bool ts_solver_context_take_manifolds(ts_solver_context *c, const ts_solver_mani
 {
     ts_records *r = &c->records;
     int32_t live = ts_id_pool_live_count(&r->contact_ids);
+    int32_t unknown = 0; /* contacts the call may make: keys the check did not find */
+    for (int32_t k = 0; k < count; ++k) {
+        unknown += c->listed_ids[k] < 0;
+    }
     if (!reserve_ids(&r->allocator, &r->contact_ids, (void **)&r->contacts, &r->contact_capacity,
-                     sizeof(ts_contact), &c->contact_keyed, &c->contact_keyed_capacity, count) ||
-        !ts_contact_store_reserve(&r->contact_store, &r->allocator, live + count, r->contact_ids.next_index + count) ||
+                     sizeof(ts_contact), &c->contact_keyed, &c->contact_keyed_capacity, unknown) ||
+        !ts_contact_store_reserve(&r->contact_store, &r->allocator, live + count,
+                                  id_bound(&r->contact_ids, unknown)) ||
         !ts_key_map_reserve(&c->contact_keys, &r->allocator, live + count)) {
         return false;
     }
