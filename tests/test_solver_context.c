@@ -16,8 +16,10 @@
  *
  * Then the entry on its own: a box resting on a hand-made manifold holds
  * its weight (physics), keys carry and forget the warm start, a body that
- * would overflow is held and named, and every bad argument is refused with
- * the index named and nothing written or changed. */
+ * would overflow is held and named, running out of memory at any
+ * allocation writes nothing (and a repeated call allocates nothing), and
+ * every bad argument is refused with the index named and nothing written
+ * or changed. */
 #include "test_common.h"
 
 #include "world_capture.h"
