@@ -6,7 +6,8 @@
  * comparing every body's state bit for bit: the bulk setter moves the
  * broadphase differently, so only the simulation's bits can show that it
  * does the same); every bad argument is refused with its error, the
- * message names the body's index, and nothing is written. Comparisons are
+ * message names the body's index, and nothing is written (out of memory
+ * too: no value is written). Comparisons are
  * exact: the calls copy the same floats. */
 #include "test_common.h"
 
@@ -33,10 +34,14 @@ static ts_body_id add_body(ts_world_id world, ts_body_type type, ts_vec3 positio
     return body;
 }
 
-static void build_scene(scene *s)
+/* The scene on `allocator` (NULL: the default one). */
+static void build_scene_on(scene *s, const ts_allocator *allocator)
 {
     ts_world_def def = ts_default_world_def();
     def.threads = 1;
+    if (allocator != NULL) {
+        def.allocator = *allocator;
+    }
     s->world = ts_create_world(&def);
     s->ids[0] = add_body(s->world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_box){{20, 1, 20}});
     s->ids[1] = add_body(s->world, TS_BODY_KINEMATIC, (ts_vec3){-6, 0.5f, 0}, TS_QUAT_IDENTITY, (ts_box){{0.5f, 0.5f, 2}});
@@ -51,6 +56,8 @@ static void build_scene(scene *s)
     }
     assert_ok(ts_body_set_awake(s->ids[2], false));
 }
+
+static void build_scene(scene *s) { build_scene_on(s, NULL); }
 
 /* Every body's origin pose and velocities, in ids order (AoS). */
 typedef struct snapshot {
@@ -511,6 +518,64 @@ static void test_bad_arguments_are_refused(void **state)
     ts_destroy_world(s.world);
 }
 
+/* Out of memory at each allocation a setter makes (room in the
+ * broadphase's move buffer and for the tree's rebuild, waking): the call
+ * returns TS_ERROR_OUT_OF_MEMORY and no body's pose or velocity changes
+ * (bodies woken before the failure may stay awake, as bulk.h says); the
+ * same call with room then writes every value and the world steps on.
+ * Every body but the ground is listed REPEAT times (the last values win),
+ * so that the move buffer, sized for the world's shapes, must grow. */
+static void test_out_of_memory_writes_nothing(void **state)
+{
+    (void)state;
+    enum { REPEAT = 4, LISTED = REPEAT * (BODIES - 1) };
+    counting_allocator counter = {0, 0, 0, -1};
+    ts_allocator allocator = {counting_alloc, counting_free, &counter};
+    scene s;
+    build_scene_on(&s, &allocator);
+    snapshot before;
+    take_snapshot(&s, &before);
+    ts_body_id ids[LISTED];
+    ts_vec3 p[LISTED], v[LISTED];
+    for (int k = 0; k < LISTED; ++k) {
+        int i = 1 + k % (BODIES - 1);
+        ids[k] = s.ids[i];
+        p[k] = before.p[i];
+        p[k].y += 3.0f + (float)(k / (BODIES - 1)); /* the last repeat's values: +6 m */
+        v[k] = (ts_vec3){0.0f, (float)(k / (BODIES - 1)), 0.0f};
+    }
+    ts_body_state_arrays arrays = {0};
+    arrays.position = ts_vec3_structs(p, sizeof(ts_vec3));
+    arrays.linear_velocity = ts_vec3_structs(v, sizeof(ts_vec3));
+    int attempts = 0;
+    for (;; ++attempts) {
+        assert_true(attempts < 200);
+        counter.fail_after = counter.allocations + attempts;
+        ts_result r = ts_world_set_body_states(s.world, ids, LISTED, &arrays);
+        counter.fail_after = -1;
+        if (r == TS_OK) {
+            break;
+        }
+        assert_int_equal(r, TS_ERROR_OUT_OF_MEMORY);
+        assert_non_null(strstr(ts_last_error(), "ts_world_set_body_states"));
+        snapshot after;
+        take_snapshot(&s, &after);
+        memcpy(after.awake, before.awake, sizeof after.awake); /* waking is allowed to stay */
+        assert_same_snapshot(&after, &before);
+    }
+    assert_true(attempts > 0); /* the call did need room */
+    snapshot after;
+    take_snapshot(&s, &after);
+    for (int i = 1; i < BODIES; ++i) {
+        int last = (REPEAT - 1) * (BODIES - 1) + i - 1;
+        assert_memory_equal(&after.p[i], &p[last], sizeof(ts_vec3));
+        assert_memory_equal(&after.v[i], &v[last], sizeof(ts_vec3));
+    }
+    assert_ok(ts_world_step(s.world, 1.0f / 60.0f));
+    ts_destroy_world(s.world);
+    assert_int_equal(counter.bytes_live, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_set_awake_matches_loop),
         cmocka_unit_test(test_zero_stride_sets_one_value_for_all),
         cmocka_unit_test(test_bad_arguments_are_refused),
+        cmocka_unit_test(test_out_of_memory_writes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
