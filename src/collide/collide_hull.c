@@ -173,11 +173,10 @@ static sat_result query_edges(const ts_hull_data *a, const ts_hull_data *b, cons
                                               simde_mm_mul_ps(vz, wz));
             simde__m128 ok = simde_mm_and_ps(cross_ok, simde_mm_cmplt_ps(simde_mm_mul_ps(adc, bdc), zero));
             ok = simde_mm_and_ps(ok, simde_mm_cmpgt_ps(simde_mm_mul_ps(cba, bdc), zero));
-            int mask = simde_mm_movemask_ps(ok);
-            for (int lane = 0; lane < 4; ++lane) {
-                if (((mask >> lane) & 1) == 0) {
-                    continue;
-                }
+            /* the passing lanes in lane order: lowest set bit first, cleared as taken */
+            for (unsigned mask = (unsigned)simde_mm_movemask_ps(ok); mask != 0u; mask &= mask - 1u) {
+                static const int8_t lowest_bit[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+                int lane = lowest_bit[mask];
                 ts_vec3 axis;
                 float sep = edge_pair_separation(a, i + lane, &eb, &axis);
                 if (sep > q.separation) {
