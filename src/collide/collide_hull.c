@@ -67,22 +67,54 @@ typedef struct hull_clip_vertex {
 
 /* ---------------------------------------------------------------- SAT */
 
-/* A's faces against B: the plane of A's face f, seen from B's frame, is
- * (R^T n) . y = offset - n . t; B's deepest vertex along -n gives the
- * separation. Stops at the first face that separates by the margin. */
+/* A's faces against B. B's vertices are first placed in A's frame
+ * (y = R v + t, four at a time into columns), then for each face of A the
+ * separation is min over y of n . y - offset: one dot product per vertex
+ * and face, where turning each face's normal into B's frame and taking B's
+ * support would need the same dot products plus a search for the index,
+ * which only the contact (not the test) needs. Stops at the first face that
+ * separates by the margin. */
 static sat_result query_faces(const ts_hull_data *a, const ts_hull_data *b, const tsn_mat3 *r, ts_vec3 t,
-                           float margin)
+                              float margin)
 {
     sat_result q = {-FLT_MAX, -1, -1, ts_v3(0.0f, 0.0f, 0.0f), true};
+    float yx[TS_HULL_MAX_VERTICES + 4], yy[TS_HULL_MAX_VERTICES + 4], yz[TS_HULL_MAX_VERTICES + 4];
+    const int n = b->padded_count;
+    for (int i = 0; i < n; i += 4) {
+        simde__m128 vx = simde_mm_loadu_ps(b->vx + i), vy = simde_mm_loadu_ps(b->vy + i);
+        simde__m128 vz = simde_mm_loadu_ps(b->vz + i);
+        const ts_vec3 *c = r->col;
+        simde__m128 x = simde_mm_add_ps(
+            simde_mm_add_ps(simde_mm_mul_ps(simde_mm_set1_ps(c[0].x), vx), simde_mm_mul_ps(simde_mm_set1_ps(c[1].x), vy)),
+            simde_mm_mul_ps(simde_mm_set1_ps(c[2].x), vz));
+        simde__m128 y = simde_mm_add_ps(
+            simde_mm_add_ps(simde_mm_mul_ps(simde_mm_set1_ps(c[0].y), vx), simde_mm_mul_ps(simde_mm_set1_ps(c[1].y), vy)),
+            simde_mm_mul_ps(simde_mm_set1_ps(c[2].y), vz));
+        simde__m128 z = simde_mm_add_ps(
+            simde_mm_add_ps(simde_mm_mul_ps(simde_mm_set1_ps(c[0].z), vx), simde_mm_mul_ps(simde_mm_set1_ps(c[1].z), vy)),
+            simde_mm_mul_ps(simde_mm_set1_ps(c[2].z), vz));
+        simde_mm_storeu_ps(yx + i, simde_mm_add_ps(x, simde_mm_set1_ps(t.x)));
+        simde_mm_storeu_ps(yy + i, simde_mm_add_ps(y, simde_mm_set1_ps(t.y)));
+        simde_mm_storeu_ps(yz + i, simde_mm_add_ps(z, simde_mm_set1_ps(t.z)));
+    }
+    /* the padding repeats a vertex (hull.h), so it never lowers the minimum */
     for (int f = 0; f < a->face_count; ++f) {
         ts_plane pl = a->planes[f];
-        ts_vec3 nb = tsn_mul_tv(r, pl.normal);
-        int v;
-        float sep = ts_hull_min_dot(b, nb, &v) + ts_dot(pl.normal, t) - pl.offset;
+        simde__m128 nx = simde_mm_set1_ps(pl.normal.x), ny = simde_mm_set1_ps(pl.normal.y);
+        simde__m128 nz = simde_mm_set1_ps(pl.normal.z);
+        simde__m128 low = simde_mm_set1_ps(FLT_MAX);
+        for (int i = 0; i < n; i += 4) {
+            simde__m128 d = simde_mm_add_ps(
+                simde_mm_add_ps(simde_mm_mul_ps(nx, simde_mm_loadu_ps(yx + i)), simde_mm_mul_ps(ny, simde_mm_loadu_ps(yy + i))),
+                simde_mm_mul_ps(nz, simde_mm_loadu_ps(yz + i)));
+            low = simde_mm_min_ps(low, d);
+        }
+        float lanes[4];
+        simde_mm_storeu_ps(lanes, low);
+        float sep = fminf(fminf(lanes[0], lanes[1]), fminf(lanes[2], lanes[3])) - pl.offset;
         if (sep > q.separation) {
             q.separation = sep;
             q.index_a = f;
-            q.index_b = v;
             if (sep > margin) {
                 return q;
             }
