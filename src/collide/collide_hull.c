@@ -109,9 +109,10 @@ static sat_result query_faces(const ts_hull_data *a, const ts_hull_data *b, cons
                 simde_mm_mul_ps(nz, simde_mm_loadu_ps(yz + i)));
             low = simde_mm_min_ps(low, d);
         }
-        float lanes[4];
-        simde_mm_storeu_ps(lanes, low);
-        float sep = fminf(fminf(lanes[0], lanes[1]), fminf(lanes[2], lanes[3])) - pl.offset;
+        /* the least of the four lanes: (0 1 2 3) min (2 3 2 3), then lane 0 min lane 1 */
+        low = simde_mm_min_ps(low, simde_mm_movehl_ps(low, low));
+        low = simde_mm_min_ss(low, simde_mm_shuffle_ps(low, low, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
+        float sep = simde_mm_cvtss_f32(low) - pl.offset;
         if (sep > q.separation) {
             q.separation = sep;
             q.index_a = f;
