@@ -7,8 +7,10 @@
 
 void bench_print_usage(const char *program)
 {
-    printf("usage: %s [--scene NAME|all] [--small|--huge] [--base B] [--grid G] [--height H] [--count N]\n"
-           "       [--side S] [--stacks K] [--steps N] [--runs R] [--threads T] [--solver soft_step|xpbd]\n"
+    printf("usage: %s [--scene NAME|all] [--small|--huge] [--base B] [--grid G] [--height H] [--count N]
+"
+           "       [--side S] [--stacks K] [--layers L] [--steps N] [--runs R] [--threads T] [--solver soft_step|xpbd]
+"
            "       [--substeps S] [--contact-hertz F] [--width W] [--sweep KEY=V1,V2,...] [--compare bullet] [--json]\n"
            "       [--no-quality] [--collide-only] [--sleep] [--force] [--list]\n"
            "\n"
@@ -89,10 +91,11 @@ static int parse_param(const char *flag, const char *value, bench_options *o, in
         int minimum;
     } params[] = {{"--base", SCENE_PARAM_BASE, 1},     {"--grid", SCENE_PARAM_GRID, 2},
                   {"--height", SCENE_PARAM_HEIGHT, 1}, {"--count", SCENE_PARAM_COUNT, 1},
-                  {"--side", SCENE_PARAM_SIDE, 2},     {"--stacks", SCENE_PARAM_STACKS, 1}};
+                  {"--side", SCENE_PARAM_SIDE, 2},     {"--stacks", SCENE_PARAM_STACKS, 1},
+                  {"--layers", SCENE_PARAM_LAYERS, 1}};
     int *fields[] = {&o->given.base, &o->given.grid, &o->given.height, &o->given.count, &o->given.side,
-                     &o->given.stacks};
-    for (int i = 0; i < 6; ++i) {
+                     &o->given.stacks, &o->given.layers};
+    for (int i = 0; i < 7; ++i) {
         if (strcmp(flag, params[i].flag) == 0) {
             *matched = 1;
             o->given_mask |= params[i].bit;
@@ -201,6 +204,7 @@ scene_params bench_scene_params(const bench_options *o, const scene_info *scene)
     p.count = o->given_mask & SCENE_PARAM_COUNT ? o->given.count : p.count;
     p.side = o->given_mask & SCENE_PARAM_SIDE ? o->given.side : p.side;
     p.stacks = o->given_mask & SCENE_PARAM_STACKS ? o->given.stacks : p.stacks;
+    p.layers = o->given_mask & SCENE_PARAM_LAYERS ? o->given.layers : p.layers;
     return p;
 }
 
@@ -208,7 +212,7 @@ void bench_params_arguments(const scene_info *scene, const scene_params *params,
 {
     size_t used = 0;
     buffer[0] = '\0';
-    for (unsigned bit = 1; bit <= SCENE_PARAM_STACKS; bit <<= 1) {
+    for (unsigned bit = 1; bit <= SCENE_PARAM_LAYERS; bit <<= 1) {
         if ((scene->params_used & bit) && used < size) {
             used += (size_t)snprintf(buffer + used, size - used, "%s--%s %d", used ? " " : "", scene_param_name(bit),
                                      scene_param_value(params, bit));

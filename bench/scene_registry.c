@@ -66,6 +66,20 @@ const scene_info scene_table[] = {
      .warmup_steps = 300, .timed_steps = 300, .quality_steps = 0,
      .empty_world_reference = true,
      .define = scene_define_sleep_field, .quality = quality_sleep_field},
+    {.name = "convex_pile",
+     .missing = NULL,
+     .params_used = SCENE_PARAM_LAYERS,
+     .defaults = {.layers = 80},
+     .small = {.layers = 4},
+     .warmup_steps = 1, .timed_steps = 499, .quality_steps = 500,
+     .define = scene_define_convex_pile, .quality = quality_convex_pile},
+    {.name = "mesh_terrain",
+     .missing = NULL,
+     .params_used = SCENE_PARAM_COUNT,
+     .defaults = {.count = 2000},
+     .small = {.count = 100},
+     .warmup_steps = 0, .timed_steps = 600, .quality_steps = 600,
+     .define = scene_define_mesh_terrain, .quality = quality_mesh_terrain},
     {.name = NULL},
 };
 
@@ -100,6 +114,7 @@ const char *scene_param_name(unsigned bit)
     case SCENE_PARAM_COUNT: return "count";
     case SCENE_PARAM_SIDE: return "side";
     case SCENE_PARAM_STACKS: return "stacks";
+    case SCENE_PARAM_LAYERS: return "layers";
     }
     return "?";
 }
@@ -113,6 +128,7 @@ int scene_param_value(const scene_params *p, unsigned bit)
     case SCENE_PARAM_COUNT: return p->count;
     case SCENE_PARAM_SIDE: return p->side;
     case SCENE_PARAM_STACKS: return p->stacks;
+    case SCENE_PARAM_LAYERS: return p->layers;
     }
     return 0;
 }

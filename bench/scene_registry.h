@@ -19,6 +19,7 @@ enum {
     SCENE_PARAM_COUNT = 1 << 3,
     SCENE_PARAM_SIDE = 1 << 4,
     SCENE_PARAM_STACKS = 1 << 5,
+    SCENE_PARAM_LAYERS = 1 << 6,
 };
 
 typedef struct scene_info {

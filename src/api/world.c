@@ -202,6 +202,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_id_pool_destroy(&world->records.shape_ids, a);
     ts_body_store_destroy(&world->records.store, a);
     ts_broadphase_destroy(&world->collision.broadphase, a);
+    ts_geometry_store_destroy(&world->collision.geometry, a);
     ts_contacts_free(&world->records, &world->collision);
     ts_graph_destroy(&world->graph, a);
     ts_island_set_destroy(&world->islands, a);
