@@ -124,6 +124,7 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
         .friction = def->friction,
         .restitution = def->restitution,
         .filter = def->filter,
+        .is_sensor = def->is_sensor,
         .user_data = def->user_data,
     };
     if (body->last_shape != -1) {

@@ -20,6 +20,7 @@ typedef struct ts_world {
     ts_constraint_graph graph; /* islands: colours of the touching contacts and the joints */
     ts_solver solver;          /* solver: settings, scratch */
     ts_parallel parallel;      /* base: the step's workers and stages */
+    _Atomic int query_workers; /* 1 while a ts_world_cast_rays runs on the workers (api/query.c) */
 
     int thread_count;  /* workers of a step (base/parallel.h) */
     bool enable_sleep; /* islands at rest sleep (islands/sleep.h) */
