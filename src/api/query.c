@@ -3,6 +3,7 @@
  * (shape_query.h). Every query only reads the world. */
 #include "api/world.h"
 #include "base/validate.h"
+#include "base/timer.h"
 #include "collide/ray_batch.h"
 #include "collide/ray_cast.h"
 #include "collide/shape_query.h"
@@ -10,6 +11,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 ts_query_filter ts_default_query_filter(void) { return (ts_query_filter){1u, UINT64_MAX, NULL, NULL}; }
 
@@ -204,17 +206,12 @@ static ts_result check_rays(const ts_vec3 *origins, const ts_vec3 *directions, c
     return TS_OK;
 }
 
-/* Runs the job's blocks on the world's workers, or on this thread when
- * the batch is small or another batch holds the workers. */
-static ts_result run_rays(ts_world *world, ray_job *job)
+/* Runs the job's blocks on the world's workers, or on this thread for a
+ * small batch or when `workers` is false. */
+static ts_result run_rays(ts_world *world, ray_job *job, bool workers)
 {
-    int expected = 0;
-    if (world->thread_count > 1 && job->count >= RAY_PARALLEL_MIN &&
-        atomic_compare_exchange_strong(&world->query_workers, &expected, 1)) {
-        ts_result r = ts_parallel_run(&world->parallel, &world->records.allocator, world->thread_count, 1, ray_stage,
-                                      job);
-        atomic_store(&world->query_workers, 0);
-        return r;
+    if (workers && world->thread_count > 1 && job->count >= RAY_PARALLEL_MIN) {
+        return ts_parallel_run(&world->parallel, &world->records.allocator, world->thread_count, 1, ray_stage, job);
     }
     for (int32_t block = 0; block < job->blocks; ++block) {
         ray_block(job, block, 0);
@@ -249,21 +246,33 @@ ts_result ts_world_cast_rays(ts_world_id id, const ts_vec3 *origins, const ts_ve
         .block_size = RAY_BLOCK,
         .blocks = ts_block_count(count, RAY_BLOCK),
     };
+    /* The world's workers and its wide tree's memory (kept from the last
+     * batch: fresh pages cost more than the build), unless another batch
+     * holds them: then this one runs alone in memory of its own. */
+    int expected = 0;
+    bool owner = atomic_compare_exchange_strong(&world->query_workers, &expected, 1);
+    ts_ray_bvh local = {0};
+    ts_ray_bvh *bvh = owner ? &world->ray_bvh : &local;
+    const ts_allocator *allocator = &world->records.allocator;
+    ts_result result = TS_OK;
     /* The wide tree costs about as much as casting a ray per 8 shapes
      * through the binary trees: smaller batches go ray by ray. */
-    ts_ray_bvh bvh = {0};
-    const ts_allocator *allocator = &world->records.allocator;
     if ((int64_t)count * 8 >= ts_id_pool_live_count(&world->records.shape_ids)) {
-        if (!ts_ray_bvh_build(&bvh, &world->records, job.broadphase, job.batch.filter, allocator)) {
-            ts_ray_bvh_free(&bvh, allocator);
-            return ts_fail(TS_ERROR_OUT_OF_MEMORY, __func__, "the allocator returned NULL (the wide tree)");
+        if (ts_ray_bvh_build(bvh, &world->records, job.broadphase, job.batch.filter, allocator)) {
+            job.wide = bvh->depth <= TS_RAY_BATCH_MAX_DEPTH;
+            job.batch.bvh = bvh;
+        } else {
+            result = ts_fail(TS_ERROR_OUT_OF_MEMORY, __func__, "the allocator returned NULL (the wide tree)");
         }
-        job.wide = bvh.depth <= TS_RAY_BATCH_MAX_DEPTH;
-        job.batch.bvh = &bvh;
     }
-    ts_result r = run_rays(world, &job);
-    ts_ray_bvh_free(&bvh, allocator);
-    return r;
+    if (result == TS_OK) {
+        result = run_rays(world, &job, owner);
+    }
+    ts_ray_bvh_free(&local, allocator);
+    if (owner) {
+        atomic_store(&world->query_workers, 0);
+    }
+    return result;
 }
 
 /* ---- shape casts and overlaps ---- */

@@ -112,6 +112,10 @@ static void add_shape(const builder *b, ts_ray_packet *packet, int32_t shape, ts
     set_lane_box(packet->lower, packet->upper, l, box);
     packet->shape[l] = shape;
     packet->type_lanes[t.type] = (uint8_t)(packet->type_lanes[t.type] | (1u << l));
+    packet->types = (uint8_t)(packet->types | (1u << t.type));
+    ts_ray_packet_ids *ids = b->bvh->ids + (packet - b->bvh->packets);
+    ids->shape[l] = ts_shape_id_of(b->records, shape);
+    ids->body[l] = ts_body_id_of(b->records, b->records->shapes[shape].body);
 }
 
 /* A packet of the (at most 8) leaves below ref whose shapes pass the
@@ -120,7 +124,9 @@ static int32_t make_packet(builder *b, bin_ref ref)
 {
     ts_ray_bvh *bvh = b->bvh;
     if (!ts_array_reserve(b->allocator, (void **)&bvh->packets, &bvh->packet_capacity, bvh->packet_count + 1,
-                          sizeof(ts_ray_packet))) {
+                          sizeof(ts_ray_packet)) ||
+        !ts_array_reserve(b->allocator, (void **)&bvh->ids, &bvh->ids_capacity, bvh->packet_count + 1,
+                          sizeof(ts_ray_packet_ids))) {
         return -1;
     }
     int32_t index = bvh->packet_count++;
@@ -231,6 +237,7 @@ void ts_ray_bvh_free(ts_ray_bvh *bvh, const ts_allocator *allocator)
 {
     ts_array_free(allocator, (void **)&bvh->nodes, &bvh->node_capacity, sizeof(ts_ray_node));
     ts_array_free(allocator, (void **)&bvh->packets, &bvh->packet_capacity, sizeof(ts_ray_packet));
+    ts_array_free(allocator, (void **)&bvh->ids, &bvh->ids_capacity, sizeof(ts_ray_packet_ids));
     for (int k = 0; k < TS_TREE_COUNT; ++k) {
         ts_array_free(allocator, (void **)&bvh->leaf_counts[k], &bvh->leaf_count_capacity[k], sizeof(int32_t));
     }

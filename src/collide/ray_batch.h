@@ -50,14 +50,23 @@ typedef struct ts_ray_packet {
     float upper[3][TS_RAY_LANES];
     int32_t shape[TS_RAY_LANES];
     uint8_t type_lanes[TS_SHAPE_TYPE_COUNT]; /* bit l: lane l is of this type */
+    uint8_t types;                           /* bit t: some lane is of type t */
     int32_t count;
 } ts_ray_packet;
+
+/* The public ids of a packet's shapes, apart from the packet: read once
+ * per ray (for its hit), not per test. */
+typedef struct ts_ray_packet_ids {
+    ts_shape_id shape[TS_RAY_LANES];
+    ts_body_id body[TS_RAY_LANES];
+} ts_ray_packet_ids;
 
 typedef struct ts_ray_bvh {
     ts_ray_node *nodes;
     ts_ray_packet *packets;
+    ts_ray_packet_ids *ids; /* per packet */
     int32_t node_count, node_capacity;
-    int32_t packet_count, packet_capacity;
+    int32_t packet_count, packet_capacity, ids_capacity;
     int32_t root;  /* a node, or -1 when the trees are empty */
     int32_t depth; /* levels of nodes */
     int32_t *leaf_counts[TS_TREE_COUNT]; /* scratch: leaves below each binary node */

@@ -20,6 +20,7 @@
 typedef struct best_hit {
     float t;       /* the ray's end: its length, or the best hit's t */
     int32_t shape; /* INT32_MAX for none */
+    int32_t packet, lane;
     ts_vec3 normal;
 } best_hit;
 
@@ -66,10 +67,12 @@ TS_FORCE_INLINE ts_wf test_type(ts_shape_type type, const ts_ray_lanes *r, const
 }
 
 /* The packet's shapes against the ray: the proxy-box rule for every lane,
- * then each present type's test, then the closest-hit rule lane by lane. */
-static void test_packet(const ts_ray_batch *batch, const ts_ray *ray, const ts_ray_lanes *r, const ts_ray_packet *p,
-                        best_hit *best)
+ * then each present type's test, then the closest-hit rule for the lanes
+ * that hit (the same rule, in the same terms, as ray_cast.c's). */
+static void test_packet(const ts_ray_batch *batch, const ts_ray *ray, const ts_ray_lanes *r, const ts_ray_bvh *bvh,
+                        int32_t index, best_hit *best)
 {
+    const ts_ray_packet *p = bvh->packets + index;
     float enter[TS_RAY_LANES], t[TS_RAY_LANES], n[3][TS_RAY_LANES];
     uint32_t boxes = 0;
     for (int j = 0; j < TS_RAY_LANES; j += TS_W) {
@@ -79,31 +82,35 @@ static void test_packet(const ts_ray_batch *batch, const ts_ray *ray, const ts_r
         boxes |= ts_w_mask_bits(m) << j;
     }
     boxes &= (1u << p->count) - 1u;
-    for (int type = 0; type < TS_SHAPE_TYPE_COUNT && boxes != 0; ++type) {
+    if (boxes == 0) {
+        return;
+    }
+    for (uint32_t types = p->types; types != 0; types &= types - 1u) {
+        int type = ts_ctz32(types);
         uint32_t lanes = p->type_lanes[type] & boxes;
-        if (lanes == 0) {
-            continue;
-        }
-        for (int j = 0; j < TS_RAY_LANES; j += TS_W) {
-            if (((lanes >> j) & LANE_MASK) != 0) {
-                ts_wv3 normal;
-                ts_w_store(t + j, test_type((ts_shape_type)type, r, p, j, &normal));
-                store3(n, j, normal);
-            }
-        }
-        for (int l = 0; l < TS_RAY_LANES; ++l) {
-            if (((lanes >> l) & 1u) == 0) {
+        uint32_t hits = 0;
+        for (int j = 0; j < TS_RAY_LANES && (lanes >> j) != 0; j += TS_W) {
+            if (((lanes >> j) & LANE_MASK) == 0) {
                 continue;
             }
+            ts_wv3 normal;
+            ts_wf tt = test_type((ts_shape_type)type, r, p, j, &normal);
+            /* a hit within the ray, entering the proxy's box no later */
+            ts_wm ok = ts_w_and(ts_w_ge(r->length, tt), ts_w_ge(tt, ts_w_load(enter + j)));
+            ts_w_store(t + j, tt);
+            store3(n, j, normal);
+            hits |= (ts_w_mask_bits(ok) << j) & lanes;
+        }
+        /* now, before the next type's test overwrites t and n in a group of
+         * TS_W lanes that holds both types */
+        for (; hits != 0; hits &= hits - 1u) {
+            int l = ts_ctz32(hits);
             int32_t shape = p->shape[l];
-            if (!(t[l] <= ray->length) || !(enter[l] <= t[l]) || t[l] > best->t ||
-                (t[l] == best->t && shape >= best->shape) ||
+            if (t[l] > best->t || (t[l] == best->t && shape >= best->shape) ||
                 !ts_query_filter_accepts(batch->filter, batch->records, shape)) {
                 continue;
             }
-            best->t = t[l];
-            best->shape = shape;
-            best->normal = (ts_vec3){n[0][l], n[1][l], n[2][l]};
+            *best = (best_hit){t[l], shape, index, l, {n[0][l], n[1][l], n[2][l]}};
         }
     }
 }
@@ -114,7 +121,8 @@ typedef struct stack_entry {
 } stack_entry;
 
 /* The node's children the ray enters before its end, pushed farthest first
- * (so the nearest is popped first; lane order on a tie). */
+ * (so the nearest is popped first; on a tie the higher lane first: the
+ * closest-hit rule, not the order, picks between equal hits). */
 static int visit_node(const ts_ray *ray, const ts_ray_lanes *r, const ts_ray_node *node, float max, stack_entry *stack,
                       int count)
 {
@@ -128,22 +136,17 @@ static int visit_node(const ts_ray *ray, const ts_ray_lanes *r, const ts_ray_nod
         bits |= ts_w_mask_bits(m) << j;
     }
     bits &= (1u << node->count) - 1u;
-    stack_entry sorted[TS_RAY_LANES];
-    int n = 0;
-    for (int l = 0; l < TS_RAY_LANES; ++l) {
-        if (((bits >> l) & 1u) == 0) {
-            continue;
-        }
+    /* insertion by enter into the stack's top, kept in descending order */
+    int base = count;
+    for (; bits != 0; bits &= bits - 1u) {
+        int l = ts_ctz32(bits);
         stack_entry e = {node->child[l], enter[l]};
-        int k = n++;
-        while (k > 0 && sorted[k - 1].enter > e.enter) {
-            sorted[k] = sorted[k - 1];
+        int k = count++;
+        while (k > base && stack[k - 1].enter < e.enter) {
+            stack[k] = stack[k - 1];
             --k;
         }
-        sorted[k] = e;
-    }
-    while (n > 0) {
-        stack[count++] = sorted[--n];
+        stack[k] = e;
     }
     return count;
 }
@@ -153,7 +156,7 @@ static void cast_one(const ts_ray_batch *batch, int32_t i)
     ts_ray ray;
     ts_ray_prepare(batch->origins[i], batch->directions[i], batch->lengths[i], &ray);
     ts_ray_lanes r = ts_ray_lanes_of(&ray);
-    best_hit best = {ray.length, INT32_MAX, {0.0f, 0.0f, 0.0f}};
+    best_hit best = {ray.length, INT32_MAX, -1, -1, {0.0f, 0.0f, 0.0f}};
     const ts_ray_bvh *bvh = batch->bvh;
     stack_entry stack[TS_RAY_BATCH_STACK];
     int count = 0;
@@ -166,13 +169,24 @@ static void cast_one(const ts_ray_batch *batch, int32_t i)
             continue; /* the ray was cut short since this child was pushed */
         }
         if (e.ref < 0) {
-            test_packet(batch, &ray, &r, bvh->packets + (-1 - e.ref), &best);
+            test_packet(batch, &ray, &r, bvh, -1 - e.ref, &best);
         } else {
             count = visit_node(&ray, &r, bvh->nodes + e.ref, best.t, stack, count);
         }
     }
-    batch->hits[i] = best.shape == INT32_MAX ? (ts_cast_hit){0}
-                                             : ts_ray_make_hit(batch->records, &ray, best.shape, best.t, best.normal);
+    if (best.shape == INT32_MAX) {
+        batch->hits[i] = (ts_cast_hit){0};
+        return;
+    }
+    const ts_ray_packet_ids *ids = bvh->ids + best.packet;
+    batch->hits[i] = (ts_cast_hit){
+        .shape = ids->shape[best.lane],
+        .body = ids->body[best.lane],
+        .point = ts_mul_add(ray.origin, best.t, ray.direction),
+        .normal = best.normal,
+        .fraction = best.t / ray.length,
+        .hit = true,
+    };
 }
 
 void TS_WIDE(ts_ray_batch_cast)(const ts_ray_batch *batch, int32_t begin, int32_t end)
