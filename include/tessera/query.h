@@ -28,8 +28,10 @@
  * same world holds them at that moment, it runs on the calling thread
  * alone, with the same results. The filter callback of ts_world_cast_rays
  * may then be called from several threads at once. Queries allocate only
- * in ts_world_cast_rays (its wide tree, through the world's allocator, freed
- * before it returns; the default allocator is thread safe).
+ * in ts_world_cast_rays (its wide tree, through the world's allocator; the
+ * memory is kept by the world for the next batch and freed with the world,
+ * except a batch that runs alone while another holds the workers, which
+ * frees its own before it returns; the default allocator is thread safe).
  *
  * Results are deterministic: the same world and query give the same bits on
  * any thread count and SIMD width, and ts_world_cast_rays gives each ray
@@ -116,7 +118,8 @@ TS_API ts_result ts_world_cast_ray_all(ts_world_id world, ts_vec3 origin, ts_vec
 /** Casts count rays at once: ray i from origins[i] along directions[i]
  * over lengths[i], its closest hit into hits[i], exactly what
  * ts_world_cast_ray() gives it. The shape tests run on SIMD lanes through a
- * wide tree built for the call, and the rays are spread over the world's
+ * wide tree built for the call (a batch of fewer rays than an eighth of
+ * the shapes goes ray by ray through the broadphase trees), and the rays are spread over the world's
  * workers; results are in input order and the same for any thread count and
  * SIMD width. Every ray is checked first: on failure nothing is written.
  * TS_ERROR_NULL_POINTER (an array, unless count is 0), TS_ERROR_OUT_OF_RANGE
