@@ -2,6 +2,8 @@
  * bench maps description fields and run settings to tessera's API. */
 #include "build_tessera.h"
 
+#include "world_memory.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +25,7 @@ ts_world_id tessera_create_world(const scene_desc *desc, const tessera_settings 
     def.simd_width = s->width; /* 0: TESSERA_SIMD, else the widest the CPU runs */
     def.body_capacity = desc->body_count;
     def.shape_capacity = desc->body_count;
+    def.allocator = world_memory_allocator(); /* bytes per body, allocations in timed steps */
     ts_world_id world = ts_create_world(&def);
     if (ts_world_id_is_null(world)) {
         snprintf(error, size, "%s", ts_last_error());
@@ -98,7 +101,7 @@ int tessera_width(ts_world_id world)
 }
 
 /* The instruction set behind a width, from the build options CMake passes
- * (BENCH_SIMD_PORTABLE: -DTESSERA_SIMD=OFF; BENCH_W16_NATIVE: AVX-512F built). */
+ * (BENCH_SIMD_PORTABLE: -DTESSERA_SIMD=OFF; BENCH_W16_NATIVE: width 16 also built for AVX-512, run where the CPU has it). */
 const char *tessera_simd_path(ts_world_id world)
 {
     int width = tessera_width(world);
@@ -108,10 +111,13 @@ const char *tessera_simd_path(ts_world_id world)
 #if defined(BENCH_SIMD_PORTABLE)
     return "simde-portable";
 #elif defined(__x86_64__) || defined(__i386__)
-#if defined(BENCH_W16_NATIVE)
-    const char *w16 = "avx512f";
-#else
     const char *w16 = "avx512f-names-on-avx2 (simde)";
+#if defined(BENCH_W16_NATIVE) && defined(__GNUC__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) {
+        w16 = "avx512 (f/dq/bw/vl)";
+    }
 #endif
     return width == 4 ? "sse4.1" : width == 8 ? "avx2" : w16;
 #elif defined(__aarch64__) || defined(__ARM_NEON)

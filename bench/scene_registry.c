@@ -12,6 +12,7 @@ const scene_info scene_table[] = {
      .params_used = SCENE_PARAM_COUNT,
      .defaults = {.count = 100000},
      .small = {.count = 1000},
+     .huge = {.count = 1000000},
      .warmup_steps = 1, .timed_steps = 200, .quality_steps = 0,
      .define = scene_define_free_fall, .quality = quality_free_fall},
     {.name = "large_pyramid",
@@ -33,6 +34,7 @@ const scene_info scene_table[] = {
      .params_used = SCENE_PARAM_GRID | SCENE_PARAM_BASE,
      .defaults = {.grid = 14, .base = 10},
      .small = {.grid = 2, .base = 3},
+     .huge = {.grid = 44, .base = 10},
      .warmup_steps = 1, .timed_steps = 100, .quality_steps = 600,
      .define = scene_define_many_pyramids, .quality = quality_planar_pyramids},
     {.name = "wide_pyramid",
@@ -66,6 +68,12 @@ const scene_info scene_table[] = {
      .define = scene_define_sleep_field, .quality = quality_sleep_field},
     {.name = NULL},
 };
+
+bool scene_has_huge(const scene_info *scene)
+{
+    static const scene_params none = {0};
+    return memcmp(&scene->huge, &none, sizeof none) != 0;
+}
 
 const scene_info *scene_find(const char *name)
 {

@@ -1,7 +1,7 @@
 /** @file
  * tessera: a 3D rigid-body physics library with a data-oriented constraint
  * solver. This header is the whole public API (it includes types.h,
- * joint.h and query.h).
+ * joint.h, bulk.h, solver.h and query.h).
  *
  * Conventions:
  * - Objects are named by ids (index + generation). Every call checks its
@@ -28,6 +28,8 @@
 
 #include "tessera/types.h"
 #include "tessera/joint.h"
+#include "tessera/bulk.h"
+#include "tessera/solver.h"
 #include "tessera/query.h"
 
 #ifdef __cplusplus

@@ -322,3 +322,9 @@ ts_result ts_destroy_world(ts_world_id id)
     ts_free(&allocator, world, sizeof(ts_world));
     return TS_OK;
 }
+
+/* ---- for the solver-only entry (api/solver_context.c) ---- */
+
+ts_result ts_world_def_check(const ts_world_def *def, const char *function) { return check_world_def(def, function); }
+
+int ts_world_def_simd_width(int requested, const char *function) { return choose_simd_width(requested, function); }
