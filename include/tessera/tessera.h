@@ -1,7 +1,7 @@
 /** @file
  * tessera: a 3D rigid-body physics library with a data-oriented constraint
  * solver. This header is the whole public API (it includes types.h,
- * joint.h, bulk.h, solver.h and shapes.h).
+ * joint.h, bulk.h, solver.h, shapes.h and query.h).
  *
  * Conventions:
  * - Objects are named by ids (index + generation). Every call checks its
@@ -31,6 +31,7 @@
 #include "tessera/bulk.h"
 #include "tessera/solver.h"
 #include "tessera/shapes.h"
+#include "tessera/query.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -76,14 +76,18 @@ bool ts_body_compute_mass(const ts_world *world, int32_t body, ts_body_type type
     if (type != TS_BODY_DYNAMIC) {
         return true;
     }
-    if (b->first_shape == -1) {
-        *mass_data = shapeless_mass;
-        return true;
-    }
     ts_mass_accumulator acc = {0};
+    bool solid = false; /* sensors have no mass */
     for (int32_t sh = b->first_shape; sh != -1; sh = world->records.shapes[sh].next) {
         const ts_shape *shape = world->records.shapes + sh;
-        ts_mass_accumulate(&acc, ts_shape_compute_mass(shape), shape->local);
+        if (!shape->is_sensor) {
+            ts_mass_accumulate(&acc, ts_shape_compute_mass(shape), shape->local);
+            solid = true;
+        }
+    }
+    if (!solid) {
+        *mass_data = shapeless_mass;
+        return true;
     }
     *mass_data = ts_mass_finish(&acc);
     return ts_mass_is_usable(mass_data);

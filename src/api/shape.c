@@ -148,6 +148,7 @@ ts_shape_id ts_shape_finish(ts_world *world, ts_body *body, const ts_shape_def *
         .friction = def->friction,
         .restitution = def->restitution,
         .filter = def->filter,
+        .is_sensor = def->is_sensor,
         .user_data = def->user_data,
     };
     if (body->last_shape != -1) {

@@ -211,6 +211,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_joint_scratch_free(&world->solver.joint_scratch, a);
     ts_solver_scratch_free(&world->solver.scratch, a);
     ts_parallel_destroy(&world->parallel, a);
+    ts_ray_bvh_free(&world->ray_bvh, a);
     world->records.bodies = NULL;
     world->records.shapes = NULL;
     world->records.joints = NULL;

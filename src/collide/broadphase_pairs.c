@@ -21,13 +21,13 @@ typedef struct pair_query {
     bool failed;            /* out of memory */
 } pair_query;
 
-/* Whether two shapes may touch at all: different bodies, at least one of
- * them dynamic, no joint between them that forbids it, and each one's
+/* Whether two shapes may touch at all: different bodies, neither a sensor,
+ * at least one of them dynamic, no joint between them that forbids it, and each one's
  * category in the other's mask. */
 static bool should_collide(const ts_records *records, const ts_shape *a, const ts_shape *b)
 {
-    if (a->body == b->body) {
-        return false;
+    if (a->body == b->body || a->is_sensor || b->is_sensor) {
+        return false; /* sensors see others through collide/sensor.c, never through contacts */
     }
     if (records->bodies[a->body].type != TS_BODY_DYNAMIC && records->bodies[b->body].type != TS_BODY_DYNAMIC) {
         return false;

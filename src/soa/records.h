@@ -89,6 +89,7 @@ typedef struct ts_shape {
     uint8_t tree;           /* TS_TREE_STATIC or TS_TREE_MOVABLE (collide/broadphase.h) */
     bool enlarged;          /* the fat AABB grew in this step's update: the proxy must move */
     bool in_move_buffer;    /* queued to find new pairs at the next step */
+    bool is_sensor;         /* no contacts, no mass, not seen by queries (overlap events: not yet) */
     float density;
     float friction;
     float restitution;

@@ -11,7 +11,7 @@
 
 #include "base/core.h"
 #include "solver/body_state.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 #include <string.h>
 

@@ -17,7 +17,7 @@
 
 #include "solver/body_state.h"
 #include "solver/joint_scratch.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 typedef struct ts_joint_bundle {
     int32_t body_a[TS_W]; /* body state index (the dummy for static bodies and empty lanes) */

@@ -17,7 +17,7 @@
 #include "base/core.h"
 #include "solver/body_lanes.h"
 #include "solver/body_state.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 #include <stddef.h>
 #include <string.h>
