@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "base/parallel.h"
 #include "collide/contact_recycle.h"
+#include "collide/manifold_locks.h"
 #include "collide/manifold_match.h"
 #include "collide/narrowphase.h"
 
@@ -91,6 +92,9 @@ static void update_contact(ts_records *records, float dt, int32_t i)
         return;
     } else {
         ts_collide_shapes(a->type, &a->geometry, xa, b->type, &b->geometry, xb, margin, &m);
+        if (records->store.locked_count != 0) { /* points the locks make one row */
+            ts_manifold_merge_locked(records, a->body, b->body, &m);
+        }
     }
 
     /* Last step's points, to carry their impulses over (see ts_match_points). */
