@@ -101,6 +101,7 @@ void scene_desc_static_part(const scene_desc *from, scene_desc *to)
     scene_desc_init(to);
     to->gravity = from->gravity;
     to->sleep = from->sleep;
+    to->planar = from->planar;
     for (int i = 0; i < from->body_count; ++i) {
         if (from->bodies[i].type == SCENE_STATIC) {
             scene_add_body(to, &from->bodies[i]);
