@@ -22,6 +22,7 @@ ts_world_id tessera_create_world(const scene_desc *desc, const tessera_settings 
         def.contact_hertz = s->contact_hertz;
     }
     def.solver = s->solver;
+    def.planar = desc->planar;
     def.simd_width = s->width; /* 0: TESSERA_SIMD, else the widest the CPU runs */
     def.body_capacity = desc->body_count;
     def.shape_capacity = desc->body_count;

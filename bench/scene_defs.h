@@ -25,6 +25,7 @@ typedef void scene_define_fn(const scene_params *params, scene_desc *desc);
 
 scene_define_fn scene_define_free_fall;
 scene_define_fn scene_define_large_pyramid;
+scene_define_fn scene_define_large_pyramid_2d;
 scene_define_fn scene_define_pyramid_3d;
 scene_define_fn scene_define_many_pyramids;
 scene_define_fn scene_define_wide_pyramid;

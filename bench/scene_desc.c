@@ -127,6 +127,7 @@ void scene_desc_static_part(const scene_desc *from, scene_desc *to)
     scene_desc_init(to);
     to->gravity = from->gravity;
     to->sleep = from->sleep;
+    to->planar = from->planar;
     for (int i = 0; i < from->geometry_count; ++i) {
         const scene_geometry *g = &from->geometries[i];
         scene_add_geometry(to, g->points, g->point_count, g->indices, g->triangle_count);

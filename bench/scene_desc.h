@@ -77,6 +77,9 @@ typedef struct scene_joint {
 typedef struct scene_desc {
     scene_vec3 gravity;
     bool sleep; /* sleeping on (scenes.md: off unless the scene says otherwise) */
+    /* a 2D scene: every dynamic body kept in its x-y plane, turning about z
+     * only (tessera: ts_world_def.planar; Bullet: linear and angular factors) */
+    bool planar;
     int body_count, body_capacity;
     scene_body *bodies; /* in creation order */
     int joint_count, joint_capacity;

@@ -22,6 +22,13 @@ const scene_info scene_table[] = {
      .small = {.base = 20},
      .warmup_steps = 1, .timed_steps = 200, .quality_steps = 600,
      .define = scene_define_large_pyramid, .quality = quality_planar_pyramids},
+    {.name = "large_pyramid_2d", /* large_pyramid in a planar world (bench only, 2D) */
+     .missing = NULL,
+     .params_used = SCENE_PARAM_BASE,
+     .defaults = {.base = 100},
+     .small = {.base = 20},
+     .warmup_steps = 1, .timed_steps = 200, .quality_steps = 600,
+     .define = scene_define_large_pyramid_2d, .quality = quality_planar_pyramids},
     {.name = "pyramid_3d",
      .missing = NULL,
      .params_used = SCENE_PARAM_BASE,

@@ -30,6 +30,8 @@ static const expected_counts expected[] = {
     {"free_fall", {.count = 1000}, 1000, 1000, 0},
     {"large_pyramid", {.base = 20}, 210, 211, 0},          /* B (B + 1) / 2, + ground */
     {"large_pyramid", {.base = 100}, 5050, 5051, 0},
+    {"large_pyramid_2d", {.base = 20}, 210, 211, 0},
+    {"large_pyramid_2d", {.base = 100}, 5050, 5051, 0},
     {"pyramid_3d", {.base = 8}, 204, 205, 0},              /* B (B + 1) (2 B + 1) / 6 */
     {"pyramid_3d", {.base = 20}, 2870, 2871, 0},
     {"many_pyramids", {.grid = 2, .base = 3}, 24, 25, 0},  /* G^2 B (B + 1) / 2 */

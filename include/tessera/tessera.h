@@ -1,7 +1,8 @@
 /** @file
  * tessera: a 3D rigid-body physics library with a data-oriented constraint
  * solver. This header is the whole public API (it includes types.h,
- * joint.h, bulk.h, solver.h, shapes.h and query.h).
+ * joint.h, bulk.h, solver.h, shapes.h, query.h, constraint.h and
+ * motion_locks.h).
  *
  * Conventions:
  * - Objects are named by ids (index + generation). Every call checks its
@@ -32,6 +33,8 @@
 #include "tessera/solver.h"
 #include "tessera/shapes.h"
 #include "tessera/query.h"
+#include "tessera/constraint.h"
+#include "tessera/motion_locks.h"
 
 #ifdef __cplusplus
 extern "C" {

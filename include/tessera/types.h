@@ -248,6 +248,10 @@ typedef struct ts_world_def {
      * load / (m (2 pi f)^2). > 0; default 90. */
     float joint_hertz;
     float joint_damping_ratio; /**< >= 0; default 1 */
+    /** A 2D world in the 3D engine: every dynamic body is kept in its x-y
+     * plane, turning about z only (TS_LOCK_PLANAR, motion_locks.h), on top
+     * of its own motion locks. Default false. */
+    bool planar;
     int body_capacity;         /**< bodies to reserve room for up front (a hint, >= 0) */
     int shape_capacity;        /**< shapes to reserve room for up front (a hint, >= 0) */
     ts_allocator allocator;    /**< where the world's memory comes from; default: the C library */
@@ -276,6 +280,9 @@ typedef struct ts_body_def {
     float gravity_scale;      /**< finite; default 1 */
     bool enable_sleep;        /**< may sleep when at rest; default true (islands sleep as a whole) */
     float sleep_threshold;    /**< >= 0, m/s: sleep when |v| + |w| extent stays below; default 0.05 */
+    /** TS_LOCK_* bits (motion_locks.h): world axes the body may not move
+     * along or turn about; default 0. Not for static bodies. */
+    uint32_t motion_locks;
     void *user_data;          /**< the program's own pointer (tessera does not read it) */
     int internal_value;       /**< set by ts_default_body_def(); do not touch */
 } ts_body_def;

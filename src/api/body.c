@@ -8,6 +8,7 @@
 #include "api/contacts.h"
 #include "api/joint.h"
 #include "api/lookup.h"
+#include "api/motion_locks.h"
 #include "api/shape.h"
 #include "base/alloc.h"
 #include "collide/broadphase.h"
@@ -38,7 +39,7 @@ static ts_result check_body_def(const ts_body_def *def, ts_quat *rotation, const
     if (def->type == TS_BODY_STATIC && (!ts_vec3_is_zero(def->linear_velocity) || !ts_vec3_is_zero(def->angular_velocity))) {
         return ts_fail(TS_ERROR_INVALID_OPERATION, fn, "a static body cannot have a velocity");
     }
-    return TS_OK;
+    return ts_check_motion_locks(def->motion_locks, def->type, fn, "def->motion_locks");
 }
 
 static bool reserve_body(ts_world *world)
@@ -97,6 +98,7 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
         .island_prev = -1,
         .island_next = -1,
         .joint_head = -1,
+        .motion_locks = def->motion_locks,
     };
     ts_body_range range = def->type == TS_BODY_STATIC ? TS_RANGE_STATIC : TS_RANGE_AWAKE;
     int32_t i = ts_body_store_add(&world->records.store, index, range);
@@ -106,6 +108,7 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
     s->sleep_threshold[i] = def->enable_sleep ? def->sleep_threshold : -1.0f;
     ts_body_set_origin_transform(world, index, (ts_transform){def->position, rotation});
     ts_body_update_mass(world, index);
+    ts_body_apply_motion_locks(world, index);
     if (def->type == TS_BODY_DYNAMIC) {
         ts_island_add_body(&world->records, &world->islands, index);
     }
@@ -248,6 +251,7 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
     store_vec3(s->tx, s->ty, s->tz, i, ts_v3(0, 0, 0));
     b->type = type;
     ts_body_update_mass(world, index);
+    ts_body_apply_motion_locks(world, index); /* a static body has none in effect */
     /* The shapes change trees and the pairs change rules: start over. */
     ts_body_destroy_contacts(world, index, -1);
     if (type == TS_BODY_DYNAMIC) {

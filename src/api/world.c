@@ -271,6 +271,7 @@ ts_world_id ts_create_world(const ts_world_def *def)
     world->solver.restitution_threshold = def->restitution_threshold;
     world->solver.enable_warm_starting = def->enable_warm_starting;
     world->enable_sleep = def->enable_sleep;
+    world->planar = def->planar;
     world->solver.joint_hertz = def->joint_hertz;
     world->solver.joint_damping_ratio = def->joint_damping_ratio;
     if (!ts_parallel_init(&world->parallel, &world->records.allocator) ||

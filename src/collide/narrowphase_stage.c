@@ -10,6 +10,7 @@
 #include "base/parallel.h"
 #include "collide/collide_hull.h"
 #include "collide/contact_recycle.h"
+#include "collide/manifold_locks.h"
 #include "collide/manifold_match.h"
 #include "collide/narrowphase.h"
 
@@ -110,6 +111,9 @@ static void update_contact(ts_records *records, float dt, int32_t i)
         ts_collide_shapes_cached(a->type, shape_geometry(a), xa, b->type, shape_geometry(b), xb, margin, &m, &cache);
         s->sat_feature[i] = cache.feature;
         s->sat_depth[i] = cache.depth;
+        if (records->store.locked_count != 0) { /* points the locks make one row */
+            ts_manifold_merge_locked(records, a->body, b->body, &m);
+        }
     }
 
     /* Last step's points, to carry their impulses over (see ts_match_points). */

@@ -34,11 +34,44 @@ static inline ts_quat start_rotation(const ts_body_store *store, int32_t i)
     return (ts_quat){store->qx[i], store->qy[i], store->qz[i], store->qw[i]};
 }
 
+/* ts_states_finish of a body with motion locks (motion_locks.h): the
+ * locked components of its position and velocities keep their bits, and
+ * its rotation too when all three angular axes are locked. */
+static void finish_locked(const ts_body_state *s, ts_body_store *t, int32_t i, uint32_t locks)
+{
+    float *p[3] = {t->px, t->py, t->pz}, *v[3] = {t->vx, t->vy, t->vz}, *w[3] = {t->wx, t->wy, t->wz};
+    float dp[3] = {s->dp.x, s->dp.y, s->dp.z}, sv[3] = {s->v.x, s->v.y, s->v.z}, sw[3] = {s->w.x, s->w.y, s->w.z};
+    for (int k = 0; k < 3; ++k) {
+        bool linear = (locks >> k & 1u) != 0, angular = (locks >> (3 + k) & 1u) != 0;
+        p[k][i] = linear ? p[k][i] : p[k][i] + dp[k];
+        v[k][i] = linear ? 0.0f : sv[k];
+        w[k][i] = angular ? 0.0f : sw[k];
+    }
+    if ((locks & 0x38u) != 0x38u) {
+        ts_quat q = ts_quat_normalize(ts_quat_mul(s->dq, start_rotation(t, i)));
+        t->qx[i] = q.x;
+        t->qy[i] = q.y;
+        t->qz[i] = q.z;
+        t->qw[i] = q.w;
+    }
+    t->fx[i] = 0.0f;
+    t->fy[i] = 0.0f;
+    t->fz[i] = 0.0f;
+    t->tx[i] = 0.0f;
+    t->ty[i] = 0.0f;
+    t->tz[i] = 0.0f;
+}
+
 void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
 {
     ts_body_store *t = store;
     for (int32_t i = begin; i < end; ++i) {
         const ts_body_state *s = states + i;
+        uint32_t locks = store->locked_count != 0 ? (uint32_t)store->locks[i] : 0u;
+        if (locks != 0) {
+            finish_locked(s, store, i, locks);
+            continue;
+        }
         t->px[i] += s->dp.x;
         t->py[i] += s->dp.y;
         t->pz[i] += s->dp.z;

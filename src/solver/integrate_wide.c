@@ -12,6 +12,7 @@
 #include "solver/integrate.h"
 
 #include "solver/body_lanes.h"
+#include "solver/lock_lanes.h"
 #include "solver/velocity_lanes.h"
 
 #include <string.h>
@@ -115,17 +116,37 @@ TS_FORCE_INLINE void store_world_inverse_inertia(ts_body_store *store, int32_t i
     ts_wv3 r2 = {ts_w_mul(two, ts_w_sub(xz, wy)), ts_w_mul(two, ts_w_add(yz, wx)),
                  ts_w_sub(one, ts_w_mul(two, ts_w_add(xx, yy)))};
     ts_wv3 d0 = mul_cw(d, r0), d1 = mul_cw(d, r1), d2 = mul_cw(d, r2);
-    store_column(store->inv_iw_xx, i, count, ts_wv3_dot(d0, r0));
-    store_column(store->inv_iw_yy, i, count, ts_wv3_dot(d1, r1));
-    store_column(store->inv_iw_zz, i, count, ts_wv3_dot(d2, r2));
-    store_column(store->inv_iw_xy, i, count, ts_wv3_dot(d0, r1));
-    store_column(store->inv_iw_xz, i, count, ts_wv3_dot(d0, r2));
-    store_column(store->inv_iw_yz, i, count, ts_wv3_dot(d1, r2));
+    ts_wf m[6] = {ts_wv3_dot(d0, r0), ts_wv3_dot(d1, r1), ts_wv3_dot(d2, r2),
+                  ts_wv3_dot(d0, r1), ts_wv3_dot(d0, r2), ts_wv3_dot(d1, r2)};
+    if (locks_in(store, i, count)) {
+        /* P M P with P the unlocked axes: a locked axis's row and column
+         * are zero, so no constraint turns the body about it */
+        lock_lanes k = lock_lanes_of(store, i, count);
+        ts_wf zero = ts_w_zero();
+        const ts_wm *a = k.angular;
+        m[0] = ts_w_select(a[0], zero, m[0]);
+        m[1] = ts_w_select(a[1], zero, m[1]);
+        m[2] = ts_w_select(a[2], zero, m[2]);
+        m[3] = ts_w_select(ts_w_or(a[0], a[1]), zero, m[3]);
+        m[4] = ts_w_select(ts_w_or(a[0], a[2]), zero, m[4]);
+        m[5] = ts_w_select(ts_w_or(a[1], a[2]), zero, m[5]);
+    }
+    store_column(store->inv_iw_xx, i, count, m[0]);
+    store_column(store->inv_iw_yy, i, count, m[1]);
+    store_column(store->inv_iw_zz, i, count, m[2]);
+    store_column(store->inv_iw_xy, i, count, m[3]);
+    store_column(store->inv_iw_xz, i, count, m[4]);
+    store_column(store->inv_iw_yz, i, count, m[5]);
 }
 
-/* Whether the full bundle at slot i holds free bodies alone (integrate.h). */
+/* Whether the full bundle at slot i holds free bodies alone (integrate.h);
+ * a body with motion locks never counts as free (the free path keeps no
+ * locks). */
 TS_FORCE_INLINE bool free_bundle(const ts_body_store *store, int32_t i)
 {
+    if (locks_in(store, i, TS_W)) {
+        return false;
+    }
     /* Two counts per 8-byte load. Not _mm_testz: the portable C of SIMDe
      * 0.7 (Debian 12's, the SIMD-off build) answers 1 when either 64-bit
      * half is zero (fixed upstream later: simd-everywhere/simde#1097). */
@@ -299,13 +320,19 @@ TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const
                                         const ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw)
 {
     velocity_terms t = velocity_terms_of(store, i, count, g, hw);
+    bool locked = locks_in(store, i, count);
 #if TS_W == 4 || TS_W == 8 || TS_W16_QUARTERS
-    if (count == TS_W && !t.damped && !t.turned) {
+    if (count == TS_W && !t.damped && !t.turned && !locked) {
         return free_velocity_bundle(states, t.dv, i);
     }
 #endif
     velocity_lanes b = gather_velocities(states, index); /* dp and dq are not read or written */
     ts_wm ok = velocity_step(&t, &b.v, &b.w);
+    if (locked) { /* gravity, forces and torques move no locked component */
+        lock_lanes m = lock_lanes_of(store, i, count);
+        b.v = lock_zero(b.v, m.linear);
+        b.w = lock_zero(b.w, m.angular);
+    }
     scatter_velocities_count(states, index, count, b);
     return first_not_finite(ok, i, count);
 }
@@ -383,8 +410,18 @@ TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const
     body_lanes b = gather_state(states, index);
     ts_wm gyro = needs_gyroscopic(store, i, count);
     bool turning = any_lane(gyro);
+    bool locked = locks_in(store, i, count);
+    lock_lanes m;
+    if (locked) { /* turning about a locked axis, or moving along one, is dropped */
+        m = lock_lanes_of(store, i, count);
+        b.w = lock_zero(b.w, m.angular);
+    }
     ts_wm ok = position_step(store, i, count, &b, gyro, turning, hw, half_h);
-    scatter_motion_count(states, index, count, b.w, b.dp, b.dq, turning); /* v is unchanged */
+    if (locked) {
+        b.dp = lock_zero(b.dp, m.linear);
+        b.w = lock_zero(b.w, m.angular);
+    }
+    scatter_motion_count(states, index, count, b.w, b.dp, b.dq, turning || locked); /* v is unchanged */
     return first_not_finite(ok, i, count);
 }
 
@@ -418,10 +455,20 @@ TS_FORCE_INLINE void finish_lanes(ts_body_store *store, int32_t i, int count, co
 {
     ts_wf zero = ts_w_zero();
     body_lanes b = *bl;
-    store_column(store->px, i, count, ts_w_add(load_column(store->px, i, count), b.dp.x));
-    store_column(store->py, i, count, ts_w_add(load_column(store->py, i, count), b.dp.y));
-    store_column(store->pz, i, count, ts_w_add(load_column(store->pz, i, count), b.dp.z));
-    ts_wquat q = ts_wquat_normalize(ts_wquat_mul(b.dq, start_rotation(store, i, count)));
+    ts_wv3 p0 = {load_column(store->px, i, count), load_column(store->py, i, count), load_column(store->pz, i, count)};
+    ts_wquat q0 = start_rotation(store, i, count);
+    ts_wv3 p = ts_wv3_add(p0, b.dp);
+    ts_wquat q = ts_wquat_normalize(ts_wquat_mul(b.dq, q0));
+    if (locks_in(store, i, count)) { /* the locked components keep their bits */
+        lock_lanes m = lock_lanes_of(store, i, count);
+        p = lock_keep(p, p0, m.linear);
+        q = ts_wquat_select(m.all_angular, q0, q);
+        b.v = lock_zero(b.v, m.linear);
+        b.w = lock_zero(b.w, m.angular);
+    }
+    store_column(store->px, i, count, p.x);
+    store_column(store->py, i, count, p.y);
+    store_column(store->pz, i, count, p.z);
     store_column(store->qx, i, count, q.x);
     store_column(store->qy, i, count, q.y);
     store_column(store->qz, i, count, q.z);

@@ -12,7 +12,8 @@
 
 typedef struct ts_joint_bundle_ref {
     int32_t first; /* index into sorted of the bundle's first joint */
-    int32_t slot;  /* index in its layout's array: ball_bundles for ball joints, else bundles */
+    int32_t slot;  /* index in its layout's array: ball_bundles for ball joints, custom_lanes for custom
+                    * constraints (its first lane: one per constraint), else bundles */
     int16_t type;  /* ts_joint_type of every lane */
     int16_t lanes; /* joints in the bundle (<= TS_W; 1 in the overflow) */
     int32_t run_end; /* one past the last bundle of its colour with its type (a pass calls a kernel per run) */
@@ -28,6 +29,9 @@ typedef struct ts_joint_scratch {
     void *ball_bundles; /* the width's ball bundles, in the order of refs (64-byte aligned inside), then their cold parts */
     int32_t ball_bytes;
     int32_t ball_count; /* ball bundles of the layout */
+    void *custom_lanes; /* custom constraints: one ts_custom_lane each (solver/custom_constraint.h) */
+    int32_t custom_bytes;
+    int32_t custom_count; /* custom constraints of the layout */
     int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
     /* The layout above is kept while nothing it depends on changed: the
      * graph's joints (graph joint_revision), the body slots and masses

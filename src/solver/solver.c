@@ -23,6 +23,7 @@
 #include "solver/contact_prepare.h"
 #include "solver/contact_solver.h"
 #include "solver/integrate.h"
+#include "solver/custom_constraint.h"
 #include "solver/joint_prepare.h"
 
 #include <string.h>
@@ -445,9 +446,9 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
                     solver->restitution_threshold},
         .joint_prepare = {records, &solver->joint_scratch, awake, h, solver->enable_warm_starting,
                           TS_WIDE(ts_joint_take_ball_fill)(&solver->joint_scratch, records, in->step),
-                          in->step % TS_BALL_REFRESH_STEPS == 0},
+                          in->step % TS_BALL_REFRESH_STEPS == 0, scratch->states},
         .joint_kernels = {scratch->states, &solver->joint_scratch, 1.0f / h, joint_soft.bias_rate,
-                          joint_soft.mass_scale, joint_soft.impulse_scale, false},
+                          joint_soft.mass_scale, joint_soft.impulse_scale, false, h},
         .gravity = solver->gravity,
         .h = h,
         .substeps = solver->substeps,
@@ -461,6 +462,8 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
     }
     run_solver(&c);
     solver->forces_pending = false; /* the write-back cleared them */
+    solver->dropped_joint = ts_custom_take_dropped(solver->joint_scratch.custom_lanes,
+                                                   solver->joint_scratch.custom_count, records);
     int32_t bad = INT32_MAX;
     for (int w = 0; w < workers; ++w) {
         bad = min_slot(bad, c.first_bad[w]);

@@ -63,6 +63,9 @@ typedef struct ts_solver {
      * ts_body_apply_force and the like, which wake the body): the soft
      * step's write-back clears them, and skips that otherwise. */
     bool forces_pending;
+    /* The lowest joint index of the custom constraints the last step's
+     * solve dropped for a bad row (custom_constraint.h), or -1. */
+    int32_t dropped_joint;
     ts_solver_scratch scratch;      /* body states and constraint bundles of a step */
     ts_joint_scratch joint_scratch; /* joint bundles of a step (joint_scratch.h) */
 } ts_solver;
