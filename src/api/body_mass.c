@@ -69,14 +69,15 @@ bool ts_mass_is_usable(const ts_mass_data *md)
 /* A shapeless dynamic body still moves: 1 kg, solid sphere of radius 0.5 m. */
 static const ts_mass_data shapeless_mass = {1.0f, {0, 0, 0}, {0.1f, 0.1f, 0.1f}, {0, 0, 0, 1}};
 
-bool ts_body_compute_mass(const ts_world *world, int32_t body, ts_body_type type, ts_mass_data *mass_data)
+bool ts_body_compute_mass_with(const ts_world *world, int32_t body, ts_body_type type, const ts_shape *extra,
+                               ts_mass_data *mass_data)
 {
     const ts_body *b = world->records.bodies + body;
     *mass_data = (ts_mass_data){0.0f, {0, 0, 0}, {0, 0, 0}, TS_QUAT_IDENTITY};
     if (type != TS_BODY_DYNAMIC) {
         return true;
     }
-    if (b->first_shape == -1) {
+    if (b->first_shape == -1 && extra == NULL) {
         *mass_data = shapeless_mass;
         return true;
     }
@@ -85,8 +86,16 @@ bool ts_body_compute_mass(const ts_world *world, int32_t body, ts_body_type type
         const ts_shape *shape = world->records.shapes + sh;
         ts_mass_accumulate(&acc, ts_shape_compute_mass(shape), shape->local);
     }
+    if (extra != NULL) {
+        ts_mass_accumulate(&acc, ts_shape_compute_mass(extra), extra->local);
+    }
     *mass_data = ts_mass_finish(&acc);
     return ts_mass_is_usable(mass_data);
+}
+
+bool ts_body_compute_mass(const ts_world *world, int32_t body, ts_body_type type, ts_mass_data *mass_data)
+{
+    return ts_body_compute_mass_with(world, body, type, NULL, mass_data);
 }
 
 void ts_body_update_mass(ts_world *world, int32_t body)

@@ -61,11 +61,12 @@ static ts_result check_shape_mass(const ts_shape *shape, const char *fn)
     return TS_OK;
 }
 
-/* The body's mass with its shapes as they are now, checked. */
-static ts_result check_body_mass(const ts_world *world, int32_t body, const char *fn)
+/* The body's mass with its shapes as they are now (and `extra`, a shape
+ * about to be added, when not NULL), checked. */
+static ts_result check_body_mass(const ts_world *world, int32_t body, const ts_shape *extra, const char *fn)
 {
     ts_mass_data md;
-    if (!ts_body_compute_mass(world, body, world->records.bodies[body].type, &md)) {
+    if (!ts_body_compute_mass_with(world, body, world->records.bodies[body].type, extra, &md)) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn,
                        "the body's shapes would give unusable mass properties (mass %g, inertia %g %g %g, "
                        "centre %g %g %g)",
@@ -85,13 +86,16 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     if (body == NULL || check_shape_def(def, &rotation, fn) != TS_OK) {
         return TS_NULL_SHAPE_ID;
     }
-    ts_shape probe = {.type = type, .density = def->density};
+    ts_shape probe = {.type = type, .density = def->density, .local = {def->local_position, rotation}};
     switch (type) {
     case TS_SHAPE_SPHERE: probe.geometry.sphere = *(const ts_sphere *)geometry; break;
     case TS_SHAPE_BOX: probe.geometry.box = *(const ts_box *)geometry; break;
     default: probe.geometry.capsule = *(const ts_capsule *)geometry; break;
     }
-    if (check_shape_mass(&probe, fn) != TS_OK) {
+    /* The body's mass with the shape (e.g. an offset of 1e30 m) is checked
+     * before anything changes, so a refused shape leaves no trace. */
+    int32_t body_index = (int32_t)(body - world->records.bodies);
+    if (check_shape_mass(&probe, fn) != TS_OK || check_body_mass(world, body_index, &probe, fn) != TS_OK) {
         return TS_NULL_SHAPE_ID;
     }
     if (ts_id_pool_peek(&world->records.shape_ids) >= TS_MAX_OBJECTS) {
@@ -100,7 +104,6 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     }
     /* A new shape wakes a moving body and what it touches; on a static body
      * it takes nothing away, and the bodies resting there sleep on. */
-    int32_t body_index = (int32_t)(body - world->records.bodies);
     if (!reserve_shape(world) ||
         (body->type != TS_BODY_STATIC &&
          ts_wake_body(&world->records, &world->islands, &world->graph, body_index, fn) != TS_OK)) {
@@ -134,11 +137,6 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     body->last_shape = index;
     body->shape_count += 1;
     shape->proxy = -1;
-    if (check_body_mass(world, body_index, fn) != TS_OK) {
-        /* e.g. an offset of 1e30 m: undo, nothing changed. */
-        ts_shape_release(world, index);
-        return TS_NULL_SHAPE_ID;
-    }
     ts_body_update_mass(world, body_index);
     if (ts_shape_create_proxy(&world->records, &world->collision.broadphase, index, fn) != TS_OK) {
         ts_shape_release(world, index);
@@ -192,7 +190,9 @@ void ts_shape_release(ts_world *world, int32_t index)
     ts_shape *shape = world->records.shapes + index;
     ts_body *body = world->records.bodies + shape->body;
     ts_body_destroy_contacts(world, shape->body, index);
-    ts_shape_destroy_proxy(&world->records, &world->collision.broadphase, index);
+    /* Out of the body's list first: destroying the proxy re-syncs the body's
+     * bounds columns from that list (its first shape, the one-shape fast
+     * paths), which must no longer name this shape. */
     if (shape->prev != -1) {
         world->records.shapes[shape->prev].next = shape->next;
     } else {
@@ -204,6 +204,7 @@ void ts_shape_release(ts_world *world, int32_t index)
         body->last_shape = shape->prev;
     }
     body->shape_count -= 1;
+    ts_shape_destroy_proxy(&world->records, &world->collision.broadphase, index);
     shape->alive = false;
     shape->generation += 1;
     ts_id_pool_release(&world->records.shape_ids, index);
@@ -326,7 +327,7 @@ ts_result ts_shape_set_density(ts_shape_id id, float density)
     SHAPE_LOOKUP(id, world, shape);
     float old_density = shape->density;
     shape->density = density;
-    if (check_shape_mass(shape, __func__) != TS_OK || check_body_mass(world, shape->body, __func__) != TS_OK) {
+    if (check_shape_mass(shape, __func__) != TS_OK || check_body_mass(world, shape->body, NULL, __func__) != TS_OK) {
         shape->density = old_density;
         return TS_ERROR_OUT_OF_RANGE;
     }
