@@ -1,7 +1,7 @@
 /** @file
  * tessera: a 3D rigid-body physics library with a data-oriented constraint
- * solver. This header is the whole public API (it includes types.h and
- * joint.h).
+ * solver. This header is the whole public API (it includes types.h,
+ * joint.h and limits.h).
  *
  * Conventions:
  * - Objects are named by ids (index + generation). Every call checks its
@@ -28,6 +28,7 @@
 
 #include "tessera/types.h"
 #include "tessera/joint.h"
+#include "tessera/limits.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
 #include "api/contacts.h"
 #include "api/lookup.h"
 #include "base/alloc.h"
-#include "base/validate.h"
+#include "base/bounds.h"
 #include "collide/broadphase.h"
 #include "collide/mass.h"
 #include "islands/sleep.h"
@@ -18,7 +18,7 @@ static ts_result check_shape_def(const ts_shape_def *def, ts_quat *rotation, con
     if (def->internal_value != TS_DEF_COOKIE) {
         return ts_fail(TS_ERROR_UNINITIALIZED_DEF, fn, "def was not initialised with ts_default_shape_def()");
     }
-    TS_TRY(ts_check_finite_vec3(def->local_position, fn, "def->local_position"));
+    TS_TRY(ts_check_components(def->local_position, TS_MAX_OFFSET, "TS_MAX_OFFSET", fn, "def->local_position"));
     TS_TRY(ts_check_rotation(def->local_rotation, rotation, fn, "def->local_rotation"));
     TS_TRY(ts_check_positive(def->density, fn, "def->density"));
     TS_TRY(ts_check_non_negative(def->friction, fn, "def->friction"));

@@ -2,7 +2,7 @@
  * substeps, solver, sleeping. */
 #include "api/world.h"
 
-#include "base/validate.h"
+#include "base/bounds.h"
 #include "islands/sleep.h"
 #include "step/step.h"
 #include "tessera/tessera.h"
@@ -15,12 +15,7 @@ ts_result ts_world_step(ts_world_id id, float dt)
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    if (!ts_is_finite(dt)) {
-        return ts_fail(TS_ERROR_NOT_FINITE, __func__, "dt is %g (must be finite and > 0)", (double)dt);
-    }
-    if (!(dt > 0.0f)) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "dt is %g (must be > 0)", (double)dt);
-    }
+    TS_TRY(ts_check_time_step(dt, __func__));
     world->step_count += 1;
     world->step_dt = dt;
     return ts_step_world(world, dt);
@@ -28,7 +23,7 @@ ts_result ts_world_step(ts_world_id id, float dt)
 
 ts_result ts_world_set_gravity(ts_world_id id, ts_vec3 gravity)
 {
-    TS_TRY(ts_check_finite_vec3(gravity, __func__, "gravity"));
+    TS_TRY(ts_check_gravity(gravity, __func__, "gravity"));
     ts_world *world = ts_world_lookup(id, __func__);
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
