@@ -85,13 +85,15 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
     }
     if (world->solver.type != solver) {
         ts_contact_store *s = &world->records.contact_store;
-        int32_t count = s->table.count;
-        memset(s->normal_impulse, 0, sizeof(float) * 4 * (size_t)count);
-        memset(s->friction_impulse1, 0, sizeof(float) * (size_t)count);
-        memset(s->friction_impulse2, 0, sizeof(float) * (size_t)count);
-        memset(s->twist_impulse, 0, sizeof(float) * (size_t)count);
-        memset(s->slip1, 0, sizeof(float) * (size_t)count);
-        memset(s->slip2, 0, sizeof(float) * (size_t)count);
+        int32_t count = s->table.count; /* the columns are NULL before the first contact: memset may not see them */
+        if (count > 0) {
+            memset(s->normal_impulse, 0, sizeof(float) * 4 * (size_t)count);
+            memset(s->friction_impulse1, 0, sizeof(float) * (size_t)count);
+            memset(s->friction_impulse2, 0, sizeof(float) * (size_t)count);
+            memset(s->twist_impulse, 0, sizeof(float) * (size_t)count);
+            memset(s->slip1, 0, sizeof(float) * (size_t)count);
+            memset(s->slip2, 0, sizeof(float) * (size_t)count);
+        }
         for (int32_t j = 0; j < world->records.joint_capacity; ++j) {
             world->records.joints[j].impulses = (ts_joint_impulses){{0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
         }

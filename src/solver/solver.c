@@ -180,6 +180,9 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
 static void order_colors(solve_context *c, int32_t begin, int32_t end)
 {
     for (int32_t color = begin; color < end; ++color) {
+        if (c->graph->colors[color].count == 0) {
+            continue; /* nothing to order (and `ordered` is NULL before the first contact) */
+        }
         ts_contact_order_color(c->records, c->graph->colors + color, c->parallel->worker_count,
                                c->scratch->ordered + c->scratch->ordered_begin[color]);
     }
