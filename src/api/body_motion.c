@@ -117,7 +117,9 @@ ts_result ts_body_set_linear_velocity(ts_body_id id, ts_vec3 velocity)
     TS_TRY(wake(world, b, &b_slot, __func__));
     ts_body_store *s = &world->records.store;
     store_vec3(s->vx, s->vy, s->vz, b_slot, velocity);
-    return TS_OK;
+    /* a fast body's next step must find the pairs it reaches */
+    int32_t body = (int32_t)(b - world->records.bodies);
+    return ts_body_sweep_proxies(&world->records, &world->collision.broadphase, body, world->step_dt, __func__);
 }
 
 ts_result ts_body_set_angular_velocity(ts_body_id id, ts_vec3 velocity)

@@ -83,6 +83,7 @@ static ts_result step_body(void *context)
     ts_collision *collision = &world->collision;
     ts_step_profile *profile = &world->profile;
     double start = ts_now_ms();
+    ts_broadphase_sweep_moved(records, &collision->broadphase, s->dt);
     TS_TRY(ts_broadphase_find_pairs(records, collision, &world->parallel));
     double mark = ts_now_ms();
     profile->update_pairs = mark - start;
