@@ -49,3 +49,26 @@ cmake --build "$TSAN_DIR" -j "$(nproc)" >/dev/null
 OMP_TOOL_LIBRARIES="$ARCHER" TESSERA_TEST_MAX_STEPS=120 \
     TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1 ${TSAN_OPTIONS:-}" \
     ctest --test-dir "$TSAN_DIR" -j "$(nproc)" --output-on-failure
+
+# AddressSanitizer + UndefinedBehaviorSanitizer (issue 21): the suite
+# without the `slow` label in a clang build where any report aborts
+# (-fno-sanitize-recover=all), then the libFuzzer driver over the public
+# API (tests/fuzz/fuzz_api.c, same build: the library carries the fuzzer's
+# coverage counters) for FUZZ_SECONDS over the seed corpus, into a scratch
+# copy so the repo's corpus stays as committed. A crash input is written to
+# $ASAN_DIR/fuzz-crashes/: add it to tests/fuzz/corpus/ with the fix.
+ASAN_DIR="${ASAN_DIR:-build-asan}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+cmake -S . -B "$ASAN_DIR" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_BUILD_BENCH=OFF \
+    -DTESSERA_FUZZ=ON \
+    "-DCMAKE_C_FLAGS=-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-psabi" \
+    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined \
+    -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address,undefined >/dev/null
+cmake --build "$ASAN_DIR" -j "$(nproc)" >/dev/null
+ASAN_OPTIONS="detect_leaks=1 abort_on_error=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1" \
+    TESSERA_TEST_MAX_STEPS=120 ctest --test-dir "$ASAN_DIR" -LE slow -j "$(nproc)" --output-on-failure
+rm -rf "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
+mkdir -p "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
+cp tests/fuzz/corpus/* "$ASAN_DIR/fuzz-corpus/"
+"$ASAN_DIR/tests/fuzz/fuzz_api" "$ASAN_DIR/fuzz-corpus" tests/fuzz/corpus -max_total_time="$FUZZ_SECONDS" \
+    -max_len=4096 -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$ASAN_DIR/fuzz-crashes/" -print_final_stats=1

@@ -1,8 +1,8 @@
 /** @file
  * tessera: a 3D rigid-body physics library with a data-oriented constraint
  * solver. This header is the whole public API (it includes types.h,
- * joint.h, bulk.h, solver.h, shapes.h, query.h, constraint.h and
- * motion_locks.h).
+ * joint.h, bulk.h, solver.h, shapes.h, query.h, constraint.h,
+ * motion_locks.h and limits.h).
  *
  * Conventions:
  * - Objects are named by ids (index + generation). Every call checks its
@@ -35,6 +35,7 @@
 #include "tessera/query.h"
 #include "tessera/constraint.h"
 #include "tessera/motion_locks.h"
+#include "tessera/limits.h"
 
 #ifdef __cplusplus
 extern "C" {

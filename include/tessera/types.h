@@ -252,6 +252,13 @@ typedef struct ts_world_def {
      * plane, turning about z only (TS_LOCK_PLANAR, motion_locks.h), on top
      * of its own motion locks. Default false. */
     bool planar;
+    /** The fastest a body moves, m/s: a step scales a faster velocity down
+     * (limits.h). (0, TS_MAX_SPEED]; default 400 (TS_DEFAULT_MAX_LINEAR_SPEED). */
+    float max_linear_speed;
+    /** The most a body turns in a substep, rad: a step scales a faster
+     * angular velocity down to max_rotation / h (limits.h).
+     * (0, TS_MAX_ROTATION]; default pi / 4 (TS_DEFAULT_MAX_ROTATION). */
+    float max_rotation;
     int body_capacity;         /**< bodies to reserve room for up front (a hint, >= 0) */
     int shape_capacity;        /**< shapes to reserve room for up front (a hint, >= 0) */
     ts_allocator allocator;    /**< where the world's memory comes from; default: the C library */

@@ -17,7 +17,7 @@
 
 /* ---- create / destroy ---- */
 
-static ts_result check_body_def(const ts_body_def *def, ts_quat *rotation, const char *fn)
+static ts_result check_body_def(const ts_world *world, const ts_body_def *def, ts_quat *rotation, const char *fn)
 {
     TS_CHECK_NOT_NULL(def, fn);
     if (def->internal_value != TS_DEF_COOKIE) {
@@ -26,19 +26,20 @@ static ts_result check_body_def(const ts_body_def *def, ts_quat *rotation, const
     if (def->type != TS_BODY_STATIC && def->type != TS_BODY_KINEMATIC && def->type != TS_BODY_DYNAMIC) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->type is %d (not a ts_body_type)", (int)def->type);
     }
-    TS_TRY(ts_check_finite_vec3(def->position, fn, "def->position"));
+    TS_TRY(ts_check_components(def->position, TS_MAX_EXTENT, "TS_MAX_EXTENT", fn, "def->position"));
     TS_TRY(ts_check_rotation(def->rotation, rotation, fn, "def->rotation"));
     TS_TRY(ts_check_finite_vec3(def->linear_velocity, fn, "def->linear_velocity"));
     TS_TRY(ts_check_finite_vec3(def->angular_velocity, fn, "def->angular_velocity"));
     TS_TRY(ts_check_non_negative(def->linear_damping, fn, "def->linear_damping"));
     TS_TRY(ts_check_non_negative(def->angular_damping, fn, "def->angular_damping"));
     TS_TRY(ts_check_non_negative(def->sleep_threshold, fn, "def->sleep_threshold"));
-    if (!ts_is_finite(def->gravity_scale)) {
-        return ts_fail(TS_ERROR_NOT_FINITE, fn, "def->gravity_scale is %g (must be finite)", (double)def->gravity_scale);
-    }
+    TS_TRY(ts_check_magnitude(def->gravity_scale, TS_MAX_GRAVITY_SCALE, "TS_MAX_GRAVITY_SCALE", fn,
+                              "def->gravity_scale"));
     if (def->type == TS_BODY_STATIC && (!ts_vec3_is_zero(def->linear_velocity) || !ts_vec3_is_zero(def->angular_velocity))) {
         return ts_fail(TS_ERROR_INVALID_OPERATION, fn, "a static body cannot have a velocity");
     }
+    TS_TRY(check_linear_speed(world, def->linear_velocity, fn, "def->linear_velocity"));
+    TS_TRY(check_angular_speed(def->angular_velocity, fn, "def->angular_velocity"));
     return ts_check_motion_locks(def->motion_locks, def->type, fn, "def->motion_locks");
 }
 
@@ -65,7 +66,7 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
 {
     ts_world *world = ts_world_lookup(world_id, __func__);
     ts_quat rotation;
-    if (world == NULL || check_body_def(def, &rotation, __func__) != TS_OK) {
+    if (world == NULL || check_body_def(world, def, &rotation, __func__) != TS_OK) {
         return TS_NULL_BODY_ID;
     }
     if (ts_id_pool_peek(&world->records.body_ids) >= TS_MAX_OBJECTS) {

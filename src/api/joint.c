@@ -9,7 +9,7 @@
 #include "api/lookup.h"
 #include "base/alloc.h"
 #include "base/array.h"
-#include "base/validate.h"
+#include "base/bounds.h"
 #include "collide/broadphase.h"
 #include "islands/joint_graph.h"
 #include "islands/sleep.h"
@@ -73,7 +73,7 @@ ts_fixed_joint_def ts_default_fixed_joint_def(void)
 static ts_result check_frame(ts_transform frame, ts_transform *normalised, const char *fn, const char *position_name,
                              const char *rotation_name)
 {
-    TS_TRY(ts_check_finite_vec3(frame.p, fn, position_name));
+    TS_TRY(ts_check_components(frame.p, TS_MAX_OFFSET, "TS_MAX_OFFSET", fn, position_name));
     normalised->p = frame.p;
     return ts_check_rotation(frame.q, &normalised->q, fn, rotation_name);
 }

@@ -6,7 +6,7 @@
 #include "api/contacts.h"
 #include "api/lookup.h"
 #include "base/alloc.h"
-#include "base/validate.h"
+#include "base/bounds.h"
 #include "collide/broadphase.h"
 #include "collide/geometry_store.h"
 #include "collide/mass.h"
@@ -19,7 +19,7 @@ static ts_result check_shape_def(const ts_shape_def *def, ts_quat *rotation, con
     if (def->internal_value != TS_DEF_COOKIE) {
         return ts_fail(TS_ERROR_UNINITIALIZED_DEF, fn, "def was not initialised with ts_default_shape_def()");
     }
-    TS_TRY(ts_check_finite_vec3(def->local_position, fn, "def->local_position"));
+    TS_TRY(ts_check_components(def->local_position, TS_MAX_OFFSET, "TS_MAX_OFFSET", fn, "def->local_position"));
     TS_TRY(ts_check_rotation(def->local_rotation, rotation, fn, "def->local_rotation"));
     TS_TRY(ts_check_positive(def->density, fn, "def->density"));
     TS_TRY(ts_check_non_negative(def->friction, fn, "def->friction"));
@@ -62,11 +62,12 @@ static ts_result check_shape_mass(const ts_shape *shape, const char *fn)
     return TS_OK;
 }
 
-/* The body's mass with its shapes as they are now, checked. */
-static ts_result check_body_mass(const ts_world *world, int32_t body, const char *fn)
+/* The body's mass with its shapes as they are now (and `extra`, a shape
+ * about to be added, when not NULL), checked. */
+static ts_result check_body_mass(const ts_world *world, int32_t body, const ts_shape *extra, const char *fn)
 {
     ts_mass_data md;
-    if (!ts_body_compute_mass(world, body, world->records.bodies[body].type, &md)) {
+    if (!ts_body_compute_mass_with(world, body, world->records.bodies[body].type, extra, &md)) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn,
                        "the body's shapes would give unusable mass properties (mass %g, inertia %g %g %g, "
                        "centre %g %g %g)",
@@ -159,7 +160,7 @@ ts_shape_id ts_shape_finish(ts_world *world, ts_body *body, const ts_shape_def *
     body->last_shape = index;
     body->shape_count += 1;
     shape->proxy = -1;
-    if (check_body_mass(world, body_index, fn) != TS_OK) {
+    if (check_body_mass(world, body_index, NULL, fn) != TS_OK) {
         /* e.g. an offset of 1e30 m: undo, nothing changed (the release drops the block). */
         ts_shape_release(world, index);
         return TS_NULL_SHAPE_ID;
@@ -236,7 +237,9 @@ void ts_shape_release(ts_world *world, int32_t index)
     ts_shape *shape = world->records.shapes + index;
     ts_body *body = world->records.bodies + shape->body;
     ts_body_destroy_contacts(world, shape->body, index);
-    ts_shape_destroy_proxy(&world->records, &world->collision.broadphase, index);
+    /* Out of the body's list first: destroying the proxy re-syncs the body's
+     * bounds columns from that list (its first shape, the one-shape fast
+     * paths), which must no longer name this shape. */
     if (shape->prev != -1) {
         world->records.shapes[shape->prev].next = shape->next;
     } else {
@@ -248,6 +251,7 @@ void ts_shape_release(ts_world *world, int32_t index)
         body->last_shape = shape->prev;
     }
     body->shape_count -= 1;
+    ts_shape_destroy_proxy(&world->records, &world->collision.broadphase, index);
     if (geometry_block(shape) != NULL) {
         ts_geometry_release(&world->collision.geometry, &world->records.allocator, geometry_block(shape));
     }
@@ -373,7 +377,7 @@ ts_result ts_shape_set_density(ts_shape_id id, float density)
     SHAPE_LOOKUP(id, world, shape);
     float old_density = shape->density;
     shape->density = density;
-    if (check_shape_mass(shape, __func__) != TS_OK || check_body_mass(world, shape->body, __func__) != TS_OK) {
+    if (check_shape_mass(shape, __func__) != TS_OK || check_body_mass(world, shape->body, NULL, __func__) != TS_OK) {
         shape->density = old_density;
         return TS_ERROR_OUT_OF_RANGE;
     }

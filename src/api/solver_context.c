@@ -117,6 +117,8 @@ ts_solver_context_id ts_create_solver_context(const ts_world_def *def)
     s->enable_warm_starting = def->enable_warm_starting;
     s->joint_hertz = def->joint_hertz;
     s->joint_damping_ratio = def->joint_damping_ratio;
+    s->max_linear_speed = TS_DEFAULT_MAX_LINEAR_SPEED; /* tessera/limits.h, as a world's default */
+    s->max_rotation = TS_DEFAULT_MAX_ROTATION;
     s->joint_scratch.ball_step = -1;
     c->thread_count = def->threads == 0 ? ts_available_threads() : def->threads;
     c->parallel.enqueue_task = def->enqueue_task;

@@ -80,11 +80,12 @@ TS_FORCE_INLINE ts_wsym3 lane_point_mass(const ts_ball_bundle *b, const ts_ball_
 }
 
 /* The angular velocity change I^-1 L of one body of every lane. */
-TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_cold *cold, bool general, const float iso_row[TS_W],
-                                    const float rows[6][TS_W], ts_wv3 l)
+TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_cold *cold, bool general, const float iso_row[TS_W], bool side_b,
+                                    ts_wv3 l)
 {
     ts_wv3 r = ts_wv3_scale(ts_w_load(iso_row), l);
-    if (general) {
+    if (general) { /* cold is NULL otherwise: its rows are named only here */
+        const float(*rows)[TS_W] = side_b ? cold->inv_inertia_b : cold->inv_inertia_a;
         r = ts_wv3_select(isotropic_lanes(cold), r, ts_wsym3_mul(ts_wsym3_load(rows), l));
     }
     return r;
@@ -244,9 +245,9 @@ TS_FORCE_INLINE void apply_impulse(const ts_ball_bundle *b, const ts_ball_cold *
                                    velocity_lanes *va, velocity_lanes *vb, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
 {
     va->v = ts_wv3_mul_sub(va->v, ts_w_load(b->inv_mass_a), impulse);
-    va->w = ts_wv3_sub(va->w, lane_angular(cold, general, b->iso_inertia_a, cold->inv_inertia_a, ts_wv3_cross(ra, impulse)));
+    va->w = ts_wv3_sub(va->w, lane_angular(cold, general, b->iso_inertia_a, false, ts_wv3_cross(ra, impulse)));
     vb->v = ts_wv3_mul_add(vb->v, ts_w_load(b->inv_mass_b), impulse);
-    vb->w = ts_wv3_add(vb->w, lane_angular(cold, general, b->iso_inertia_b, cold->inv_inertia_b, ts_wv3_cross(rb, impulse)));
+    vb->w = ts_wv3_add(vb->w, lane_angular(cold, general, b->iso_inertia_b, true, ts_wv3_cross(rb, impulse)));
 }
 
 /* Velocity of B's anchor relative to A's: vB + wB x rB - vA - wA x rA. */
@@ -266,12 +267,12 @@ TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_ball_b
     ts_wv3 impulse = ts_wv3_load(b->impulse);
     velocity_lanes va = gather_velocities_at(c->states, b->state_a);
     va.v = ts_wv3_mul_sub(va.v, ts_w_load(b->inv_mass_a), impulse);
-    va.w = ts_wv3_sub(va.w, lane_angular(cold, general, b->iso_inertia_a, cold->inv_inertia_a,
+    va.w = ts_wv3_sub(va.w, lane_angular(cold, general, b->iso_inertia_a, false,
                                          ts_wv3_cross(ts_wv3_load(b->arm_a), impulse)));
     scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
     velocity_lanes vb = gather_velocities_at(c->states, b->state_b);
     vb.v = ts_wv3_mul_add(vb.v, ts_w_load(b->inv_mass_b), impulse);
-    vb.w = ts_wv3_add(vb.w, lane_angular(cold, general, b->iso_inertia_b, cold->inv_inertia_b,
+    vb.w = ts_wv3_add(vb.w, lane_angular(cold, general, b->iso_inertia_b, true,
                                          ts_wv3_cross(ts_wv3_load(b->arm_b), impulse)));
     scatter_velocities_at(c->states, b->state_b, b->inv_mass_b, vb);
 }

@@ -24,6 +24,7 @@
 #include "solver/integrate.h"
 
 #include "base/math3.h"
+#include "solver/speed_lanes.h"
 
 /* Column pointers as restrict locals: the columns never overlap, and saying
  * so lets the compiler keep values in registers. */
@@ -62,9 +63,11 @@ static void finish_locked(const ts_body_state *s, ts_body_store *t, int32_t i, u
     t->tz[i] = 0.0f;
 }
 
-void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                      ts_speed_limit speed_limit)
 {
     ts_body_store *t = store;
+    speed_lanes linear = speed_lanes_of(speed_limit.linear), angular = speed_lanes_of(speed_limit.angular);
     for (int32_t i = begin; i < end; ++i) {
         const ts_body_state *s = states + i;
         uint32_t locks = store->locked_count != 0 ? (uint32_t)store->locks[i] : 0u;
@@ -72,6 +75,10 @@ void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t
             finish_locked(s, store, i, locks);
             continue;
         }
+        /* within the limits, as the wide finish (speed_lanes.h at one lane) */
+        bool clamped = false;
+        ts_wv3 v = limit_speed((ts_wv3){s->v.x, s->v.y, s->v.z}, &linear, &clamped);
+        ts_wv3 w = limit_speed((ts_wv3){s->w.x, s->w.y, s->w.z}, &angular, &clamped);
         t->px[i] += s->dp.x;
         t->py[i] += s->dp.y;
         t->pz[i] += s->dp.z;
@@ -80,12 +87,12 @@ void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t
         t->qy[i] = q.y;
         t->qz[i] = q.z;
         t->qw[i] = q.w;
-        t->vx[i] = s->v.x;
-        t->vy[i] = s->v.y;
-        t->vz[i] = s->v.z;
-        t->wx[i] = s->w.x;
-        t->wy[i] = s->w.y;
-        t->wz[i] = s->w.z;
+        t->vx[i] = v.x;
+        t->vy[i] = v.y;
+        t->vz[i] = v.z;
+        t->wx[i] = w.x;
+        t->wy[i] = w.y;
+        t->wz[i] = w.z;
         t->fx[i] = 0.0f;
         t->fy[i] = 0.0f;
         t->fz[i] = 0.0f;

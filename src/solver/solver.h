@@ -59,6 +59,8 @@ typedef struct ts_solver {
     bool enable_warm_starting;
     float joint_hertz;
     float joint_damping_ratio;
+    float max_linear_speed; /* ts_world_def.max_linear_speed (tessera/limits.h) */
+    float max_rotation;     /* ts_world_def.max_rotation: the largest turn per substep */
     /* Some awake body's force or torque column may be non-zero (set by
      * ts_body_apply_force and the like, which wake the body): the soft
      * step's write-back clears them, and skips that otherwise. */

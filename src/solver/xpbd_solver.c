@@ -98,6 +98,7 @@ typedef struct xpbd_run {
     const int32_t *joint_begin;   /* joint bundles of colour c: [joint_begin[c], joint_begin[c + 1]) */
     ts_xpbd_joint_context joint_kernels;
     ts_vec3 gravity;
+    ts_speed_limit limit; /* the world's speed limits in a substep */
     int substeps;
     int substep; /* the substep in progress (the position pass's push-out allowance) */
     int32_t awake;
@@ -228,15 +229,16 @@ static void run_block(void *context, int32_t block, int worker)
             TS_WIDE(ts_xpbd_keep_prediction)(scratch->substep_start, scratch->states, begin, end); /* a copy */
         }
         bad = TS_WIDE(ts_integrate_velocities)(scratch->states, store, begin, end, r->gravity, h, TS_FREE_AS_OTHERS, 1,
-                                               false);
-        bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h, TS_FREE_AS_OTHERS));
+                                               false, r->limit);
+        bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h, TS_FREE_AS_OTHERS,
+                                                            r->limit));
         TS_WIDE(ts_xpbd_keep_prediction)(scratch->predicted, scratch->states, begin, end);
         break;
     case PASS_DERIVE:
         TS_WIDE(ts_xpbd_derive_velocities)(scratch->states, scratch->predicted, store, begin, end, h);
         break;
     case PASS_FINISH:
-        ts_states_finish(scratch->states, store, begin, end);
+        ts_states_finish(scratch->states, store, begin, end, r->limit);
         r->finish(r->finish_context, begin, end);
         break;
     case PASS_PREPARE:
@@ -401,6 +403,7 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
         .joint_begin = solver->joint_scratch.color_begin,
         .joint_kernels = {scratch->states, records, &solver->joint_scratch, awake, h, 1.0f / h},
         .gravity = g,
+        .limit = {solver->max_linear_speed, solver->max_rotation / h},
         .substeps = solver->substeps,
         .awake = awake,
     };
