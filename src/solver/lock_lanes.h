@@ -11,7 +11,7 @@
 
 #include "base/core.h"
 #include "soa/body_store.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 typedef struct lock_lanes {
     ts_wm linear[3];  /* lanes locked along world x, y, z */

@@ -6,7 +6,7 @@
 
 #include "base/array.h"
 
-/* Width 16 has two builds (solver/wide.h): for AVX-512 (_w16x) where the
+/* Width 16 has two builds (base/wide.h): for AVX-512 (_w16x) where the
  * CPU and its OS run avx512f/dq/bw/vl, else on AVX2 registers (_w16). Both
  * give the same bits. */
 #ifdef TS_BUILT_W16X

@@ -21,7 +21,7 @@
 #define TS_SPEED_LANES_H
 
 #include "solver/integrate.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 /* 1 - 2^-12: the limit's target, so that a scaled velocity stays below it. */
 #define TS_SPEED_TARGET 0.999755859375f
