@@ -437,7 +437,11 @@ static void test_custom_constraint_links_islands_and_sleeps(void **state)
 /* ---- determinism ---- */
 
 /* 16 x 16 spheres hanging in chains of custom rods from static anchors
- * (240 dynamic: the step uses every worker), plus a one-body plane row
+ * (240 dynamic: the step uses every worker), the rods between the spheres'
+ * centres (with anchors 0.5 m off the centres of these 0.2 m spheres the
+ * chains blew up with the soft step: to 1e11 m in 25 steps before the
+ * speed limits, to NaN after; a known problem of the custom rows' lever
+ * arms on light bodies, issue 25), plus a one-body plane row
  * on each chain's end, swung for 120 steps: the hash of every body's pose
  * and velocity and every constraint's impulses. */
 static uint64_t run_custom_chains(int width, int threads)
@@ -453,13 +457,11 @@ static uint64_t run_custom_chains(int width, int threads)
         ts_body_id previous = anchor(world, (ts_vec3){(float)k, 0, 0});
         for (int i = 1; i < S; ++i) {
             ts_body_id body = sphere(world, (ts_vec3){(float)k + 0.3f * (float)i, -(float)i, 0.1f * (float)k}, 0.2f, 1.0f);
-            rods[count] = (rod){{0, i == 1 ? 0.0f : -0.5f, 0}, {0, 0.5f, 0}, 0.0f};
+            rods[count] = (rod){{0, 0, 0}, {0, 0, 0}, 0.0f};
             /* the length of the chain link as built */
             ts_vec3 pa, pb;
             assert_ok(ts_body_get_position(previous, &pa));
             assert_ok(ts_body_get_position(body, &pb));
-            pa.y += rods[count].local_a.y;
-            pb.y += rods[count].local_b.y;
             rods[count].length = ts_length(ts_sub(pb, pa));
             joints[count] = custom_rod(world, previous, body, rods + count);
             ++count;
