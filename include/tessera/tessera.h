@@ -28,6 +28,7 @@
 
 #include "tessera/types.h"
 #include "tessera/joint.h"
+#include "tessera/snapshot.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -460,6 +460,9 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
         c.first_bad[w] = INT32_MAX;
     }
     run_solver(&c);
+    if (solver->joint_scratch.ball_kept != NULL) {
+        ts_joint_scratch_free_kept(&solver->joint_scratch, &records->allocator); /* put back into the bundles */
+    }
     solver->forces_pending = false; /* the write-back cleared them */
     int32_t bad = INT32_MAX;
     for (int w = 0; w < workers; ++w) {
