@@ -75,5 +75,6 @@ void ts_ball_flush_impulses_w1(const ts_joint_scratch *scratch, ts_records *reco
 void ts_ball_flush_impulses_w4(const ts_joint_scratch *scratch, ts_records *records);
 void ts_ball_flush_impulses_w8(const ts_joint_scratch *scratch, ts_records *records);
 void ts_ball_flush_impulses_w16(const ts_joint_scratch *scratch, ts_records *records);
+void ts_ball_flush_impulses_w16x(const ts_joint_scratch *scratch, ts_records *records);
 
 #endif

@@ -96,6 +96,8 @@ bool ts_solver_reserve_scratch_w8(ts_solver_scratch *scratch, const ts_allocator
                                   const ts_constraint_graph *graph, int32_t awake);
 bool ts_solver_reserve_scratch_w16(ts_solver_scratch *scratch, const ts_allocator *allocator,
                                    const ts_constraint_graph *graph, int32_t awake);
+bool ts_solver_reserve_scratch_w16x(ts_solver_scratch *scratch, const ts_allocator *allocator,
+                                   const ts_constraint_graph *graph, int32_t awake);
 
 /* Integrates and solves the awake bodies over in->dt (checked by the
  * caller), writes back their poses and velocities, and runs in->finish on
@@ -109,5 +111,6 @@ ts_result ts_solve_w1(ts_solver *solver, const ts_solve_input *in, int32_t *held
 ts_result ts_solve_w4(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 ts_result ts_solve_w8(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 ts_result ts_solve_w16(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_w16x(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 
 #endif
