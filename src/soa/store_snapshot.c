@@ -15,6 +15,7 @@
 #include "base/alloc.h"
 #include "base/math3.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* ---- a table's slots ---- */
@@ -188,22 +189,24 @@ static ts_edge_lists contact_lists(const ts_records *records)
     return (ts_edge_lists){contact_head, contact_count, contact_edge, contact_alive, records->contact_ids.next_index};
 }
 
-/* Per-contact columns (0 .. 29) and per-point ones (30 .. 36) of the
- * contact store, by index (contact_store.h's order). */
+/* Per-contact columns and per-point ones (the last 7) of the contact
+ * store, by index: each named column's place in contact_store.h's table. */
+#define C_INDEX(field) ((int)(offsetof(ts_contact_store, field) / sizeof(void *)))
 enum {
-    C_SHAPE_A = 0,
-    C_SHAPE_B = 1,
-    C_BODY_A = 2,
-    C_BODY_B = 3,
-    C_FRICTION = 4,
-    C_RESTITUTION = 5,
-    C_POINT_COUNT = 9,
-    C_FLAGS = 10,
-    C_SHIFT = 16, /* 16 .. 18 */
-    C_CACHE = 19, /* 19 .. 29 */
-    C_PER_CONTACT = 30,
-    C_POINT_COLUMNS = 7,
+    C_SHAPE_A = C_INDEX(shape_a),
+    C_SHAPE_B = C_INDEX(shape_b),
+    C_BODY_A = C_INDEX(body_a),
+    C_BODY_B = C_INDEX(body_b),
+    C_FRICTION = C_INDEX(friction),
+    C_RESTITUTION = C_INDEX(restitution),
+    C_POINT_COUNT = C_INDEX(point_count),
+    C_FLAGS = C_INDEX(flags),
+    C_SHIFT = C_INDEX(shift_x), /* shift_x, _y, _z */
+    C_CACHE = C_INDEX(cache_ax), /* the recycling columns, up to the first per-point one */
+    C_PER_CONTACT = C_INDEX(anchor_ax),
+    C_POINT_COLUMNS = TS_CONTACT_COLUMNS - C_INDEX(anchor_ax),
 };
+_Static_assert(C_SHIFT + 3 == C_CACHE && C_POINT_COLUMNS == 7, "contact_store.h's columns moved: check the snapshot");
 
 /* What a contact's per-contact columns are unless written. */
 static void predict_contact(const ts_records *records, int32_t contact, uint32_t out[C_PER_CONTACT])
