@@ -16,9 +16,10 @@ BUILD_DIR="${BUILD_DIR:-build}"
 # Archer tool) build the ThreadSanitizer job of scripts/test.sh; doxygen
 # builds the API reference (cmake --build build --target docs), which
 # scripts/test.sh checks for warnings. Open MPI builds tessera-sweep and
-# tessera-split (mpi/, docs/distributed.md).
+# tessera-split (mpi/, docs/distributed.md). The aarch64 cross compiler and
+# qemu-user run the ARM determinism check (scripts/check_arm.sh).
 packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev libxxhash-dev python3-matplotlib libbullet-dev
-          clang libomp-dev doxygen openmpi-bin libopenmpi-dev)
+          clang libomp-dev doxygen openmpi-bin libopenmpi-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 
 missing=()
 for p in "${packages[@]}"; do
