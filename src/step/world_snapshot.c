@@ -12,6 +12,7 @@
 #include "islands/sleep.h"
 #include "solver/solver_snapshot.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* ---- the world's own fields ---- */
@@ -46,8 +47,12 @@ static void predict_body(const ts_records *records, int32_t body, uint32_t out[T
     const ts_body *b = records->bodies + body;
     memset(out, 0, sizeof(uint32_t) * TS_BODY_COLUMNS);
     const ts_body_store *s = &records->store;
-    enum { QW = 6, INV_MASS = 19, INV_I = 20, I = 23, DAMPING = 26, GRAVITY = 28, EXTENT = 35, THRESHOLD = 36,
-           FIRST_SHAPE = 38, RADIUS = 39, BOX = 40, FAT = 43, EDGES = 49 };
+#define B_INDEX(field) ((int)(offsetof(ts_body_store, field) / sizeof(void *))) /* the column's place */
+    enum { QW = B_INDEX(qw), INV_MASS = B_INDEX(inv_mass), INV_I = B_INDEX(inv_ix), I = B_INDEX(ix),
+           DAMPING = B_INDEX(linear_damping), GRAVITY = B_INDEX(gravity_scale), EXTENT = B_INDEX(max_extent),
+           THRESHOLD = B_INDEX(sleep_threshold), FIRST_SHAPE = B_INDEX(first_shape), RADIUS = B_INDEX(sphere_radius),
+           BOX = B_INDEX(box_hx), FAT = B_INDEX(fat_lx), EDGES = B_INDEX(edges) };
+#undef B_INDEX
     (void)s;
     put_bits(out, QW, 0.0f);
     if (b->type == TS_BODY_DYNAMIC) {
