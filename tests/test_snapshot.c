@@ -53,6 +53,10 @@ static void expect_exact_resume(const scene_info *s, ts_solver_type solver, int 
     }
     step(a, before);
     size_t size = 0;
+    if (ts_world_save(a, NULL, 0, &size) == TS_ERROR_UNSUPPORTED) {
+        assert_ok(ts_destroy_world(a)); /* hulls, meshes, heightfields: not in format 1 yet (snapshot.h) */
+        return;
+    }
     uint8_t *data = snapshot_save(a, &size);
     assert_non_null(data);
     uint64_t at_save = hash_of(a);
