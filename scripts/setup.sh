@@ -9,15 +9,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
 
-# Debian packages: compiler and build tools, SIMDe, cglm, cmocka; matplotlib
+# Debian packages: compiler and build tools, SIMDe, cglm, cmocka, xxHash (the
+# snapshot checksum, header only); matplotlib
 # for the benchmark charts; Bullet 3 for tessera-bench --compare bullet.
 # OpenMP (libgomp) comes with gcc; clang and LLVM's OpenMP runtime (with its
 # Archer tool) build the ThreadSanitizer job of scripts/test.sh; doxygen
 # builds the API reference (cmake --build build --target docs), which
 # scripts/test.sh checks for warnings. Open MPI builds tessera-sweep and
-# tessera-split (mpi/, docs/distributed.md).
-packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev python3-matplotlib libbullet-dev
-          clang libomp-dev doxygen openmpi-bin libopenmpi-dev)
+# tessera-split (mpi/, docs/distributed.md). The aarch64 cross compiler and
+# qemu-user run the ARM determinism check (scripts/check_arm.sh).
+packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev libxxhash-dev python3-matplotlib libbullet-dev
+          clang libomp-dev doxygen openmpi-bin libopenmpi-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 
 missing=()
 for p in "${packages[@]}"; do
