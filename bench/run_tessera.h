@@ -13,6 +13,8 @@ typedef struct tessera_run_config {
     bool collide_only; /* gravity off: the scene keeps its initial state; times collision */
     bool quality;      /* step on (untimed) to the check's step, then take it */
     bool sleep;        /* sleeping on, whatever the scene says (--sleep) */
+    const char *record_path; /* replay file of this run (tessera_recorder), or NULL */
+    bool record_contacts;    /* the replay holds contact points too */
 } tessera_run_config;
 
 /* The step of every scene (scenes.md): 1/60 s. */
