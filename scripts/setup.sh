@@ -3,11 +3,25 @@
 # then configures and builds it in ./build (Release). Safe to run again.
 #
 #   scripts/setup.sh            install if needed, configure, build
+#   scripts/setup.sh --viewer   also the browser viewer (viewer/): Debian's
+#                               chromium (for its test) and Node.js if missing,
+#                               npm ci from the lockfile, vite build
 #   BUILD_DIR=out scripts/setup.sh
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
+
+viewer=false
+for arg in "$@"; do
+    case "$arg" in
+    --viewer) viewer=true ;;
+    *)
+        echo "setup: unknown option $arg (known: --viewer)" >&2
+        exit 2
+        ;;
+    esac
+done
 
 # Debian packages: compiler and build tools, SIMDe, cglm, cmocka; matplotlib
 # for the benchmark charts; Bullet 3 for tessera-bench --compare bullet.
@@ -15,6 +29,14 @@ BUILD_DIR="${BUILD_DIR:-build}"
 # Archer tool) build the ThreadSanitizer job of scripts/test.sh.
 packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev python3-matplotlib libbullet-dev
           clang libomp-dev)
+# The viewer: Chromium for its browser test (never a browser of npm's), and
+# Node.js with npm where the machine has none (the viewer's build needs 20.19+).
+if $viewer; then
+    packages+=(chromium)
+    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+        packages+=(nodejs npm)
+    fi
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -45,3 +67,16 @@ fi
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 echo "setup: built in $BUILD_DIR (bench: $BUILD_DIR/bench/tessera-bench)"
+
+if $viewer; then
+    if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'; then
+        echo "setup: the viewer's build (vite 7) needs Node.js 20.19 or newer; this is $(node --version)" >&2
+        exit 1
+    fi
+    # npm ci only when node_modules is missing or older than the lockfile.
+    if [[ ! -f viewer/node_modules/.package-lock.json || viewer/package-lock.json -nt viewer/node_modules/.package-lock.json ]]; then
+        (cd viewer && npm ci --no-audit --no-fund)
+    fi
+    (cd viewer && npm run --silent build)
+    echo "setup: viewer built: viewer/dist/index.html"
+fi

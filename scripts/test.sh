@@ -31,3 +31,7 @@ cmake --build "$TSAN_DIR" -j "$(nproc)" >/dev/null
 OMP_TOOL_LIBRARIES="$ARCHER" TESSERA_TEST_MAX_STEPS=120 \
     TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1 ${TSAN_OPTIONS:-}" \
     ctest --test-dir "$TSAN_DIR" -j "$(nproc)" --output-on-failure
+
+# The browser viewer: its reader and the built page in headless Chromium
+# (installs chromium and the npm packages on first use).
+scripts/test_viewer.sh

@@ -295,6 +295,8 @@ window.tessera = {
   get frameCount() { return player.replay ? player.replay.frameCount : 0; },
   get frame() { return player.frame; },
   get shownFrame() { return player.shown.frame; },
+  // Nothing left to draw: the last change has been rendered.
+  get idle() { return !needsRender && !player.playing && (!player.replay || player.shown.frame === player.frame); },
   get playing() { return player.playing; },
   get fps() { return meter.fps; },
   get drawn() { return view.drawn; },
