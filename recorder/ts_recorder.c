@@ -109,6 +109,7 @@ ts_result ts_recorder_create(ts_world_id world, const char *path, const ts_recor
     }
     r->world = world;
     r->def = def != NULL ? *def : ts_default_recorder_def();
+    r->epoch = 1; /* body table entries start at 0: in no list */
     r->file = fopen(path, "wb");
     if (r->file == NULL) {
         result = ts_rec_fail(TS_ERROR_INVALID_OPERATION, "ts_recorder_create: cannot open '%s' for writing: %s", path,

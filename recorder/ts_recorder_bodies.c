@@ -82,14 +82,14 @@ static bool put_body(ts_recorder *r, ts_body_id body)
         put_shape(&r->buffer, r->shapes[i]);
     }
     ts_rec_body *tracked = &r->bodies[slot];
-    uint32_t next_frame = (uint32_t)r->frame_count + 1;
-    bool listed = tracked->known && tracked->generation == body.generation && tracked->listed_frame == next_frame;
+    bool listed = tracked->known && tracked->generation == body.generation && tracked->awake_epoch == r->epoch;
     *tracked = (ts_rec_body){.generation = body.generation, .island = island, .known = 1,
-                             .listed_frame = listed ? next_frame : 0};
+                             .awake_epoch = listed ? r->epoch : r->epoch - 1};
     if (awake && type != TS_BODY_STATIC && !listed) {
-        tracked->listed_frame = next_frame;
+        tracked->awake_epoch = r->epoch;
         r->prev_ids[r->prev_count++] = body;
     }
+    r->islands_dirty = true;
     return true;
 }
 

@@ -3,7 +3,14 @@
  * islands that changed, bodies that left the awake range (asleep, or
  * destroyed when their id went stale), bodies never seen (a BODY chunk
  * first). Sleeping bodies cost nothing per frame; only the awake ones are
- * written. */
+ * written.
+ *
+ * The common frame, the same awake bodies as the last one, skips the
+ * per-body work: nobody left or arrived, and when one step passed with no
+ * contact beginning and the island counts unchanged, no island id changed
+ * either (ids change when islands merge, which takes a contact or a joint
+ * that lowers the count unless an island is made or split at once, which
+ * adds a body or puts one to sleep, so the awake list would differ). */
 #include "ts_recorder_internal.h"
 
 #include <string.h>
@@ -50,7 +57,7 @@ static bool add_new_bodies(ts_recorder *r, int count)
     r->new_count = 0;
     for (int i = 0; i < count; ++i) {
         int slot = ts_rec_slot(r->ids[i]);
-        if (!ts_rec_track_slot(r, slot)) {
+        if (slot >= r->body_capacity && !ts_rec_track_slot(r, slot)) {
             return false;
         }
         const ts_rec_body *b = &r->bodies[slot];
@@ -64,14 +71,21 @@ static bool add_new_bodies(ts_recorder *r, int count)
     return ts_rec_put_bodies(r, r->new_bodies, r->new_count);
 }
 
-/* Marks the awake bodies of this frame and lists their island changes. */
-static bool mark_awake(ts_recorder *r, int count, uint32_t frame)
+/* Marks the bodies of this frame's (changed) awake list as awake in it. */
+static void stamp_awake(ts_recorder *r, int count)
 {
-    r->change_count = 0;
+    r->epoch += 1;
+    for (int i = 0; i < count; ++i) {
+        r->bodies[ts_rec_slot(r->ids[i])].awake_epoch = r->epoch;
+    }
+}
+
+/* Lists the island changes of the awake bodies. */
+static bool read_islands(ts_recorder *r, int count)
+{
     for (int i = 0; i < count; ++i) {
         ts_rec_body *b = &r->bodies[ts_rec_slot(r->ids[i])];
         int island = -1;
-        b->awake_frame = frame;
         ts_body_get_island(r->ids[i], &island);
         if (island != b->island && !push_pair(r, (uint32_t)ts_rec_slot(r->ids[i]), island)) {
             return false;
@@ -83,14 +97,13 @@ static bool mark_awake(ts_recorder *r, int count, uint32_t frame)
 
 /* The last frame's awake bodies that are not awake now: asleep (with their
  * island, which may have been split as they fell asleep), or destroyed. */
-static bool find_left(ts_recorder *r, uint32_t frame)
+static bool find_left(ts_recorder *r)
 {
-    r->asleep_count = r->removed_count = 0;
     for (int i = 0; i < r->prev_count; ++i) {
         ts_body_id id = r->prev_ids[i];
         uint32_t slot = (uint32_t)ts_rec_slot(id);
         ts_rec_body *b = &r->bodies[slot];
-        if (!b->known || b->generation != id.generation || b->awake_frame == frame) {
+        if (!b->known || b->generation != id.generation || b->awake_epoch == r->epoch) {
             continue; /* replaced by a newer body, or still awake */
         }
         int island = -1;
@@ -114,12 +127,12 @@ static bool find_left(ts_recorder *r, uint32_t frame)
     return true;
 }
 
-/* Was the body of this id seen awake in this frame? */
-static bool awake_now(const ts_recorder *r, ts_body_id id, uint32_t frame)
+/* Is the body of this id awake in this frame? */
+static bool awake_now(const ts_recorder *r, ts_body_id id)
 {
     int slot = ts_rec_slot(id);
     return slot >= 0 && slot < r->body_capacity && r->bodies[slot].known &&
-           r->bodies[slot].generation == id.generation && r->bodies[slot].awake_frame == frame;
+           r->bodies[slot].generation == id.generation && r->bodies[slot].awake_epoch == r->epoch;
 }
 
 static bool push_points(ts_recorder *r, const ts_contact_data *c)
@@ -137,7 +150,7 @@ static bool push_points(ts_recorder *r, const ts_contact_data *c)
 
 /* Each touching contact of an awake body once: from the body of shape_a,
  * or from that of shape_b when shape_a's body is not awake (static, asleep). */
-static bool gather_contacts(ts_recorder *r, int count, uint32_t frame)
+static bool gather_contacts(ts_recorder *r, int count)
 {
     r->point_count = 0;
     for (int i = 0; i < count && r->def.contacts; ++i) {
@@ -152,7 +165,7 @@ static bool gather_contacts(ts_recorder *r, int count, uint32_t frame)
         for (int k = 0; k < n; ++k) {
             ts_body_id a = TS_NULL_BODY_ID;
             ts_shape_get_body(r->contacts[k].shape_a, &a);
-            bool mine = ts_body_id_equals(a, r->ids[i]) || !awake_now(r, a, frame);
+            bool mine = ts_body_id_equals(a, r->ids[i]) || !awake_now(r, a);
             if (mine && !push_points(r, &r->contacts[k])) {
                 return false;
             }
@@ -172,11 +185,9 @@ static void put_stats(ts_rec_buffer *b, const ts_world_counters *c, const ts_ste
     ts_rec_put_bytes(b, c->color_counts, sizeof(c->color_counts));
 }
 
-static bool put_frame(ts_recorder *r, int count, const ts_world_counters *counters, const ts_step_profile *profile)
+static bool put_frame(ts_recorder *r, int count, bool same, const ts_world_counters *counters,
+                      const ts_step_profile *profile)
 {
-    /* prev_ids starts with the last frame's list; bodies added since follow it. */
-    bool same = r->frame_count > 0 && count == r->prev_frame_count &&
-                memcmp(r->ids, r->prev_ids, sizeof(ts_body_id) * (size_t)count) == 0;
     size_t size = 8 + 4 * (4 + TS_REC_STAT_COUNT + 5) + (size_t)count * (same ? 28 : 32) +
                   (size_t)r->change_count * 8 + (size_t)r->asleep_count * 32 + (size_t)r->removed_count * 4 +
                   (size_t)r->point_count * 24;
@@ -214,11 +225,39 @@ static bool keep_awake_list(ts_recorder *r, int count)
     }
     memcpy(r->prev_ids, r->ids, sizeof(ts_body_id) * (size_t)count);
     r->prev_count = r->prev_frame_count = count;
-    uint32_t next = (uint32_t)r->frame_count + 2;
-    for (int i = 0; i < count; ++i) {
-        r->bodies[ts_rec_slot(r->ids[i])].listed_frame = next;
-    }
     return true;
+}
+
+/* The same awake bodies, in the same order, as the last frame, and none added since. */
+static bool same_awake_list(const ts_recorder *r, int count)
+{
+    return r->frame_count > 0 && count == r->prev_frame_count && r->prev_count == r->prev_frame_count &&
+           memcmp(r->ids, r->prev_ids, sizeof(ts_body_id) * (size_t)count) == 0;
+}
+
+/* No island id can have changed since the last frame (see the top of the file). */
+static bool islands_unchanged(const ts_recorder *r, bool same, const ts_world_counters *c)
+{
+    ts_contact_events events = {0};
+    return same && !r->islands_dirty && c->step_count == r->last_step + 1 && c->island_count == r->last_islands &&
+           c->awake_island_count == r->last_awake_islands &&
+           ts_world_get_contact_events(r->world, &events) == TS_OK && events.begin_count == 0;
+}
+
+/* Everything the frame writes besides the transforms, into the recorder's lists. */
+static bool compare_with_last(ts_recorder *r, int count, bool same, const ts_world_counters *counters)
+{
+    r->change_count = r->asleep_count = r->removed_count = 0;
+    if (!same) {
+        if (!add_new_bodies(r, count)) {
+            return false;
+        }
+        stamp_awake(r, count);
+    }
+    if (!islands_unchanged(r, same, counters) && !read_islands(r, count)) {
+        return false;
+    }
+    return same || find_left(r);
 }
 
 ts_result ts_recorder_frame(ts_recorder *r)
@@ -232,11 +271,10 @@ ts_result ts_recorder_frame(ts_recorder *r)
     if (ts_world_get_counters(r->world, &counters) != TS_OK || ts_world_get_profile(r->world, &profile) != TS_OK) {
         return ts_rec_fail(TS_ERROR_STALE_ID, "ts_recorder_frame: the recorder's world was destroyed");
     }
-    uint32_t frame = (uint32_t)r->frame_count + 1;
     int count = read_awake(r, counters.awake_body_count);
-    bool ok = count >= 0 && add_new_bodies(r, count) && mark_awake(r, count, frame) && find_left(r, frame) &&
-              gather_contacts(r, count, frame) && put_frame(r, count, &counters, &profile) &&
-              keep_awake_list(r, count);
+    bool same = count >= 0 && same_awake_list(r, count);
+    bool ok = count >= 0 && compare_with_last(r, count, same, &counters) && gather_contacts(r, count) &&
+              put_frame(r, count, same, &counters, &profile) && (same || keep_awake_list(r, count));
     if (!ok) {
         /* Out of memory half-way: the body table may be ahead of the file,
          * so the recorder stops; the file holds every earlier frame. */
@@ -245,5 +283,9 @@ ts_result ts_recorder_frame(ts_recorder *r)
         return ts_rec_fail(TS_ERROR_OUT_OF_MEMORY, "ts_recorder_frame: out of memory; the recorder stopped");
     }
     r->frame_count += 1;
+    r->islands_dirty = false;
+    r->last_step = counters.step_count;
+    r->last_islands = counters.island_count;
+    r->last_awake_islands = counters.awake_island_count;
     return ts_rec_flush(r);
 }

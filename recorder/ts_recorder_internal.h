@@ -42,8 +42,9 @@ _Static_assert(sizeof(ts_rec_asleep) == 32, "an asleep entry is written as it is
 /* What the recorder remembers of a body, indexed by its id's slot (index1 - 1). */
 typedef struct ts_rec_body {
     uint32_t generation;
-    uint32_t awake_frame;  /* the frame (1-based) it was last seen awake in; 0 never */
-    uint32_t listed_frame; /* in prev_ids, the list the frame (1-based) of this number checks */
+    /* == ts_recorder.epoch: in prev_ids (the last frame's awake bodies, or
+     * added awake since) and, while a frame is recorded, awake in it. */
+    uint32_t awake_epoch;
     int32_t island;       /* the island id last written */
     uint8_t known;        /* recorded by a BODY chunk and not removed since */
 } ts_rec_body;
@@ -53,6 +54,11 @@ struct ts_recorder {
     FILE *file;
     ts_recorder_def def;
     int frame_count;
+    uint32_t epoch;      /* counts the changes of the awake list (see ts_rec_body.awake_epoch) */
+    bool islands_dirty;  /* bodies were added since the last frame: ask every island again */
+    int last_step;       /* the world's step count, island count and awake island count */
+    int last_islands;    /* at the last frame */
+    int last_awake_islands;
     bool failed; /* a write failed: the file holds a readable prefix, nothing more is written */
 
     ts_rec_body *bodies; /* by slot */

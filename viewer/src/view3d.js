@@ -8,7 +8,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { BODY_STATIC, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_SPHERE } from './recording.js';
 import { ColorPalette } from './colors.js';
-import { Dots } from './dots.js';
+import { CELL, Dots } from './dots.js';
 
 export const BACKGROUND = 0x1b1e24;
 const NORMAL_LENGTH = 0.3; // metres: how long a contact normal is drawn
@@ -257,7 +257,7 @@ export class View3D {
             const y = (1 - (pv[1] * cx + pv[5] * cy + pv[9] * cz + pv[13]) / w) * 0.5 * height;
             if (x + radius < 0 || x - radius >= width || y + radius < 0 || y - radius >= height) continue;
             if (radius < DOT_RADIUS) {
-              if (x >= 0 && x < width && y >= 0 && y < height) dots.offer(cx, cy, cz, rgb, Math.max(2 * radius, 1.5), x, y, w);
+              if (x >= 0 && x < width && y >= 0 && y < height) dots.offer(cx, cy, cz, rgb, Math.max(2 * radius, CELL), x, y, w);
               continue;
             }
           }
