@@ -41,7 +41,7 @@ export class Dots {
   constructor(capacity) {
     const n = Math.max(1, capacity);
     // What is offered, then what is drawn (each cell's nearest, in cell order).
-    this.offered = { positions: new Float32Array(3 * n), colors: new Float32Array(3 * n), sizes: new Float32Array(n) };
+    this.offered = { positions: new Float32Array(3 * n), slots: new Int32Array(n), sizes: new Float32Array(n) };
     this.positions = new Float32Array(3 * n);
     this.colors = new Float32Array(3 * n);
     this.sizes = new Float32Array(n);
@@ -70,17 +70,16 @@ export class Dots {
     this.cellDot.fill(-1);
   }
 
-  // A dot: world centre (cx, cy, cz), linear colour, diameter in pixels, its
-  // place on the canvas (x, y in pixels, inside it) and its depth.
-  offer(cx, cy, cz, rgb, size, x, y, depth) {
+  // A dot: world centre (cx, cy, cz), the body's slot (for its colour, taken
+  // only if it is drawn), diameter in pixels, its place on the canvas (x, y
+  // in pixels, inside it) and its depth.
+  offer(cx, cy, cz, slot, size, x, y, depth) {
     const i = this.count++;
     const o = this.offered;
     o.positions[3 * i] = cx;
     o.positions[3 * i + 1] = cy;
     o.positions[3 * i + 2] = cz;
-    o.colors[3 * i] = rgb[0];
-    o.colors[3 * i + 1] = rgb[1];
-    o.colors[3 * i + 2] = rgb[2];
+    o.slots[i] = slot;
     o.sizes[i] = size;
     const cell = ((y / CELL) | 0) * this.cellsX + ((x / CELL) | 0);
     const held = this.cellDot[cell];
@@ -90,17 +89,18 @@ export class Dots {
     }
   }
 
-  // Keeps each cell's nearest dot and uploads them.
-  commit() {
+  // Keeps each cell's nearest dot, coloured by colorOf(slot), and uploads them.
+  commit(colorOf) {
     let shown = 0;
-    const { positions: op, colors: oc, sizes: os } = this.offered;
+    const { positions: op, slots: oslot, sizes: os } = this.offered;
     const p = this.positions, c = this.colors, s = this.sizes;
     const cellDot = this.cellDot;
     for (let cell = 0; cell < cellDot.length; ++cell) {
       const i = cellDot[cell];
       if (i < 0) continue;
       p[3 * shown] = op[3 * i], p[3 * shown + 1] = op[3 * i + 1], p[3 * shown + 2] = op[3 * i + 2];
-      c[3 * shown] = oc[3 * i], c[3 * shown + 1] = oc[3 * i + 1], c[3 * shown + 2] = oc[3 * i + 2];
+      const rgb = colorOf(oslot[i]);
+      c[3 * shown] = rgb[0], c[3 * shown + 1] = rgb[1], c[3 * shown + 2] = rgb[2];
       s[shown] = os[i];
       shown += 1;
     }

@@ -231,6 +231,13 @@ export class View3D {
     const focal = height / (2 * Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2));
     const dots = this.dots;
     dots.begin(width, height);
+    // The colour of a moving body by mode (static bodies are grey).
+    const colorOf = (slot) => {
+      const shade = p.shade(slot);
+      if (mode === 'island') return state.island[slot] < 0 ? p.noIsland[shade] : p.pick(state.island[slot], shade);
+      if (mode === 'sleep') return (state.awake[slot] ? p.awake : p.asleep)[shade];
+      return p.pick(slot, 2);
+    };
     const center = [0, 0, 0];
     for (const g of this.groups) {
       const m = g.mesh.instanceMatrix.array;
@@ -240,12 +247,6 @@ export class View3D {
       for (let i = 0; i < recordIds.length; ++i) {
         const slot = recordSlots[i];
         if (state.record[slot] !== recordIds[i]) continue;
-        const shade = p.shade(slot);
-        let rgb;
-        if (g.isStatic) rgb = p.static[shade];
-        else if (mode === 'island') rgb = state.island[slot] < 0 ? p.noIsland[shade] : p.pick(state.island[slot], shade);
-        else if (mode === 'sleep') rgb = (state.awake[slot] ? p.awake : p.asleep)[shade];
-        else rgb = p.pick(slot, 2);
         if (!g.isStatic) {
           shapeCenter(state.pose, slot * 7, locals[i], center);
           const cx = center[0], cy = center[1], cz = center[2];
@@ -257,11 +258,12 @@ export class View3D {
             const y = (1 - (pv[1] * cx + pv[5] * cy + pv[9] * cz + pv[13]) / w) * 0.5 * height;
             if (x + radius < 0 || x - radius >= width || y + radius < 0 || y - radius >= height) continue;
             if (radius < DOT_RADIUS) {
-              if (x >= 0 && x < width && y >= 0 && y < height) dots.offer(cx, cy, cz, rgb, Math.max(2 * radius, CELL), x, y, w);
+              if (x >= 0 && x < width && y >= 0 && y < height) dots.offer(cx, cy, cz, slot, Math.max(2 * radius, CELL), x, y, w);
               continue;
             }
           }
         }
+        const rgb = g.isStatic ? p.static[p.shade(slot)] : colorOf(slot);
         writeMatrix(m, 16 * shown, state.pose, slot * 7, locals[i], scales[3 * i], scales[3 * i + 1], scales[3 * i + 2]);
         c[3 * shown] = rgb[0];
         c[3 * shown + 1] = rgb[1];
@@ -276,7 +278,7 @@ export class View3D {
       g.mesh.instanceColor.addUpdateRange(0, 3 * shown);
       g.mesh.instanceColor.needsUpdate = true;
     }
-    dots.commit();
+    dots.commit(colorOf);
   }
 
   // Shows contacts (a Float32Array of point, normal sixes), or hides them (null).
