@@ -10,7 +10,9 @@
 //   node scripts/measure_fps.js many.tsr 5 3
 // The viewport is 1280 x 720 and the query string can be set with QUERY
 // (e.g. QUERY=aa=0). Chromium renders with SwiftShader (no GPU), so the
-// figure is the CPU's, and on a shared machine it moves with the load.
+// figure is the CPU's, and on a shared machine it moves with the load: so
+// the CPU time all of Chromium's processes spent per frame is printed too
+// (from /proc; 1000 / that is the rate one otherwise idle core would give).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -19,6 +21,34 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const [file, seconds = '5', rounds = '1'] = process.argv.slice(2);
+
+// CPU milliseconds used so far by the descendants of process pid (here:
+// Chromium's processes, which playwright starts as children of this one).
+function treeCpuMs(pid) {
+  const parent = new Map();
+  const ticks = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(entry), Number(fields[1]));
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12])); // utime + stime
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let total = 0;
+  for (const [p, t] of ticks) {
+    for (let q = parent.get(p) ?? 0; q > 1; q = parent.get(q) ?? 0) {
+      if (q === pid) {
+        total += t;
+        break;
+      }
+    }
+  }
+  return (total * 1000) / 100; // USER_HZ is 100 on Linux
+}
 if (!file) {
   console.error('usage: node scripts/measure_fps.js FILE.tsr [seconds] [rounds]');
   process.exit(2);
@@ -48,11 +78,14 @@ try {
   if (state.status !== 'ready') throw new Error(state.message);
   await page.evaluate(() => tessera.measureFps(1)); // warm-up: the first frames compile the code
   for (let round = 0; round < Number(rounds); ++round) {
+    const cpuBefore = treeCpuMs(process.pid);
     const r = await page.evaluate((s) => tessera.measureFps(s), Number(seconds));
+    const cpuMs = (treeCpuMs(process.pid) - cpuBefore) / r.frames;
     const drawn = await page.evaluate(() => tessera.drawn);
     console.log(`${path.basename(file)}: ${r.fps.toFixed(1)} fps over ${r.frames} frames, update ` +
       `${r.updateMs.toFixed(1)} ms a frame; ${r.instances} bodies' shapes: ${drawn.meshes} meshes, ` +
-      `${drawn.dots} dots (of ${drawn.offered}); load ${os.loadavg()[0].toFixed(2)}`);
+      `${drawn.dots} dots (of ${drawn.offered}); Chromium CPU ${cpuMs.toFixed(1)} ms a frame; ` +
+      `load ${os.loadavg()[0].toFixed(2)}`);
   }
 } finally {
   await browser.close();

@@ -13,13 +13,17 @@ function hash(id) {
   return Math.imul(id + 1, 2654435761) >>> 0;
 }
 
-// SHADES lightnesses around the colour's own, as linear RGB triples.
+// SHADES lightnesses around the colour's own, as linear RGB triples, each
+// with its sRGB bytes (.srgb) for the dot image.
 function shades(h, s, l) {
   const c = new THREE.Color();
   const out = [];
   for (let k = 0; k < SHADES; ++k) {
     c.setHSL(h, s, l + 0.045 * (k - (SHADES - 1) / 2));
-    out.push([c.r, c.g, c.b]);
+    const rgb = [c.r, c.g, c.b];
+    const hex = c.getHex(); // sRGB
+    rgb.srgb = [(hex >> 16) & 255, (hex >> 8) & 255, hex & 255];
+    out.push(rgb);
   }
   return out;
 }

@@ -1,118 +1,134 @@
-// Far-away bodies as dots: one point sprite per body, its size in pixels
-// the body's size on screen, shaded like a small ball. One draw of N
-// vertices, where N instanced meshes would cost a software renderer (as in
-// headless Chromium) a per-instance setup each.
+// Far-away bodies as dots: a moving body smaller than a few pixels on
+// screen is not drawn as a mesh but written here into a low-resolution
+// image, one texel per CELL x CELL pixel cell of the canvas, holding the
+// colour and depth of the nearest such body whose centre falls in the cell.
+// One quad draws the image with those depths, so meshes and dots hide each
+// other correctly. A renderer without a GPU (SwiftShader, as in headless
+// Chromium) pays a setup per instance and per point: 100,000 bodies as
+// meshes or points cost it 50-100 ms a frame, as one quad a few.
 
 import * as THREE from 'three';
 
-const vertexShader = /* glsl */ `
-  attribute float size;
-  attribute vec3 color;
-  varying vec3 vColor;
-  void main() {
-    vColor = color;
-    gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
-    gl_PointSize = size;
-  }
-`;
-
-// A disc lit from the upper left: brighter towards (-0.4, 0.5), darker at the rim.
-const fragmentShader = /* glsl */ `
-  varying vec3 vColor;
-  void main() {
-    vec2 d = gl_PointCoord * 2.0 - 1.0;
-    float r2 = dot(d, d);
-    if (r2 > 1.0) discard;
-    float light = 0.75 + 0.35 * dot(vec3(d.x, -d.y, sqrt(1.0 - r2)), normalize(vec3(-0.4, 0.5, 0.75))) - 0.2 * r2;
-    gl_FragColor = vec4(vColor * light, 1.0);
-    #include <colorspace_fragment>
-  }
-`;
-
-// Dots are binned by screen cell: of the dots whose centres fall in one
-// CELL x CELL pixel cell only the nearest is drawn, at least CELL pixels
-// wide so that the cells it stands for stay covered. A software renderer
-// pays per point drawn; 100,000 bodies framed on one screen cover far fewer
-// cells (about 20,000 at 1280 x 720), and a dot behind a nearer one in its
-// cell would hardly show.
 export const CELL = 3;
 
+const vertexShader = /* glsl */ `
+  uniform vec4 rect; // the quad: x0, y0, x1, y1 in normalised device coordinates
+  void main() {
+    gl_Position = vec4(mix(rect.xy, rect.zw, uv), 0.0, 1.0);
+  }
+`;
+
+const fragmentShader = /* glsl */ `
+  uniform sampler2D colors; // sRGB colour, alpha 0 where no dot
+  uniform sampler2D depths; // window depth (0 near .. 1 far)
+  uniform float cell;
+  void main() {
+    ivec2 c = ivec2(gl_FragCoord.xy / cell);
+    vec4 color = texelFetch(colors, c, 0);
+    if (color.a == 0.0) discard;
+    gl_FragColor = vec4(color.rgb * 0.85, 1.0); // about as dark as a lit mesh
+    gl_FragDepth = texelFetch(depths, c, 0).r;
+  }
+`;
+
 export class Dots {
-  constructor(capacity) {
-    const n = Math.max(1, capacity);
-    // What is offered, then what is drawn (each cell's nearest, in cell order).
-    this.offered = { positions: new Float32Array(3 * n), slots: new Int32Array(n), sizes: new Float32Array(n) };
-    this.positions = new Float32Array(3 * n);
-    this.colors = new Float32Array(3 * n);
-    this.sizes = new Float32Array(n);
-    this.count = 0; // dots offered this frame
-    this.shown = 0; // dots drawn after binning
+  constructor() {
     this.cellsX = 0;
-    this.cellDot = new Int32Array(0);
-    this.cellDepth = new Float32Array(0);
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute('position', new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage));
-    geometry.setAttribute('color', new THREE.BufferAttribute(this.colors, 3).setUsage(THREE.DynamicDrawUsage));
-    geometry.setAttribute('size', new THREE.BufferAttribute(this.sizes, 1).setUsage(THREE.DynamicDrawUsage));
-    this.points = new THREE.Points(geometry, new THREE.ShaderMaterial({ vertexShader, fragmentShader }));
-    this.points.frustumCulled = false;
+    this.cellsY = 0;
+    this.cellDot = new Int32Array(0); // slot of the nearest dot per cell, -1 none
+    this.cellDepth = new Float32Array(0); // its clip w (distance along the view)
+    this.count = 0; // dots offered this frame
+    this.shown = 0; // cells drawn
+    this.material = new THREE.ShaderMaterial({
+      vertexShader,
+      fragmentShader,
+      uniforms: { rect: { value: new THREE.Vector4() }, colors: { value: null }, depths: { value: null },
+        cell: { value: CELL } },
+    });
+    this.quad = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), this.material);
+    this.quad.frustumCulled = false;
+    this.quad.visible = false;
   }
 
   // Starts a frame on a canvas of width x height pixels.
   begin(width, height) {
     this.count = 0;
-    this.cellsX = Math.ceil(width / CELL);
-    const cells = this.cellsX * Math.ceil(height / CELL);
-    if (this.cellDot.length !== cells) {
-      this.cellDot = new Int32Array(cells);
-      this.cellDepth = new Float32Array(cells);
-    }
+    this.width = width;
+    this.height = height;
+    const cellsX = Math.ceil(width / CELL);
+    const cellsY = Math.ceil(height / CELL);
+    if (cellsX !== this.cellsX || cellsY !== this.cellsY) this.resize(cellsX, cellsY);
     this.cellDot.fill(-1);
   }
 
-  // A dot: world centre (cx, cy, cz), the body's slot (for its colour, taken
-  // only if it is drawn), diameter in pixels, its place on the canvas (x, y
-  // in pixels, inside it) and its depth.
-  offer(cx, cy, cz, slot, size, x, y, depth) {
-    const i = this.count++;
-    const o = this.offered;
-    o.positions[3 * i] = cx;
-    o.positions[3 * i + 1] = cy;
-    o.positions[3 * i + 2] = cz;
-    o.slots[i] = slot;
-    o.sizes[i] = size;
-    const cell = ((y / CELL) | 0) * this.cellsX + ((x / CELL) | 0);
+  resize(cellsX, cellsY) {
+    this.cellsX = cellsX;
+    this.cellsY = cellsY;
+    this.cellDot = new Int32Array(cellsX * cellsY);
+    this.cellDepth = new Float32Array(cellsX * cellsY);
+    for (const t of [this.colorTexture, this.depthTexture]) if (t) t.dispose();
+    this.colorBytes = new Uint8Array(4 * cellsX * cellsY);
+    this.depthValues = new Float32Array(cellsX * cellsY);
+    this.colorTexture = new THREE.DataTexture(this.colorBytes, cellsX, cellsY, THREE.RGBAFormat, THREE.UnsignedByteType);
+    this.depthTexture = new THREE.DataTexture(this.depthValues, cellsX, cellsY, THREE.RedFormat, THREE.FloatType);
+    for (const t of [this.colorTexture, this.depthTexture]) {
+      t.minFilter = t.magFilter = THREE.NearestFilter;
+      t.generateMipmaps = false;
+    }
+    this.material.uniforms.colors.value = this.colorTexture;
+    this.material.uniforms.depths.value = this.depthTexture;
+  }
+
+  // A dot: the body's slot (its colour is taken only if it is drawn), its
+  // place on the canvas (x, y in pixels from the top left, inside it) and its
+  // clip w (the distance in front of the camera).
+  offer(slot, x, y, w) {
+    this.count += 1;
+    // Cells count from the bottom row, as gl_FragCoord does.
+    const cell = (((this.height - y) / CELL) | 0) * this.cellsX + ((x / CELL) | 0);
     const held = this.cellDot[cell];
-    if (held < 0 || depth < this.cellDepth[cell]) {
-      this.cellDot[cell] = i;
-      this.cellDepth[cell] = depth;
+    if (held < 0 || w < this.cellDepth[cell]) {
+      this.cellDot[cell] = slot;
+      this.cellDepth[cell] = w;
     }
   }
 
-  // Keeps each cell's nearest dot, coloured by colorOf(slot), and uploads them.
-  commit(colorOf) {
+  // Writes the image: each cell's dot coloured by colorOf(slot) (an sRGB
+  // byte triple), its depth from the projection matrix's elements p10, p14
+  // (window depth = (1 - p10 + p14 / w) / 2), and the quad over the cells used.
+  commit(colorOf, p10, p14) {
+    const { cellsX, cellDot, cellDepth, colorBytes, depthValues } = this;
     let shown = 0;
-    const { positions: op, slots: oslot, sizes: os } = this.offered;
-    const p = this.positions, c = this.colors, s = this.sizes;
-    const cellDot = this.cellDot;
+    let x0 = cellsX, y0 = this.cellsY, x1 = -1, y1 = -1;
     for (let cell = 0; cell < cellDot.length; ++cell) {
-      const i = cellDot[cell];
-      if (i < 0) continue;
-      p[3 * shown] = op[3 * i], p[3 * shown + 1] = op[3 * i + 1], p[3 * shown + 2] = op[3 * i + 2];
-      const rgb = colorOf(oslot[i]);
-      c[3 * shown] = rgb[0], c[3 * shown + 1] = rgb[1], c[3 * shown + 2] = rgb[2];
-      s[shown] = os[i];
+      const slot = cellDot[cell];
+      if (slot < 0) {
+        colorBytes[4 * cell + 3] = 0;
+        continue;
+      }
+      const rgb = colorOf(slot);
+      colorBytes[4 * cell] = rgb[0];
+      colorBytes[4 * cell + 1] = rgb[1];
+      colorBytes[4 * cell + 2] = rgb[2];
+      colorBytes[4 * cell + 3] = 255;
+      depthValues[cell] = 0.5 * (1 - p10 + p14 / cellDepth[cell]);
+      const cx = cell % cellsX, cy = (cell / cellsX) | 0;
+      x0 = Math.min(x0, cx), x1 = Math.max(x1, cx), y0 = Math.min(y0, cy), y1 = Math.max(y1, cy);
       shown += 1;
     }
     this.shown = shown;
-    const geometry = this.points.geometry;
-    geometry.setDrawRange(0, shown);
-    for (const [name, width] of [['position', 3], ['color', 3], ['size', 1]]) {
-      const attribute = geometry.getAttribute(name);
-      attribute.clearUpdateRanges();
-      attribute.addUpdateRange(0, width * shown);
-      attribute.needsUpdate = true;
-    }
-    this.points.visible = shown > 0;
+    this.quad.visible = shown > 0;
+    if (shown === 0) return;
+    const toX = (c) => ((c * CELL) / this.width) * 2 - 1;
+    const toY = (c) => ((c * CELL) / this.height) * 2 - 1;
+    this.material.uniforms.rect.value.set(toX(x0), toY(y0), toX(x1 + 1), toY(y1 + 1));
+    this.colorTexture.needsUpdate = true;
+    this.depthTexture.needsUpdate = true;
+  }
+
+  dispose() {
+    this.quad.geometry.dispose();
+    this.material.dispose();
+    for (const t of [this.colorTexture, this.depthTexture]) if (t) t.dispose();
   }
 }

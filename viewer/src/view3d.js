@@ -8,7 +8,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { BODY_STATIC, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_SPHERE } from './recording.js';
 import { ColorPalette } from './colors.js';
-import { CELL, Dots } from './dots.js';
+import { Dots } from './dots.js';
 
 export const BACKGROUND = 0x1b1e24;
 const NORMAL_LENGTH = 0.3; // metres: how long a contact normal is drawn
@@ -91,11 +91,24 @@ function writeMatrix(m, o, pose, po, local, sx, sy, sz) {
   m[o + 12] = px; m[o + 13] = py; m[o + 14] = pz; m[o + 15] = 1;
 }
 
+// Whether WebGL runs on the CPU (SwiftShader, llvmpipe): as in headless
+// Chromium, or a browser without a usable GPU.
+function isSoftwareRenderer() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return false;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return /swiftshader|llvmpipe|software/i.test(name);
+}
+
 export class View3D {
   constructor(container) {
     this.container = container;
-    const aa = new URLSearchParams(location.search).get('aa') !== '0';
-    this.renderer = new THREE.WebGLRenderer({ antialias: aa });
+    this.software = isSoftwareRenderer();
+    const aa = new URLSearchParams(location.search).get('aa');
+    // Antialiasing multiplies a software renderer's work: off there unless ?aa=1.
+    this.renderer = new THREE.WebGLRenderer({ antialias: aa === null ? !this.software : aa !== '0' });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.renderer.setClearColor(BACKGROUND);
     container.appendChild(this.renderer.domElement);
@@ -134,9 +147,10 @@ export class View3D {
       mesh.material.dispose();
       mesh.dispose();
     }
-    for (const obj of [this.contactPoints, this.contactLines, this.dots && this.dots.points]) {
+    for (const obj of [this.contactPoints, this.contactLines]) {
       if (obj) this.scene.remove(obj), obj.geometry.dispose(), obj.material.dispose();
     }
+    if (this.dots) this.scene.remove(this.dots.quad), this.dots.dispose();
     this.dots = null;
     this.groups = [];
     this.meshes = [];
@@ -181,8 +195,8 @@ export class View3D {
       this.scene.add(mesh);
     }
     this.makeContactObjects();
-    this.dots = new Dots(this.instanceCount);
-    this.scene.add(this.dots.points);
+    this.dots = new Dots();
+    this.scene.add(this.dots.quad);
   }
 
   // What the last draw drew: mesh instances, dots, and dots before binning.
@@ -258,7 +272,7 @@ export class View3D {
             const y = (1 - (pv[1] * cx + pv[5] * cy + pv[9] * cz + pv[13]) / w) * 0.5 * height;
             if (x + radius < 0 || x - radius >= width || y + radius < 0 || y - radius >= height) continue;
             if (radius < DOT_RADIUS) {
-              if (x >= 0 && x < width && y >= 0 && y < height) dots.offer(cx, cy, cz, slot, Math.max(2 * radius, CELL), x, y, w);
+              if (x >= 0 && x < width && y >= 0 && y < height) dots.offer(slot, x, y, w);
               continue;
             }
           }
@@ -278,7 +292,8 @@ export class View3D {
       g.mesh.instanceColor.addUpdateRange(0, 3 * shown);
       g.mesh.instanceColor.needsUpdate = true;
     }
-    dots.commit(colorOf);
+    const pm = camera.projectionMatrix.elements;
+    dots.commit((slot) => colorOf(slot).srgb, pm[10], pm[14]);
   }
 
   // Shows contacts (a Float32Array of point, normal sixes), or hides them (null).
