@@ -8,8 +8,8 @@
 //   ../build/bench/tessera-bench --scene many_pyramids --grid 43 --base 10 --steps 60 \
 //       --no-quality --record many.tsr
 //   node scripts/measure_fps.js many.tsr 5 3
-// The viewport is 1280 x 720 and the query string can be set with QUERY
-// (e.g. QUERY=aa=0). Chromium renders with SwiftShader (no GPU), so the
+// The viewport is 1280 x 720 (WIDTH, HEIGHT) and the query string can be set with QUERY
+// (e.g. QUERY=quality=high). Chromium renders with SwiftShader (no GPU), so the
 // figure is the CPU's, and on a shared machine it moves with the load: so
 // the CPU time all of Chromium's processes spent per frame is printed too
 // (from /proc; 1000 / that is the rate one otherwise idle core would give).
@@ -69,7 +69,7 @@ const browser = await chromium.launch({
     '--disable-component-update', '--disable-sync'],
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await browser.newPage({ viewport: { width: Number(process.env.WIDTH || 1280), height: Number(process.env.HEIGHT || 720) } });
   const query = process.env.QUERY ? `&${process.env.QUERY}` : '';
   await page.goto(`http://127.0.0.1:${server.address().port}/index.html?url=/recording.tsr${query}`);
   await page.waitForFunction(() => window.tessera && !['empty', 'loading'].includes(tessera.status), null,

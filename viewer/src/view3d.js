@@ -13,6 +13,7 @@ import { Dots } from './dots.js';
 export const BACKGROUND = 0x1b1e24;
 const NORMAL_LENGTH = 0.3; // metres: how long a contact normal is drawn
 const DOT_RADIUS = 2.5; // pixels: a moving shape smaller than this on screen is drawn as a dot
+const FAST_PIXELS = 500000; // the most pixels the canvas has in "fast" mode (960 x 520)
 
 // A group of instances drawn by one InstancedMesh.
 class InstanceGroup {
@@ -105,11 +106,11 @@ function isSoftwareRenderer() {
 export class View3D {
   constructor(container) {
     this.container = container;
-    this.software = isSoftwareRenderer();
-    const aa = new URLSearchParams(location.search).get('aa');
-    // Antialiasing multiplies a software renderer's work: off there unless ?aa=1.
-    this.renderer = new THREE.WebGLRenderer({ antialias: aa === null ? !this.software : aa !== '0' });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    // "fast" on a software renderer (unless ?quality=high): no antialiasing,
+    // and at most FAST_PIXELS pixels, which it pays for one by one.
+    const quality = new URLSearchParams(location.search).get('quality');
+    this.fast = quality === 'fast' || (quality !== 'high' && isSoftwareRenderer());
+    this.renderer = new THREE.WebGLRenderer({ antialias: !this.fast });
     this.renderer.setClearColor(BACKGROUND);
     container.appendChild(this.renderer.domElement);
     this.scene = new THREE.Scene();
@@ -134,6 +135,8 @@ export class View3D {
   resize() {
     const w = Math.max(1, this.container.clientWidth);
     const h = Math.max(1, this.container.clientHeight);
+    const ratio = Math.min(window.devicePixelRatio || 1, 2);
+    this.renderer.setPixelRatio(this.fast ? Math.min(ratio, Math.sqrt(FAST_PIXELS / (w * h))) : ratio);
     this.renderer.setSize(w, h, true);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();

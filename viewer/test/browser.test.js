@@ -247,8 +247,8 @@ test('from a file:// page: Open… and drag-and-drop', async () => {
 });
 
 test('README screenshots: large_pyramid and the settled pile', async () => {
-  // ?aa=1: antialiased, although Chromium renders here without a GPU.
-  const page = await openPage('?url=rec/large_pyramid.tsr&aa=1');
+  // ?quality=high: antialiased and full size, although Chromium renders here without a GPU.
+  const page = await openPage('?url=rec/large_pyramid.tsr&quality=high');
   let state = await settled(page);
   assert.equal(state.status, 'ready', state.message);
   await page.keyboard.press('End');
@@ -261,7 +261,7 @@ test('README screenshots: large_pyramid and the settled pile', async () => {
     `(update ${fps.updateMs.toFixed(1)} ms a frame)`);
   await page.close();
 
-  const pile = await openPage('?url=rec/pile.tsr&aa=1');
+  const pile = await openPage('?url=rec/pile.tsr&quality=high');
   state = await settled(pile);
   assert.equal(state.status, 'ready', state.message);
   await pile.keyboard.press('End');
