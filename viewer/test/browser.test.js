@@ -4,7 +4,8 @@
 // the file holds, the screenshot shows the scene where it should be, scrubbing
 // reaches the last frame and shows its step, the pile moves between the first
 // and last frames, contacts appear when switched on, and bad files get a
-// message. Also writes the README's screenshots to test-output/.
+// message. Also writes the README's screenshots to test-output/. (How fast
+// the page plays is scripts/measure_fps.js, not a test: the machine is shared.)
 //
 // Needs: TESSERA_BENCH (default ../build/bench/tessera-bench), CHROMIUM
 // (default /usr/bin/chromium), and `npm run build` done.
@@ -255,10 +256,6 @@ test('README screenshots: large_pyramid and the settled pile', async () => {
   await page.evaluate(() => tessera.view({ direction: [0.3, 0.4, 1], color: 'island' }));
   const pyramid = await shot(page, 'large_pyramid.png');
   assert.ok(shareDiffering(pyramid, CENTER, BACKGROUND, 24) > 0.15);
-  // How fast the page plays it here (printed, not asserted: the machine is shared).
-  const fps = await page.evaluate(() => tessera.measureFps(2));
-  console.log(`# large_pyramid (5,051 bodies) plays at ${fps.fps.toFixed(1)} fps here ` +
-    `(update ${fps.updateMs.toFixed(1)} ms a frame)`);
   await page.close();
 
   const pile = await openPage('?url=rec/pile.tsr&quality=high');
