@@ -6,6 +6,7 @@
 #   scripts/setup.sh --viewer   also the browser viewer (viewer/): Debian's
 #                               chromium (for its test) and Node.js if missing,
 #                               npm ci from the lockfile, vite build
+#   scripts/setup.sh --viewer-only   the viewer's part alone
 #   BUILD_DIR=out scripts/setup.sh
 set -euo pipefail
 
@@ -13,11 +14,13 @@ cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
 
 viewer=false
+library=true
 for arg in "$@"; do
     case "$arg" in
     --viewer) viewer=true ;;
+    --viewer-only) viewer=true library=false ;;
     *)
-        echo "setup: unknown option $arg (known: --viewer)" >&2
+        echo "setup: unknown option $arg (known: --viewer, --viewer-only)" >&2
         exit 2
         ;;
     esac
@@ -27,8 +30,11 @@ done
 # for the benchmark charts; Bullet 3 for tessera-bench --compare bullet.
 # OpenMP (libgomp) comes with gcc; clang and LLVM's OpenMP runtime (with its
 # Archer tool) build the ThreadSanitizer job of scripts/test.sh.
-packages=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev python3-matplotlib libbullet-dev
-          clang libomp-dev)
+packages=()
+if $library; then
+    packages+=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev python3-matplotlib
+               libbullet-dev clang libomp-dev)
+fi
 # The viewer: Chromium for its browser test (never a browser of npm's), and
 # Node.js with npm where the machine has none (the viewer's build needs 20.19+).
 if $viewer; then
@@ -64,9 +70,11 @@ else
     echo "setup: every package is installed"
 fi
 
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$BUILD_DIR" -j "$(nproc)"
-echo "setup: built in $BUILD_DIR (bench: $BUILD_DIR/bench/tessera-bench)"
+if $library; then
+    cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+    cmake --build "$BUILD_DIR" -j "$(nproc)"
+    echo "setup: built in $BUILD_DIR (bench: $BUILD_DIR/bench/tessera-bench)"
+fi
 
 if $viewer; then
     if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'; then

@@ -2,7 +2,8 @@
 # The viewer's tests (viewer/test): its reader on hand-written recordings,
 # and the built page in Debian's headless Chromium driven by playwright-core,
 # on recordings tessera-bench makes. Installs and builds what they need first
-# (scripts/setup.sh --viewer: chromium, npm ci, vite build).
+# (scripts/setup.sh --viewer-only: chromium, npm ci, vite build; --viewer
+# when the library is not built yet).
 #
 #   scripts/test_viewer.sh                 run them
 #   scripts/test_viewer.sh --screenshots   also copy the README's screenshots
@@ -18,8 +19,11 @@ if [[ "${1:-}" == "--screenshots" ]]; then
     mkdir -p "$screenshots"
 fi
 
+# The library's part only when the bench that makes the recordings is missing.
+setup=--viewer-only
+[[ -x "$BUILD_DIR/bench/tessera-bench" ]] || setup=--viewer
 log="$(mktemp)"
-if ! scripts/setup.sh --viewer >"$log" 2>&1; then
+if ! scripts/setup.sh "$setup" >"$log" 2>&1; then
     cat "$log" >&2
     rm -f "$log"
     exit 1
