@@ -129,7 +129,12 @@ static void json_quality(FILE *out, const bench_result *r)
     }
     fputs(",\"quality_figure_name\":", out);
     json_string(out, q->figure_name ? q->figure_name : "");
-    fputs(",\"quality_detail\":", out);
+    fputs(",\"quality_figures\":{", out);
+    for (int i = 0; q->evaluated && i < q->figure_count; ++i) {
+        fprintf(out, "%s\"%s\":", i > 0 ? "," : "", q->figure_names[i]);
+        json_number(out, q->figures[i]);
+    }
+    fputs("},\"quality_detail\":", out);
     json_string(out, q->evaluated ? q->detail : "not evaluated");
     fprintf(out, ",\"state_hash\":\"%016llx\",\"step_errors\":%d,\"error\":", (unsigned long long)r->state_hash,
             r->step_errors);

@@ -98,7 +98,7 @@ int tessera_width(ts_world_id world)
 }
 
 /* The instruction set behind a width, from the build options CMake passes
- * (BENCH_SIMD_PORTABLE: -DTESSERA_SIMD=OFF; BENCH_W16_NATIVE: AVX-512F built). */
+ * (BENCH_SIMD_PORTABLE: -DTESSERA_SIMD=OFF; BENCH_W16_NATIVE: width 16 also built for AVX-512, run where the CPU has it). */
 const char *tessera_simd_path(ts_world_id world)
 {
     int width = tessera_width(world);
@@ -108,10 +108,13 @@ const char *tessera_simd_path(ts_world_id world)
 #if defined(BENCH_SIMD_PORTABLE)
     return "simde-portable";
 #elif defined(__x86_64__) || defined(__i386__)
-#if defined(BENCH_W16_NATIVE)
-    const char *w16 = "avx512f";
-#else
     const char *w16 = "avx512f-names-on-avx2 (simde)";
+#if defined(BENCH_W16_NATIVE) && defined(__GNUC__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) {
+        w16 = "avx512 (f/dq/bw/vl)";
+    }
 #endif
     return width == 4 ? "sse4.1" : width == 8 ? "avx2" : w16;
 #elif defined(__aarch64__) || defined(__ARM_NEON)

@@ -32,6 +32,29 @@ static void profile_report(bench_result *r, const ts_step_profile *sum, int step
     TESSERA_PROFILE_FIELDS(PROFILE_REPORT_FIELD)
 }
 
+/* The quality checks that hold at every step see each step's body centres
+ * (read after the step, outside its timing). */
+typedef struct step_tracker {
+    bool on;
+    const scene_desc *desc;
+    const ts_body_id *bodies;
+    ts_transform *transforms;
+    scene_vec3 *positions;
+    quality_track track;
+} step_tracker;
+
+static void track_step(ts_world_id world, step_tracker *t)
+{
+    int n = t->desc->body_count;
+    if (!t->on || n == 0 || ts_world_get_body_transforms(world, t->bodies, n, t->transforms) != TS_OK) {
+        return;
+    }
+    for (int i = 0; i < n; ++i) {
+        t->positions[i] = (scene_vec3){t->transforms[i].p.x, t->transforms[i].p.y, t->transforms[i].p.z};
+    }
+    quality_track_step(&t->track, t->desc, t->positions);
+}
+
 /* --record: the recorder of this run, and the time its frames took. */
 typedef struct run_recording {
     ts_recorder *recorder; /* NULL when not recording */
@@ -106,12 +129,13 @@ static void read_counters(ts_world_id world, bench_result *r)
 }
 
 /* Warm-up, then the timed steps: step times and the mean of each stage. */
-static void time_steps(ts_world_id world, bench_result *r, run_recording *rec)
+static void time_steps(ts_world_id world, bench_result *r, step_tracker *t, run_recording *rec)
 {
     double first_pairs = -1.0;
     ts_step_profile p, sum = {0};
     for (int i = 0; i < r->warmup_steps; ++i) {
         step_once(world, r, rec);
+        track_step(world, t);
         ts_world_get_profile(world, &p);
         first_pairs = first_pairs < 0.0 ? p.update_pairs : first_pairs;
     }
@@ -123,6 +147,7 @@ static void time_steps(ts_world_id world, bench_result *r, run_recording *rec)
         times[i] = bench_now_ms() - start;
         r->ms_mean += times[i] / r->steps;
         r->ms_max = times[i] > r->ms_max ? times[i] : r->ms_max;
+        track_step(world, t);
         ts_world_get_profile(world, &p);
         first_pairs = first_pairs < 0.0 ? p.update_pairs : first_pairs;
         profile_add(&sum, &p);
@@ -181,16 +206,18 @@ static void read_states(const ts_body_id *bodies, int count, body_state *states)
 
 /* Steps on to the check's step, then takes the scene's quality check. */
 static void take_quality(ts_world_id world, const scene_desc *desc, const ts_body_id *bodies,
-                         const tessera_run_config *c, bench_result *r, run_recording *rec)
+                         const tessera_run_config *c, bench_result *r, step_tracker *t, run_recording *rec)
 {
     while (r->total_steps < r->scene->quality_steps) {
         step_once(world, r, rec);
+        track_step(world, t);
     }
     ts_world_counters counters;
     ts_world_get_counters(world, &counters);
     body_state *states = malloc(sizeof(body_state) * (size_t)(desc->body_count > 0 ? desc->body_count : 1));
     read_states(bodies, desc->body_count, states);
     quality_input in = {.desc = desc,
+                        .track = t->on ? &t->track : NULL,
                         .states = states,
                         .steps = r->total_steps,
                         .dt = BENCH_DT,
@@ -238,19 +265,25 @@ static bool run_world(ts_world_id world, const scene_desc *desc, const tessera_r
 {
     ts_body_id *bodies = malloc(sizeof(ts_body_id) * (size_t)(desc->body_count > 0 ? desc->body_count : 1));
     bool built = tessera_build_scene(world, desc, bodies, r->error, sizeof(r->error));
+    size_t n = (size_t)(desc->body_count > 0 ? desc->body_count : 1);
+    step_tracker t = {c->quality && !c->collide_only, desc, bodies, malloc(sizeof(ts_transform) * n),
+                      malloc(sizeof(scene_vec3) * n), {0}};
+    quality_track_reset(&t.track);
     run_recording rec = {0};
     built = built && start_recording(world, bodies, desc->body_count, c, r, &rec);
     if (built) {
         r->simd = tessera_simd_path(world);
         r->width = tessera_width(world);
-        time_steps(world, r, &rec);
+        time_steps(world, r, &t, &rec);
         read_counters(world, r);
-        if (c->quality && !c->collide_only) {
-            take_quality(world, desc, bodies, c, r, &rec);
+        if (t.on) {
+            take_quality(world, desc, bodies, c, r, &t, &rec);
         }
         r->state_hash = state_hash_tessera(bodies, desc->body_count);
     }
     finish_recording(c, &rec);
+    free(t.transforms);
+    free(t.positions);
     free(bodies);
     return built;
 }
@@ -261,6 +294,9 @@ bool tessera_run(const scene_info *scene, const scene_params *params, const tess
     start_result(scene, params, c, run, r);
     scene_desc desc;
     scene_describe(scene, params, &desc);
+    if (c->edit_scene != NULL) {
+        c->edit_scene(&desc, c->edit_context);
+    }
     if (c->collide_only) {
         desc.gravity = (scene_vec3){0.0f, 0.0f, 0.0f};
     }

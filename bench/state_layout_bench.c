@@ -19,8 +19,8 @@
 #include "solver/body_lanes.h"
 
 #include <simde/x86/avx2.h>
-#include "timer.h"
-#include "world.h"
+#include "base/timer.h"
+#include "api/world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,22 +55,22 @@ static ts_world_id build_pyramid(int base)
 
 static int32_t state_of(const ts_world *world, int32_t body)
 {
-    int32_t slot = world->store.table.slot_of_id[body];
-    int32_t awake = world->store.table.end[TS_RANGE_AWAKE];
+    int32_t slot = world->records.store.table.slot_of_id[body];
+    int32_t awake = world->records.store.table.end[TS_RANGE_AWAKE];
     return slot < awake ? slot : awake;
 }
 
 static lanes_pattern pattern_of(const ts_world *world)
 {
     lanes_pattern p = {0};
-    p.body_count = world->store.table.end[TS_RANGE_AWAKE];
+    p.body_count = world->records.store.table.end[TS_RANGE_AWAKE];
     for (int c = 0; c < TS_OVERFLOW_COLOR; ++c) {
         p.bundles += (world->graph.colors[c].count + TS_W - 1) / TS_W;
     }
     p.index_a = malloc(sizeof(int32_t) * TS_W * (size_t)p.bundles);
     p.index_b = malloc(sizeof(int32_t) * TS_W * (size_t)p.bundles);
     int32_t k = 0;
-    const ts_contact_store *s = &world->contact_store;
+    const ts_contact_store *s = &world->records.contact_store;
     for (int c = 0; c < TS_OVERFLOW_COLOR; ++c) {
         const ts_graph_color *color = world->graph.colors + c;
         for (int32_t first = 0; first < color->count; first += TS_W, ++k) {
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
         columns[c] = calloc((size_t)n, sizeof(float));
     }
     for (int32_t i = 0; i < p.body_count; ++i) {
-        inv_mass[i] = world->store.inv_mass[i];
+        inv_mass[i] = world->records.store.inv_mass[i];
         states[i] = ts_body_state_at_rest((ts_vec3){0, 0, 0}, (ts_vec3){0, 0, 0});
         columns[QW][i] = 1.0f;
     }

@@ -5,11 +5,12 @@
  * pair count with an O(N^2) brute force. Then: a full rebuild, 10,000 moves,
  * and an enlarge + partial rebuild round, each followed by pair finding.
  *
- * Built by CMake as tessera-tree-bench; by hand: gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc src/alloc.c \
- *        src/collide/dynamic_tree.c src/collide/dynamic_tree_query.c bench/tree_bench.c -lm -o tree_bench */
+ * Built by CMake as tessera-tree-bench; by hand: gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
+ *        src/base/alloc.c src/collide/dynamic_tree.c src/collide/dynamic_tree_query.c bench/tree_bench.c \
+ *        -lm -o tree_bench */
 
-#include "alloc.h"
-#include "collide/aabb.h"
+#include "base/alloc.h"
+#include "base/aabb.h"
 #include "collide/dynamic_tree.h"
 
 #include <stdint.h>

@@ -29,11 +29,14 @@ done
 # Debian packages: compiler and build tools, SIMDe, cglm, cmocka; matplotlib
 # for the benchmark charts; Bullet 3 for tessera-bench --compare bullet.
 # OpenMP (libgomp) comes with gcc; clang and LLVM's OpenMP runtime (with its
-# Archer tool) build the ThreadSanitizer job of scripts/test.sh.
+# Archer tool) build the ThreadSanitizer job of scripts/test.sh; doxygen
+# builds the API reference (cmake --build build --target docs), which
+# scripts/test.sh checks for warnings. Open MPI builds tessera-sweep and
+# tessera-split (mpi/, docs/distributed.md).
 packages=()
 if $library; then
     packages+=(build-essential cmake pkg-config libsimde-dev libcglm-dev libcmocka-dev python3-matplotlib
-               libbullet-dev clang libomp-dev)
+               libbullet-dev clang libomp-dev doxygen openmpi-bin libopenmpi-dev)
 fi
 # The viewer: Chromium for its browser test (never a browser of npm's), and
 # Node.js with npm where the machine has none (the viewer's build needs 20.19+).

@@ -668,6 +668,27 @@ static void test_world_def_substeps_out_of_range(void **state)
     }
 }
 
+/* def.contact_mass_ratio below 1, above 1e30 or NaN is refused with
+ * TS_ERROR_OUT_OF_RANGE naming it; 1 and 1e30 (exact masses) are accepted. */
+static void test_world_def_contact_mass_ratio_out_of_range(void **state)
+{
+    (void)state;
+    const float bad[] = {0.0f, 0.999f, -1.0f, 2.0e30f, NAN, INFINITY, -INFINITY};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        ts_world_def def = ts_default_world_def();
+        def.contact_mass_ratio = bad[i];
+        expect_null_world(ts_create_world(&def), TS_ERROR_OUT_OF_RANGE, "ts_create_world", "contact_mass_ratio");
+    }
+    const float good[] = {1.0f, 1.0e30f};
+    for (size_t i = 0; i < 2; ++i) {
+        ts_world_def def = ts_default_world_def();
+        def.contact_mass_ratio = good[i];
+        ts_world_id world = ts_create_world(&def);
+        assert_false(ts_world_id_is_null(world));
+        assert_ok(ts_destroy_world(world));
+    }
+}
+
 /* def.threads outside 0..256 is refused with TS_ERROR_OUT_OF_RANGE; 0, 1 and 256 are accepted. */
 static void test_world_def_threads_out_of_range(void **state)
 {
@@ -2252,6 +2273,7 @@ int main(void)
         cmocka_unit_test(test_world_def_gravity_not_finite),
         cmocka_unit_test(test_world_def_substeps_out_of_range),
         cmocka_unit_test(test_world_def_threads_out_of_range),
+        cmocka_unit_test(test_world_def_contact_mass_ratio_out_of_range),
         cmocka_unit_test(test_world_def_solver),
         cmocka_unit_test(test_world_def_allocator_half_set),
         cmocka_unit_test(test_world_def_capacity_hints),

@@ -3,7 +3,7 @@
  * a batch of removals gives the same store as removing one by one. */
 #include "test_common.h"
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "soa/body_store.h"
 #include "soa/soa_removal.h"
 

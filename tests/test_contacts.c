@@ -4,9 +4,9 @@
  * these scenes use zero gravity or let bodies pass through each other. */
 #include "test_common.h"
 
-#include "collide/aabb.h"
+#include "api/world.h"
+#include "base/aabb.h"
 #include "collide/broadphase.h"
-#include "world.h"
 
 static ts_body_id ground(ts_world_id world)
 {
@@ -160,15 +160,15 @@ static void test_pairs_match_brute_force(void **state)
         /* Contacts are made at the start of a step from the bounds at the end
          * of the last one; compare after one more pair update so both sides
          * see the same bounds. */
-        assert_ok(ts_broadphase_update_pairs(world));
+        assert_ok(ts_broadphase_update_pairs(&world->records, &world->collision, &world->parallel));
         int expected = 0;
         for (int a = 0; a < n; ++a) {
             for (int b = a + 1; b < n; ++b) {
-                const ts_shape *sa = world->shapes + a, *sb = world->shapes + b;
-                bool dynamic = world->bodies[sa->body].type == TS_BODY_DYNAMIC ||
-                               world->bodies[sb->body].type == TS_BODY_DYNAMIC;
+                const ts_shape *sa = world->records.shapes + a, *sb = world->records.shapes + b;
+                bool dynamic = world->records.bodies[sa->body].type == TS_BODY_DYNAMIC ||
+                               world->records.bodies[sb->body].type == TS_BODY_DYNAMIC;
                 bool overlap = ts_aabb_overlaps(sa->fat_aabb, sb->fat_aabb);
-                bool has_contact = ts_pair_set_find(&world->pairs, ts_pair_key(a, b)) >= 0;
+                bool has_contact = ts_pair_set_find(&world->collision.pairs, ts_pair_key(a, b)) >= 0;
                 /* Parted pairs are destroyed by the next narrowphase; only
                  * require that every overlapping pair has its contact. */
                 if (dynamic && overlap) {
@@ -183,9 +183,9 @@ static void test_pairs_match_brute_force(void **state)
             }
         }
         int live = 0;
-        for (int32_t i = 0; i < world->contact_store.table.count; ++i) {
-            const ts_shape *sa = world->shapes + world->contact_store.shape_a[i];
-            const ts_shape *sb = world->shapes + world->contact_store.shape_b[i];
+        for (int32_t i = 0; i < world->records.contact_store.table.count; ++i) {
+            const ts_shape *sa = world->records.shapes + world->records.contact_store.shape_a[i];
+            const ts_shape *sb = world->records.shapes + world->records.contact_store.shape_b[i];
             live += ts_aabb_overlaps(sa->fat_aabb, sb->fat_aabb);
         }
         assert_int_equal(live, expected);
@@ -194,7 +194,7 @@ static void test_pairs_match_brute_force(void **state)
             assert_true(expected > 100); /* the scene does test something */
         }
     }
-    assert_true(ts_tree_validate(&world->broadphase.trees[TS_TREE_MOVABLE]));
+    assert_true(ts_tree_validate(&world->collision.broadphase.trees[TS_TREE_MOVABLE]));
     assert_ok(ts_destroy_world(id));
 }
 
@@ -329,10 +329,11 @@ static void test_overflow_never_reaches_tree(void **state)
     assert_ok(ts_world_set_gravity(id, (ts_vec3){0, -3.0e38f, 0}));
     assert_int_equal(ts_world_step(id, 100.0f), TS_ERROR_NOT_FINITE);
     ts_world *world = ts_world_lookup(id, "test");
-    assert_true(ts_tree_validate(&world->broadphase.trees[TS_TREE_MOVABLE]));
-    for (int32_t i = 0; i < world->shape_ids.next_index; ++i) {
-        assert_true(ts_aabb_is_valid(world->shapes[i].fat_aabb));
-        assert_true(isfinite(world->shapes[i].fat_aabb.lower.y) && isfinite(world->shapes[i].fat_aabb.upper.y));
+    assert_true(ts_tree_validate(&world->collision.broadphase.trees[TS_TREE_MOVABLE]));
+    for (int32_t i = 0; i < world->records.shape_ids.next_index; ++i) {
+        assert_true(ts_aabb_is_valid(world->records.shapes[i].fat_aabb));
+        const ts_aabb *fat = &world->records.shapes[i].fat_aabb;
+        assert_true(isfinite(fat->lower.y) && isfinite(fat->upper.y));
     }
     assert_ok(ts_destroy_world(id));
 }
@@ -340,7 +341,7 @@ static void test_overflow_never_reaches_tree(void **state)
 /* FNV-1a over the bytes of every contact column in slot order. */
 static uint64_t hash_contacts(const ts_world *world)
 {
-    const ts_contact_store *s = &world->contact_store;
+    const ts_contact_store *s = &world->records.contact_store;
     uint64_t h = 1469598103934665603ull;
     for (int c = 0; c < TS_CONTACT_COLUMNS; ++c) {
         const unsigned char *bytes = s->columns[c];
@@ -385,7 +386,7 @@ static uint64_t run_block(int threads)
         }
     }
     ts_world *world = ts_world_lookup(id, "test");
-    assert_true(world->contact_store.table.count > 1024);
+    assert_true(world->records.contact_store.table.count > 1024);
     uint64_t h = hash_contacts(world) ^ events;
     assert_ok(ts_destroy_world(id));
     return h;
@@ -407,10 +408,10 @@ static void test_contacts_bitwise_identical_across_threads(void **state)
 static void check_edges(ts_world_id id)
 {
     ts_world *world = ts_world_lookup(id, "test");
-    for (int32_t b = 0; b < world->body_ids.next_index; ++b) {
-        const ts_body *body = world->bodies + b;
+    for (int32_t b = 0; b < world->records.body_ids.next_index; ++b) {
+        const ts_body *body = world->records.bodies + b;
         if (body->alive) {
-            assert_int_equal(world->store.edges[world->store.table.slot_of_id[b]],
+            assert_int_equal(world->records.store.edges[world->records.store.table.slot_of_id[b]],
                              body->contact_count + body->joint_count);
         }
     }

@@ -5,8 +5,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "alloc.h"
-#include "collide/aabb.h"
+#include "base/alloc.h"
+#include "base/aabb.h"
 #include "collide/dynamic_tree.h"
 
 #include <math.h>

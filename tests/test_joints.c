@@ -12,7 +12,7 @@
 #include "test_common.h"
 
 #include "islands/island.h"
-#include "world.h"
+#include "api/world.h"
 
 static ts_solver_type solver = TS_SOLVER_SOFT_STEP;
 static int substeps = 4;
@@ -587,7 +587,7 @@ static uint64_t run_jointed_scene(int width, int threads)
     uint64_t h = test_hash_bodies(TEST_FNV_START, ids, n);
     const ts_world *wp = ts_world_lookup(world, "test");
     for (int j = 0; j < joint_count; ++j) {
-        const ts_joint *joint = wp->joints + (joints[j].index1 - 1);
+        const ts_joint *joint = wp->records.joints + (joints[j].index1 - 1);
         h = test_fnv(h, &joint->impulses, sizeof joint->impulses);
         ts_vec3 p;
         assert_true(ts_joint_get_world_anchors(joints[j], &p, &p) == TS_OK && isfinite(p.x));
@@ -615,15 +615,15 @@ static void test_jointed_scene_same_at_every_width_and_thread_count(void **state
 static void contact_bodies(const void *context, int32_t contact, int32_t bodies[2])
 {
     const ts_world *w = context;
-    bodies[0] = w->contacts[contact].graph_body[0];
-    bodies[1] = w->contacts[contact].graph_body[1];
+    bodies[0] = w->records.contacts[contact].graph_body[0];
+    bodies[1] = w->records.contacts[contact].graph_body[1];
 }
 
 static void joint_bodies(const void *context, int32_t joint, int32_t bodies[2])
 {
     const ts_world *w = context;
-    bodies[0] = w->joints[joint].graph_body[0];
-    bodies[1] = w->joints[joint].graph_body[1];
+    bodies[0] = w->records.joints[joint].graph_body[0];
+    bodies[1] = w->records.joints[joint].graph_body[1];
 }
 
 /* Joints keep the colouring valid (no dynamic body twice in a colour,
@@ -660,7 +660,7 @@ static void test_joint_colours_stay_valid(void **state)
         assert_ok(ts_world_step(world, DT));
         assert_true(ts_graph_validate_with_joints(&w->graph, contact_bodies, joint_bodies, w));
     }
-    assert_int_equal(w->joints[joints[6].index1 - 1].color >= 0, 1);
+    assert_int_equal(w->records.joints[joints[6].index1 - 1].color >= 0, 1);
     assert_ok(ts_destroy_world(world));
 }
 
@@ -688,11 +688,12 @@ static void test_joints_link_islands_and_wake_them(void **state)
     }
     const ts_world *w = ts_world_lookup(world, "test");
     for (int k = 1; k < 6; ++k) {
-        assert_int_equal(ts_island_of(w, links[k].index1 - 1), ts_island_of(w, links[0].index1 - 1));
+        assert_int_equal(ts_island_of(&w->records, links[k].index1 - 1),
+                         ts_island_of(&w->records, links[0].index1 - 1));
     }
     for (int i = 0; i < 120; ++i) {
         assert_ok(ts_world_step(world, DT));
-        assert_true(ts_island_validate(w));
+        assert_true(ts_island_validate(&w->records, &w->islands));
     }
     for (int k = 0; k < 6; ++k) {
         bool awake = true;
@@ -712,10 +713,10 @@ static void test_joints_link_islands_and_wake_them(void **state)
         assert_ok(ts_body_is_awake(links[k], &awake));
         assert_true(awake);
     }
-    assert_int_equal(ts_island_of(w, weight.index1 - 1), ts_island_of(w, links[0].index1 - 1));
+    assert_int_equal(ts_island_of(&w->records, weight.index1 - 1), ts_island_of(&w->records, links[0].index1 - 1));
     for (int i = 0; i < 120; ++i) {
         assert_ok(ts_world_step(world, DT));
-        assert_true(ts_island_validate(w));
+        assert_true(ts_island_validate(&w->records, &w->islands));
     }
     /* destroying a joint of the sleeping chain wakes it; the parts become two islands */
     assert_ok(ts_destroy_joint(extra));
@@ -724,7 +725,7 @@ static void test_joints_link_islands_and_wake_them(void **state)
     assert_true(awake);
     for (int i = 0; i < 120; ++i) {
         assert_ok(ts_world_step(world, DT));
-        assert_true(ts_island_validate(w));
+        assert_true(ts_island_validate(&w->records, &w->islands));
     }
     assert_ok(ts_destroy_world(world));
 }

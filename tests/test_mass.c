@@ -3,7 +3,7 @@
  * and its principal decomposition. */
 #include "test_common.h"
 
-#include "mass.h"
+#include "collide/mass.h"
 
 static const double pi = 3.14159265358979323846;
 

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "collide/narrowphase.h"
-#include "math3.h"
+#include "base/math3.h"
 
 #include <math.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * difference the test names the first body that differs. */
 #include "test_common.h"
 
-#include "world.h"
+#include "api/world.h"
 
 typedef struct snapshot {
     int count;
@@ -147,7 +147,7 @@ static snapshot run(int width, int threads, int (*build)(ts_world_id, ts_body_id
         assert_ok(ts_body_get_angular_velocity(ids[i], &s.velocities[2 * i + 1]));
     }
     const ts_world *world = ts_world_lookup(id, "test");
-    const ts_contact_store *cs = &world->contact_store;
+    const ts_contact_store *cs = &world->records.contact_store;
     uint64_t h = TEST_FNV_START;
     h = test_fnv(h, cs->normal_impulse, sizeof(float) * 4 * (size_t)cs->table.count);
     h = test_fnv(h, cs->friction_impulse1, sizeof(float) * (size_t)cs->table.count);

@@ -6,7 +6,7 @@
 #include "test_common.h"
 
 #include "islands/sleep.h"
-#include "world.h"
+#include "api/world.h"
 
 #define DT (1.0f / 60.0f)
 
@@ -50,9 +50,9 @@ static ts_world_counters counters_of(ts_world_id world)
 static void check_islands(ts_world_id world)
 {
     ts_world *w = ts_world_lookup(world, "test");
-    assert_true(ts_island_validate(w));
-    assert_true(ts_body_store_validate(&w->store));
-    assert_true(ts_soa_validate(&w->contact_store.table));
+    assert_true(ts_island_validate(&w->records, &w->islands));
+    assert_true(ts_body_store_validate(&w->records.store));
+    assert_true(ts_soa_validate(&w->records.contact_store.table));
 }
 
 /* Steps until no island is awake; returns the steps taken, or -1 after
@@ -355,13 +355,13 @@ static void test_constraint_links(void **state)
     ts_body_id b = test_box(world, TS_BODY_DYNAMIC, (ts_vec3){3, 0.5f, 0}, TS_QUAT_IDENTITY, unit_half, 1);
     assert_true(step_until_asleep(world, 120) > 0);
     ts_world *w = ts_world_lookup(world, "test");
-    assert_ok(ts_link_constraint(w, a.index1 - 1, b.index1 - 1, "test"));
+    assert_ok(ts_link_constraint(&w->records, &w->islands, &w->graph, a.index1 - 1, b.index1 - 1, "test"));
     assert_true(awake(a) && awake(b));
     assert_int_equal(island_of(a), island_of(b));
     assert_true(step_until_asleep(world, 120) > 0);
     assert_ok(ts_body_set_linear_velocity(b, (ts_vec3){0.1f, 0, 0}));
     assert_true(awake(a));
-    assert_ok(ts_unlink_constraint(w, a.index1 - 1, b.index1 - 1, "test"));
+    assert_ok(ts_unlink_constraint(&w->records, &w->islands, &w->graph, a.index1 - 1, b.index1 - 1, "test"));
     assert_int_equal(island_of(a), island_of(b)); /* split later, when at rest */
     assert_true(step_until_asleep(world, 240) > 0);
     assert_true(island_of(a) != island_of(b));
@@ -374,7 +374,7 @@ static void test_constraint_links(void **state)
 
 static bool rests(const ts_world *w, int32_t body)
 {
-    const ts_body *b = w->bodies + body;
+    const ts_body *b = w->records.bodies + body;
     return b->type == TS_BODY_STATIC || (b->island >= 0 && !ts_island_is_awake(&w->islands, b->island));
 }
 
@@ -387,14 +387,14 @@ static void check_ranges(ts_world_id world)
 {
     check_islands(world);
     const ts_world *w = ts_world_lookup(world, "test");
-    const ts_contact_store *cs = &w->contact_store;
+    const ts_contact_store *cs = &w->records.contact_store;
     for (int32_t i = 0; i < cs->table.count; ++i) {
         int32_t id = cs->table.id_of_slot[i];
-        const ts_contact *c = w->contacts + id;
+        const ts_contact *c = w->records.contacts + id;
         bool asleep = i >= cs->table.end[TS_CONTACT_RANGE_AWAKE];
         bool both_rest = rests(w, c->edges[0].body) && rests(w, c->edges[1].body);
-        bool any_sleeps = (rests(w, c->edges[0].body) && w->bodies[c->edges[0].body].type != TS_BODY_STATIC) ||
-                          (rests(w, c->edges[1].body) && w->bodies[c->edges[1].body].type != TS_BODY_STATIC);
+        bool any_sleeps = (rests(w, c->edges[0].body) && w->records.bodies[c->edges[0].body].type != TS_BODY_STATIC) ||
+                          (rests(w, c->edges[1].body) && w->records.bodies[c->edges[1].body].type != TS_BODY_STATIC);
         bool touching = (cs->flags[i] & TS_CONTACT_TOUCHING) != 0;
         if (asleep != both_rest) {
             fail_msg("contact %d: in the %s range, bodies %s", id, asleep ? "sleeping" : "awake",
@@ -410,9 +410,9 @@ static void check_ranges(ts_world_id world)
             fail_msg("contact %d: linked but not touching", id);
         }
     }
-    const ts_body_store *s = &w->store;
+    const ts_body_store *s = &w->records.store;
     for (int32_t i = 0; i < s->table.count; ++i) {
-        const ts_body *b = w->bodies + s->table.id_of_slot[i];
+        const ts_body *b = w->records.bodies + s->table.id_of_slot[i];
         ts_body_range range = ts_body_store_range_of(s, i);
         ts_body_range expected = b->type == TS_BODY_STATIC ? TS_RANGE_STATIC
                                  : rests(w, s->table.id_of_slot[i]) ? TS_RANGE_SLEEPING

@@ -14,7 +14,7 @@
  * Under ThreadSanitizer (a CI job) the test runs fewer steps and workers. */
 #include "test_common.h"
 
-#include "world.h"
+#include "api/world.h"
 
 #include <pthread.h>
 
@@ -284,7 +284,7 @@ static uint64_t state_hash(ts_world_id id, const ts_body_id *ids, int count)
 {
     uint64_t h = test_hash_bodies(TEST_FNV_START, ids, count);
     const ts_world *world = ts_world_lookup(id, "test");
-    const ts_contact_store *cs = &world->contact_store;
+    const ts_contact_store *cs = &world->records.contact_store;
     h = test_fnv(h, cs->normal_impulse, sizeof(float) * 4 * (size_t)cs->table.count);
     h = test_fnv(h, cs->friction_impulse1, sizeof(float) * (size_t)cs->table.count);
     h = test_fnv(h, cs->friction_impulse2, sizeof(float) * (size_t)cs->table.count);

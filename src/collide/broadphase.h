@@ -10,8 +10,10 @@
 #ifndef TS_BROADPHASE_H
 #define TS_BROADPHASE_H
 
-#include "../core.h"
-#include "dynamic_tree.h"
+#include "base/core.h"
+#include "base/parallel.h"
+#include "collide/dynamic_tree.h"
+#include "soa/records.h"
 
 enum {
     TS_TREE_STATIC = 0,
@@ -43,39 +45,54 @@ typedef struct ts_broadphase {
     int32_t enlarged_list_capacity;
 } ts_broadphase;
 
-struct ts_world;
+struct ts_collision;
 
 /* shape_capacity: room reserved up front for that many moving shapes. */
 bool ts_broadphase_init(ts_broadphase *broadphase, const ts_allocator *allocator, int32_t shape_capacity);
 void ts_broadphase_destroy(ts_broadphase *broadphase, const ts_allocator *allocator);
 
 /* World bounds of a shape at its body's current pose. */
-ts_aabb ts_shape_compute_aabb(const struct ts_world *world, int32_t shape);
+ts_aabb ts_shape_compute_aabb(const ts_records *records, int32_t shape);
 
 /* Writes the body's bounds columns of the store (sphere_radius and the fat
  * box, see body_store.h) from its shapes. Called whenever, outside a step,
  * its shape list, their placement in its simulation frame (the mass
  * update) or their fat bounds change; the step keeps them itself. */
-void ts_body_sync_bounds(struct ts_world *world, int32_t body);
+void ts_body_sync_bounds(ts_records *records, int32_t body);
 
 /* Puts a shape into the tree of its body's type and the move buffer. */
-ts_result ts_shape_create_proxy(struct ts_world *world, int32_t shape, const char *function);
+ts_result ts_shape_create_proxy(ts_records *records, ts_broadphase *broadphase, int32_t shape, const char *function);
 
 /* Takes a shape out of its tree and the move buffer. */
-void ts_shape_destroy_proxy(struct ts_world *world, int32_t shape);
+void ts_shape_destroy_proxy(ts_records *records, ts_broadphase *broadphase, int32_t shape);
 
 /* Queues a shape to look for new pairs at the next step. */
-ts_result ts_shape_buffer_move(struct ts_world *world, int32_t shape, const char *function);
+ts_result ts_shape_buffer_move(ts_records *records, ts_broadphase *broadphase, int32_t shape, const char *function);
 
 /* After a body was moved by hand: recomputes its shapes' bounds and moves
  * their proxies (all of them: a teleport may skip the fat margin). */
-ts_result ts_body_refresh_proxies(struct ts_world *world, int32_t body, const char *function);
+ts_result ts_body_refresh_proxies(ts_records *records, ts_broadphase *broadphase, int32_t body,
+                                  const char *function);
+
+/* The step's first stage, before the pair search: the shapes placed or
+ * moved by hand since the last step (the move buffer) get fat bounds swept
+ * by their body's velocity over dt, as the step's bounds update gives every
+ * other shape, so that a body given a velocity or a place before its first
+ * step finds the pairs it reaches within it (a sphere at 500 m/s went
+ * through a wall 5 m away). */
+void ts_broadphase_sweep_moved(ts_records *records, ts_broadphase *broadphase, float dt);
+
+/* After a body's velocity was set by hand: its shapes whose fat bounds do
+ * not hold their sweep over dt (the last step's) get swept ones and are
+ * queued for the pair search. */
+ts_result ts_body_sweep_proxies(ts_records *records, ts_broadphase *broadphase, int32_t body, float dt,
+                                const char *function);
 
 /* Step stage 1 (worker 0, with a parallel stage inside): the moved shapes
  * query the trees in parallel, each worker into its own buffer; the keys
  * of all buffers are gathered (unsorted, with repeats) and room is made for
  * that many contacts; empties the move buffer. */
-ts_result ts_broadphase_find_pairs(struct ts_world *world);
+ts_result ts_broadphase_find_pairs(ts_records *records, struct ts_collision *collision, ts_parallel *parallel);
 
 /* Then, on one thread (the step runs it on worker 0 next to the narrowphase
  * of the contacts there were, which it does not touch: see contact.h): the
@@ -84,15 +101,15 @@ ts_result ts_broadphase_find_pairs(struct ts_world *world);
  * take the slots right after the awake range's, unfilled
  * (ts_contacts_fill_slots); those that went to the sleeping range are
  * filled here. Allocates nothing. */
-void ts_broadphase_register_pairs(struct ts_world *world);
+void ts_broadphase_register_pairs(ts_records *records, struct ts_collision *collision);
 
 /* Both, then the new awake contacts' slots filled in parallel (outside a
  * step: tests). */
-ts_result ts_broadphase_update_pairs(struct ts_world *world);
+ts_result ts_broadphase_update_pairs(ts_records *records, struct ts_collision *collision, ts_parallel *parallel);
 
 /* Before the solver: room for one enlarged flag per awake body slot and for
  * the movable tree's rebuild. */
-bool ts_broadphase_reserve_slots(struct ts_world *world, int32_t awake);
+bool ts_broadphase_reserve_slots(ts_broadphase *broadphase, const ts_allocator *allocator, int32_t awake);
 
 /* Step stage "finalize" (parallel over awake slots [begin, end)): computes
  * each shape's bounds, gives those that left their fat bounds new ones and
@@ -100,7 +117,7 @@ bool ts_broadphase_reserve_slots(struct ts_world *world, int32_t awake);
  * A body whose only shape is a centred sphere is done from the store's
  * columns alone: its new fat box waits there for ts_broadphase_enlarge_proxies.
  * Returns whether any did. */
-bool ts_broadphase_compute_bounds(struct ts_world *world, int32_t begin, int32_t end);
+bool ts_broadphase_compute_bounds(ts_records *records, ts_broadphase *broadphase, float dt, int32_t begin, int32_t end);
 
 /* Step stage "finalize" (after compute_bounds; worker 0, a parallel stage
  * inside): gives the marked fast-path shapes (a body's only shape, a
@@ -109,13 +126,13 @@ bool ts_broadphase_compute_bounds(struct ts_world *world, int32_t begin, int32_t
  * workers sharing the list), then queues the moved shapes for the next pair
  * update in slot order. The marked part of the tree is refitted or rebuilt
  * by ts_broadphase_rebuild_tree, which must follow. */
-ts_result ts_broadphase_enlarge_proxies(struct ts_world *world);
+ts_result ts_broadphase_enlarge_proxies(ts_records *records, ts_broadphase *broadphase, ts_parallel *parallel);
 
 /* Step stage "finalize" (worker 0, parallel stages inside): refits the
  * enlarged part of the movable tree (tight boxes, same shape), and when its
  * SAH cost has drifted from the last rebuild's, rebuilds that part with a
  * binned SAH split across the workers (the same tree for any worker count).
  * Returns false when out of memory (the tree is then valid, not rebuilt). */
-bool ts_broadphase_rebuild_tree(struct ts_world *world);
+bool ts_broadphase_rebuild_tree(ts_broadphase *broadphase, ts_parallel *parallel);
 
 #endif

@@ -7,7 +7,7 @@
  * feature ids are unchanged (points sit midway between the surfaces, so they
  * do not depend on which shape is first). */
 #include "collide/narrowphase.h"
-#include "math3.h"
+#include "base/math3.h"
 
 #include <stddef.h>
 

@@ -7,8 +7,8 @@
 #ifndef TS_COLLIDE_MATH_H
 #define TS_COLLIDE_MATH_H
 
+#include "base/math3.h"
 #include "collide/manifold.h"
-#include "math3.h"
 
 #include <float.h>
 #include <stdbool.h>

@@ -1,61 +1,80 @@
 /* Contacts: one per shape pair whose fat bounds overlap. Creation and
  * destruction (with the body contact lists and the pair map), the
  * narrowphase stage that refreshes every manifold and matches its points to
- * last step's by feature id, and the begin / end touch events. */
+ * last step's by feature id, and the begin / end touch events.
+ *
+ * A contact's colour and island links (islands/contact_graph.h) are not
+ * this layer's: whoever destroys a contact takes it out of its colour and
+ * islands first (the step for the parted ones, the API for the contacts of
+ * a destroyed body, shape or joint). */
 #ifndef TS_CONTACT_H
 #define TS_CONTACT_H
 
-#include "../core.h"
-
-struct ts_world;
+#include "base/parallel.h"
+#include "collide/collision.h"
+#include "soa/records.h"
 
 /* Makes the contact of two shapes (a pair not in the pair map). */
-ts_result ts_contact_create(struct ts_world *world, int32_t shape_a, int32_t shape_b);
+ts_result ts_contact_create(ts_records *records, ts_collision *collision, int32_t shape_a, int32_t shape_b);
 
 /* ts_contact_create for a batch, in three parts with the same result as
  * creating them one by one in the same order:
- *   ts_contacts_reserve(world, n)              room for n more (false: out of memory)
- *   id = ts_contact_register(world, a, b)      in order, one thread: id, pair map,
- *                                              body lists, store slot (not filled)
- *   ts_contacts_fill(world, ids, begin, end)   any threads: each contact's store
- *                                              slot, zeroed and filled; touches
- *                                              only those slots */
-bool ts_contacts_reserve(struct ts_world *world, int32_t extra);
-int32_t ts_contact_register(struct ts_world *world, int32_t shape_a, int32_t shape_b);
-void ts_contacts_fill(struct ts_world *world, const int32_t *ids, int32_t begin, int32_t end);
+ *   ts_contacts_reserve(n)               room for n more (false: out of memory)
+ *   id = ts_contact_register(a, b)       in order, one thread: id, pair map,
+ *                                        body lists, store slot (not filled)
+ *   ts_contacts_fill(ids, begin, end)    any threads: each contact's store
+ *                                        slot, zeroed and filled; touches
+ *                                        only those slots */
+bool ts_contacts_reserve(ts_records *records, ts_collision *collision, int32_t extra);
+int32_t ts_contact_register(ts_records *records, ts_collision *collision, int32_t shape_a, int32_t shape_b);
+void ts_contacts_fill(ts_records *records, const int32_t *ids, int32_t begin, int32_t end);
 /* ts_contacts_fill of the contacts in store slots [begin, end). */
-void ts_contacts_fill_slots(struct ts_world *world, int32_t begin, int32_t end);
+void ts_contacts_fill_slots(ts_records *records, int32_t begin, int32_t end);
 
-/* Destroys a contact; a touching one reports an end event. */
-void ts_contact_destroy(struct ts_world *world, int32_t contact);
+/* Destroys a contact that has no colour and no island link; a touching one
+ * reports an end event. */
+void ts_contact_destroy(ts_records *records, ts_collision *collision, int32_t contact);
 
-/* Destroys the contacts of one shape (shape >= 0) or of every shape of a body
- * (shape = -1). */
-void ts_body_destroy_contacts(struct ts_world *world, int32_t body, int32_t shape);
+/* Destroys the parted contacts listed by the narrowphase
+ * (collision->doomed_contacts), in order, with the same result as
+ * ts_contact_destroy one by one: the bookkeeping first, the store's column
+ * copies afterwards in parallel (soa/soa_removal.h). Their end events were
+ * reported by the narrowphase (the columns are stale from the first
+ * removal on). */
+void ts_contacts_destroy_parted(ts_records *records, ts_collision *collision, ts_parallel *parallel);
 
 /* Step stage "narrowphase" (worker 0, with parallel stages inside): every
  * awake contact's manifold in parallel, points matched to last step's by
  * feature id (they keep their accumulated impulses), touch flags updated,
  * each block listing its contacts that began, ended or parted. While the
  * other workers start on the contacts there were, worker 0 runs
- * register_new (may be NULL: ts_broadphase_register_pairs in a step), whose
- * new contacts must take the slots right after the awake range's unfilled
- * and touch nothing below; a second stage fills and updates those. Then,
- * on worker 0 in slot order, only the listed contacts: begin / end events,
- * graph colours, islands, and the parted contacts destroyed in one batch
- * whose store compaction runs in parallel. */
-ts_result ts_contacts_narrowphase(struct ts_world *world, void (*register_new)(struct ts_world *));
+ * register_new(register_context) (may be NULL; ts_broadphase_register_pairs
+ * in a step), whose new contacts must take the slots right after the awake
+ * range's unfilled and touch nothing below; a second stage fills and
+ * updates those. Then, on worker 0 in slot order, only the listed contacts:
+ * their begin / end events, and the lists the step acts on
+ * (collision.h): those that began or stopped touching, and the ids of
+ * those that parted. dt: the step's, for the speculative margin. */
+ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, ts_parallel *parallel, float dt,
+                                  void (*register_new)(void *), void *register_context);
+
+/* Adds a begin / end event of a shape pair to the collection (out of
+ * memory: TS_ERROR_OUT_OF_MEMORY; a destroy call then drops the event). */
+ts_result ts_contact_push_begin(const ts_records *records, ts_contact_events_buffer *events, int32_t shape_a,
+                                int32_t shape_b);
+ts_result ts_contact_push_end(const ts_records *records, ts_contact_events_buffer *events, int32_t shape_a,
+                              int32_t shape_b);
 
 /* End of step: sorts the collected events by shape pair and makes them the
  * published ones; the collection starts empty. */
-ts_result ts_contact_events_publish(struct ts_world *world);
+ts_result ts_contact_events_publish(ts_contact_events_buffer *events);
 
-/* Puts a touching contact into a graph colour (no-op when it has one). */
-ts_result ts_contact_color(struct ts_world *world, int32_t contact, const char *function);
+/* The narrowphase's lists of slots with news: room for `slots` contacts
+ * (and as many blocks). */
+bool ts_contact_news_reserve(const ts_allocator *allocator, ts_collision *collision, int32_t slots);
 
-/* Takes a contact out of its graph colour (no-op when it has none). */
-void ts_contact_uncolor(struct ts_world *world, int32_t contact);
-
-void ts_contacts_free(struct ts_world *world);
+/* Frees the contact records, their store and pool, the pair map, the events
+ * and the narrowphase's lists. */
+void ts_contacts_free(ts_records *records, ts_collision *collision);
 
 #endif

@@ -20,7 +20,7 @@
  * Rebuild: see dynamic_tree_build.c. */
 #include "collide/dynamic_tree.h"
 
-#include "alloc.h"
+#include "base/alloc.h"
 
 #include <assert.h>
 #include <float.h>

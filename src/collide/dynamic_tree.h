@@ -21,8 +21,8 @@
 #ifndef TS_COLLIDE_DYNAMIC_TREE_H
 #define TS_COLLIDE_DYNAMIC_TREE_H
 
-#include "collide/aabb.h"
-#include "core.h"
+#include "base/aabb.h"
+#include "base/core.h"
 #include "tessera/types.h"
 
 #include <stdbool.h>

@@ -26,8 +26,8 @@
  * own, and the nodes of the breadth-first levels are refitted last. */
 #include "collide/dynamic_tree.h"
 
-#include "alloc.h"
-#include "math3.h"
+#include "base/alloc.h"
+#include "base/math3.h"
 
 #include <assert.h>
 #include <float.h>

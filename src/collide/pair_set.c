@@ -1,7 +1,7 @@
 /* Shape pair -> contact hash map (see pair_set.h). */
-#include "pair_set.h"
+#include "collide/pair_set.h"
 
-#include "../alloc.h"
+#include "base/alloc.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #ifndef TS_PAIR_SET_H
 #define TS_PAIR_SET_H
 
-#include "../core.h"
+#include "base/core.h"
 
 #include <stdbool.h>
 

@@ -1,8 +1,8 @@
 /* Persistent graph colouring of contacts and joints (see graph.h). */
-#include "graph.h"
+#include "islands/graph.h"
 
-#include "../alloc.h"
-#include "../soa/array.h"
+#include "base/alloc.h"
+#include "base/array.h"
 
 #include <string.h>
 

@@ -14,7 +14,7 @@
 #ifndef TS_GRAPH_H
 #define TS_GRAPH_H
 
-#include "../core.h"
+#include "base/core.h"
 
 #include <stdbool.h>
 

@@ -1,8 +1,7 @@
 /* Persistent islands: union on link, lazy split (see island.h). */
-#include "island.h"
+#include "islands/island.h"
 
-#include "../soa/array.h"
-#include "../world.h"
+#include "base/array.h"
 
 void ts_island_set_destroy(ts_island_set *set, const ts_allocator *allocator)
 {
@@ -16,17 +15,15 @@ void ts_island_set_destroy(ts_island_set *set, const ts_allocator *allocator)
 /* Every live island holds at least one dynamic body, so `bodies` islands
  * are the most there can be; a split walk needs two lists of an island's
  * bodies. */
-bool ts_island_reserve(ts_world *world, int32_t bodies)
+bool ts_island_reserve(ts_island_set *set, const ts_allocator *a, int32_t bodies)
 {
-    ts_island_set *set = &world->islands;
-    const ts_allocator *a = &world->allocator;
     return ts_array_reserve(a, (void **)&set->islands, &set->capacity, bodies, sizeof(ts_island)) &&
            ts_array_reserve(a, (void **)&set->awake, &set->awake_capacity, bodies, sizeof(int32_t)) &&
            ts_array_reserve(a, (void **)&set->stack, &set->stack_capacity, 2 * bodies, sizeof(int32_t)) &&
            ts_id_pool_reserve(&set->ids, a, bodies);
 }
 
-int32_t ts_island_of(const ts_world *world, int32_t body) { return world->bodies[body].island; }
+int32_t ts_island_of(const ts_records *records, int32_t body) { return records->bodies[body].island; }
 
 /* ---- the awake list ---- */
 
@@ -76,15 +73,15 @@ static void release_island(ts_island_set *set, int32_t island)
 
 /* ---- bodies ---- */
 
-static void append_body(ts_world *world, int32_t island, int32_t body)
+static void append_body(ts_records *records, ts_island_set *set, int32_t island, int32_t body)
 {
-    ts_island *isl = world->islands.islands + island;
-    ts_body *b = world->bodies + body;
+    ts_island *isl = set->islands + island;
+    ts_body *b = records->bodies + body;
     b->island = island;
     b->island_prev = isl->tail_body;
     b->island_next = -1;
     if (isl->tail_body != -1) {
-        world->bodies[isl->tail_body].island_next = body;
+        records->bodies[isl->tail_body].island_next = body;
     } else {
         isl->head_body = body;
     }
@@ -92,32 +89,32 @@ static void append_body(ts_world *world, int32_t island, int32_t body)
     isl->body_count += 1;
 }
 
-void ts_island_add_body(ts_world *world, int32_t body)
+void ts_island_add_body(ts_records *records, ts_island_set *set, int32_t body)
 {
-    append_body(world, new_island(&world->islands), body);
+    append_body(records, set, new_island(set), body);
 }
 
-void ts_island_remove_body(ts_world *world, int32_t body)
+void ts_island_remove_body(ts_records *records, ts_island_set *set, int32_t body)
 {
-    ts_body *b = world->bodies + body;
+    ts_body *b = records->bodies + body;
     if (b->island < 0) {
         return;
     }
-    ts_island *isl = world->islands.islands + b->island;
+    ts_island *isl = set->islands + b->island;
     if (b->island_prev != -1) {
-        world->bodies[b->island_prev].island_next = b->island_next;
+        records->bodies[b->island_prev].island_next = b->island_next;
     } else {
         isl->head_body = b->island_next;
     }
     if (b->island_next != -1) {
-        world->bodies[b->island_next].island_prev = b->island_prev;
+        records->bodies[b->island_next].island_prev = b->island_prev;
     } else {
         isl->tail_body = b->island_prev;
     }
     isl->body_count -= 1;
     isl->constraint_removed += 1; /* the body may have held two parts together */
     if (isl->body_count == 0) {
-        release_island(&world->islands, b->island);
+        release_island(set, b->island);
     }
     b->island = -1;
     b->island_prev = -1;
@@ -126,11 +123,10 @@ void ts_island_remove_body(ts_world *world, int32_t body)
 
 /* ---- link and unlink ---- */
 
-void ts_island_link(ts_world *world, int32_t body_a, int32_t body_b)
+void ts_island_link(ts_records *records, ts_island_set *set, int32_t body_a, int32_t body_b)
 {
-    ts_island_set *set = &world->islands;
-    int32_t a = world->bodies[body_a].island;
-    int32_t b = world->bodies[body_b].island;
+    int32_t a = records->bodies[body_a].island;
+    int32_t b = records->bodies[body_b].island;
     if (a < 0 || b < 0 || a == b) {
         return;
     }
@@ -140,23 +136,23 @@ void ts_island_link(ts_world *world, int32_t body_a, int32_t body_b)
     int32_t gone = keep == a ? b : a;
     ts_island *k = set->islands + keep;
     ts_island *g = set->islands + gone;
-    for (int32_t body = g->head_body; body != -1; body = world->bodies[body].island_next) {
-        world->bodies[body].island = keep;
+    for (int32_t body = g->head_body; body != -1; body = records->bodies[body].island_next) {
+        records->bodies[body].island = keep;
     }
-    world->bodies[g->head_body].island_prev = k->tail_body;
-    world->bodies[k->tail_body].island_next = g->head_body;
+    records->bodies[g->head_body].island_prev = k->tail_body;
+    records->bodies[k->tail_body].island_next = g->head_body;
     k->tail_body = g->tail_body;
     k->body_count += g->body_count;
     k->constraint_removed += g->constraint_removed;
     release_island(set, gone);
 }
 
-void ts_island_mark_removed(ts_world *world, int32_t body_a, int32_t body_b)
+void ts_island_mark_removed(ts_records *records, ts_island_set *set, int32_t body_a, int32_t body_b)
 {
-    int32_t island = world->bodies[body_a].island;
-    island = island >= 0 ? island : world->bodies[body_b].island;
+    int32_t island = records->bodies[body_a].island;
+    island = island >= 0 ? island : records->bodies[body_b].island;
     if (island >= 0) {
-        world->islands.islands[island].constraint_removed += 1;
+        set->islands[island].constraint_removed += 1;
     }
 }
 
@@ -166,23 +162,23 @@ void ts_island_mark_removed(ts_world *world, int32_t body_a, int32_t body_b)
 
 /* Pushes the bodies linked to `body` that have no island yet. Joints: walk
  * the body's joint edges here too. */
-static int32_t push_neighbours(ts_world *world, int32_t body, int32_t island, int32_t *stack, int32_t top)
+static int32_t push_neighbours(ts_records *records, int32_t body, int32_t island, int32_t *stack, int32_t top)
 {
-    for (int32_t key = world->bodies[body].contact_head; key != -1;) {
-        const ts_contact *c = world->contacts + (key >> 1);
+    for (int32_t key = records->bodies[body].contact_head; key != -1;) {
+        const ts_contact *c = records->contacts + (key >> 1);
         int32_t other = c->edges[(key & 1) ^ 1].body;
-        if (c->linked && world->bodies[other].island == UNASSIGNED) {
-            world->bodies[other].island = island;
+        if (c->linked && records->bodies[other].island == UNASSIGNED) {
+            records->bodies[other].island = island;
             stack[top++] = other;
         }
         key = c->edges[key & 1].next_key;
     }
     /* Every joint links its two bodies. */
-    for (int32_t key = world->bodies[body].joint_head; key != -1;) {
-        const ts_joint *j = world->joints + (key >> 1);
+    for (int32_t key = records->bodies[body].joint_head; key != -1;) {
+        const ts_joint *j = records->joints + (key >> 1);
         int32_t other = j->edges[(key & 1) ^ 1].body;
-        if (world->bodies[other].island == UNASSIGNED) {
-            world->bodies[other].island = island;
+        if (records->bodies[other].island == UNASSIGNED) {
+            records->bodies[other].island = island;
             stack[top++] = other;
         }
         key = j->edges[key & 1].next_key;
@@ -190,17 +186,16 @@ static int32_t push_neighbours(ts_world *world, int32_t body, int32_t island, in
     return top;
 }
 
-void ts_island_split(ts_world *world, int32_t island)
+void ts_island_split(ts_records *records, ts_island_set *set, int32_t island)
 {
-    ts_island_set *set = &world->islands;
     TS_ASSERT(ts_island_is_awake(set, island));
     int32_t count = set->islands[island].body_count;
     int32_t *order = set->stack;
     int32_t *stack = set->stack + count;
     int32_t n = 0;
-    for (int32_t body = set->islands[island].head_body; body != -1; body = world->bodies[body].island_next) {
+    for (int32_t body = set->islands[island].head_body; body != -1; body = records->bodies[body].island_next) {
         order[n++] = body;
-        world->bodies[body].island = UNASSIGNED;
+        records->bodies[body].island = UNASSIGNED;
     }
     /* Released first, so the parts can reuse its id and no more islands
      * than bodies ever live at once. */
@@ -210,34 +205,33 @@ void ts_island_split(ts_world *world, int32_t island)
      * linked constraints collects its part, in a fixed order. */
     for (int32_t k = 0; k < n; ++k) {
         int32_t seed = order[k];
-        if (world->bodies[seed].island != UNASSIGNED) {
+        if (records->bodies[seed].island != UNASSIGNED) {
             continue;
         }
         int32_t part = new_island(set);
-        world->bodies[seed].island = part;
+        records->bodies[seed].island = part;
         int32_t top = 0;
         stack[top++] = seed;
         while (top > 0) {
             int32_t body = stack[--top];
-            append_body(world, part, body);
-            top = push_neighbours(world, body, part, stack, top);
+            append_body(records, set, part, body);
+            top = push_neighbours(records, body, part, stack, top);
         }
     }
 }
 
 /* ---- validation (tests) ---- */
 
-bool ts_island_validate(const ts_world *world)
+bool ts_island_validate(const ts_records *records, const ts_island_set *set)
 {
-    const ts_island_set *set = &world->islands;
     for (int32_t k = 0; k < set->awake_count; ++k) {
         if (set->islands[set->awake[k]].awake_index != k) {
             return false;
         }
     }
     int32_t listed = 0;
-    for (int32_t body = 0; body < world->body_ids.next_index; ++body) {
-        const ts_body *b = world->bodies + body;
+    for (int32_t body = 0; body < records->body_ids.next_index; ++body) {
+        const ts_body *b = records->bodies + body;
         if (!b->alive) {
             continue;
         }
@@ -250,8 +244,8 @@ bool ts_island_validate(const ts_world *world)
         listed += 1;
         /* A linked contact joins two bodies of one island. */
         for (int32_t key = b->contact_head; key != -1;) {
-            const ts_contact *c = world->contacts + (key >> 1);
-            if (c->linked && world->bodies[c->edges[(key & 1) ^ 1].body].island != b->island) {
+            const ts_contact *c = records->contacts + (key >> 1);
+            if (c->linked && records->bodies[c->edges[(key & 1) ^ 1].body].island != b->island) {
                 return false;
             }
             key = c->edges[key & 1].next_key;
@@ -268,8 +262,8 @@ bool ts_island_validate(const ts_world *world)
         if (in_free_list) {
             continue;
         }
-        for (int32_t body = isl->head_body; body != -1; body = world->bodies[body].island_next) {
-            if (world->bodies[body].island != island) {
+        for (int32_t body = isl->head_body; body != -1; body = records->bodies[body].island_next) {
+            if (records->bodies[body].island != island) {
                 return false;
             }
             n += 1;

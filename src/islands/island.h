@@ -20,12 +20,11 @@
 #ifndef TS_ISLAND_H
 #define TS_ISLAND_H
 
-#include "../core.h"
-#include "../soa/id_pool.h"
+#include "base/core.h"
+#include "soa/id_pool.h"
+#include "soa/records.h"
 
 #include <stdbool.h>
-
-struct ts_world;
 
 typedef struct ts_island {
     int32_t head_body; /* body list in link order, through ts_body.island_prev / island_next */
@@ -51,29 +50,29 @@ void ts_island_set_destroy(ts_island_set *set, const ts_allocator *allocator);
 
 /* Room for `bodies` dynamic bodies: every island array sized so that no
  * link, split, sleep or wake allocates. Called when a body is made. */
-bool ts_island_reserve(struct ts_world *world, int32_t bodies);
+bool ts_island_reserve(ts_island_set *set, const ts_allocator *allocator, int32_t bodies);
 
 /* A new awake island holding one dynamic body (room reserved). */
-void ts_island_add_body(struct ts_world *world, int32_t body);
+void ts_island_add_body(ts_records *records, ts_island_set *set, int32_t body);
 
 /* Takes a body out of its island (destroyed, or no longer dynamic); the
  * island may now be in pieces. No-op for bodies without an island. */
-void ts_island_remove_body(struct ts_world *world, int32_t body);
+void ts_island_remove_body(ts_records *records, ts_island_set *set, int32_t body);
 
 /* A constraint between two bodies came into being: their islands merge (no
  * effect when either body has no island). Both islands must be awake. */
-void ts_island_link(struct ts_world *world, int32_t body_a, int32_t body_b);
+void ts_island_link(ts_records *records, ts_island_set *set, int32_t body_a, int32_t body_b);
 
 /* A linking constraint between two bodies went away: their island may be in
  * pieces now, split later. */
-void ts_island_mark_removed(struct ts_world *world, int32_t body_a, int32_t body_b);
+void ts_island_mark_removed(ts_records *records, ts_island_set *set, int32_t body_a, int32_t body_b);
 
 /* Splits an awake island into its connected parts (new awake islands, in
  * the order of the old island's body list); the old id is released. */
-void ts_island_split(struct ts_world *world, int32_t island);
+void ts_island_split(ts_records *records, ts_island_set *set, int32_t island);
 
 /* Island of a body, or -1 (static and kinematic bodies). */
-int32_t ts_island_of(const struct ts_world *world, int32_t body);
+int32_t ts_island_of(const ts_records *records, int32_t body);
 
 static inline bool ts_island_is_awake(const ts_island_set *set, int32_t island)
 {
@@ -85,6 +84,6 @@ static inline bool ts_island_is_awake(const ts_island_set *set, int32_t island)
 void ts_island_set_awake(ts_island_set *set, int32_t island, bool awake);
 
 /* The islands agree with the bodies' labels and lists (for tests). */
-bool ts_island_validate(const struct ts_world *world);
+bool ts_island_validate(const ts_records *records, const ts_island_set *set);
 
 #endif

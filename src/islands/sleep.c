@@ -1,22 +1,19 @@
 /* Sleeping and waking islands (see sleep.h). */
-#include "sleep.h"
+#include "islands/sleep.h"
 
-#include "../collide/contact.h"
-#include "../error.h"
-#include "../math3.h"
-#include "../world.h"
+#include "base/error.h"
+#include "base/math3.h"
+#include "islands/contact_graph.h"
 
 #include <float.h>
 
 /* ---- timers ---- */
 
-void ts_sleep_update_timers(ts_world *world, int32_t begin, int32_t end)
+void ts_sleep_update_timers(ts_body_store *s, float dt, int32_t begin, int32_t end)
 {
-    ts_body_store *s = &world->store;
     const float *vx = s->vx, *vy = s->vy, *vz = s->vz, *wx = s->wx, *wy = s->wy, *wz = s->wz;
     const float *max_extent = s->max_extent, *sleep_threshold = s->sleep_threshold;
     float *sleep_time = s->sleep_time;
-    float dt = world->step_dt;
     for (int32_t i = begin; i < end; ++i) {
         /* A body that may not sleep (threshold -1) has no speed to measure:
          * no speed is <= -1, so its timer stays 0 either way. */
@@ -31,12 +28,12 @@ void ts_sleep_update_timers(ts_world *world, int32_t begin, int32_t end)
     }
 }
 
-float ts_body_max_extent(const ts_world *world, int32_t body)
+float ts_body_max_extent(const ts_records *records, int32_t body)
 {
-    const ts_body *b = world->bodies + body;
+    const ts_body *b = records->bodies + body;
     float extent = 0.0f;
-    for (int32_t sh = b->first_shape; sh != -1; sh = world->shapes[sh].next) {
-        const ts_shape *shape = world->shapes + sh;
+    for (int32_t sh = b->first_shape; sh != -1; sh = records->shapes[sh].next) {
+        const ts_shape *shape = records->shapes + sh;
         float reach;
         switch (shape->type) {
         case TS_SHAPE_SPHERE: reach = shape->geometry.sphere.radius; break;
@@ -52,37 +49,36 @@ float ts_body_max_extent(const ts_world *world, int32_t body)
 
 /* ---- which bodies rest ---- */
 
-static bool body_sleeps(const ts_world *world, int32_t body)
+static bool body_sleeps(const ts_records *records, const ts_island_set *set, int32_t body)
 {
-    int32_t island = world->bodies[body].island;
-    return island >= 0 && !ts_island_is_awake(&world->islands, island);
+    int32_t island = records->bodies[body].island;
+    return island >= 0 && !ts_island_is_awake(set, island);
 }
 
-bool ts_body_rests(const ts_world *world, int32_t body)
+bool ts_body_rests(const ts_records *records, const ts_island_set *set, int32_t body)
 {
-    return world->bodies[body].type == TS_BODY_STATIC || body_sleeps(world, body);
+    return records->bodies[body].type == TS_BODY_STATIC || body_sleeps(records, set, body);
 }
 
-static int32_t other_body(const ts_world *world, int32_t key)
+static int32_t other_body(const ts_records *records, int32_t key)
 {
-    return world->contacts[key >> 1].edges[(key & 1) ^ 1].body;
+    return records->contacts[key >> 1].edges[(key & 1) ^ 1].body;
 }
 
-static int32_t next_key(const ts_world *world, int32_t key)
+static int32_t next_key(const ts_records *records, int32_t key)
 {
-    return world->contacts[key >> 1].edges[key & 1].next_key;
+    return records->contacts[key >> 1].edges[key & 1].next_key;
 }
 
 /* ---- sleep ---- */
 
-void ts_island_sleep(ts_world *world, int32_t island)
+void ts_island_sleep(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t island)
 {
-    ts_island_set *set = &world->islands;
-    ts_body_store *s = &world->store;
-    ts_contact_store *cs = &world->contact_store;
+    ts_body_store *s = &records->store;
+    ts_contact_store *cs = &records->contact_store;
     TS_ASSERT(ts_island_is_awake(set, island));
     ts_island_set_awake(set, island, false);
-    for (int32_t body = set->islands[island].head_body; body != -1; body = world->bodies[body].island_next) {
+    for (int32_t body = set->islands[island].head_body; body != -1; body = records->bodies[body].island_next) {
         int32_t i = s->table.slot_of_id[body];
         s->vx[i] = s->vy[i] = s->vz[i] = 0.0f;
         s->wx[i] = s->wy[i] = s->wz[i] = 0.0f;
@@ -90,15 +86,15 @@ void ts_island_sleep(ts_world *world, int32_t island)
         s->tx[i] = s->ty[i] = s->tz[i] = 0.0f;
         ts_body_store_move(s, i, TS_RANGE_SLEEPING);
     }
-    for (int32_t body = set->islands[island].head_body; body != -1; body = world->bodies[body].island_next) {
-        for (int32_t key = world->bodies[body].contact_head; key != -1; key = next_key(world, key)) {
+    for (int32_t body = set->islands[island].head_body; body != -1; body = records->bodies[body].island_next) {
+        for (int32_t key = records->bodies[body].contact_head; key != -1; key = next_key(records, key)) {
             int32_t contact = key >> 1;
             int32_t i = cs->table.slot_of_id[contact];
             if (i >= cs->table.end[TS_CONTACT_RANGE_AWAKE]) {
                 continue; /* moved by the other body already */
             }
-            ts_contact_uncolor(world, contact);
-            if (ts_body_rests(world, other_body(world, key))) {
+            ts_contact_uncolor(records, graph, contact);
+            if (ts_body_rests(records, set, other_body(records, key))) {
                 /* This step's begin / end were handled: only the state stays. */
                 cs->flags[i] &= TS_CONTACT_TOUCHING | TS_CONTACT_CACHED;
                 ts_contact_store_move(cs, i, TS_CONTACT_RANGE_SLEEPING);
@@ -109,93 +105,97 @@ void ts_island_sleep(ts_world *world, int32_t island)
 
 /* ---- wake ---- */
 
-ts_result ts_island_wake(ts_world *world, int32_t island, const char *function)
+ts_result ts_island_wake(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t island,
+                         const char *function)
 {
-    ts_island_set *set = &world->islands;
-    ts_body_store *s = &world->store;
-    ts_contact_store *cs = &world->contact_store;
+    ts_body_store *s = &records->store;
+    ts_contact_store *cs = &records->contact_store;
     if (ts_island_is_awake(set, island)) {
         return TS_OK;
     }
     ts_island_set_awake(set, island, true);
-    for (int32_t body = set->islands[island].head_body; body != -1; body = world->bodies[body].island_next) {
+    for (int32_t body = set->islands[island].head_body; body != -1; body = records->bodies[body].island_next) {
         int32_t i = ts_body_store_move(s, s->table.slot_of_id[body], TS_RANGE_AWAKE);
         s->sleep_time[i] = 0.0f;
     }
-    for (int32_t body = set->islands[island].head_body; body != -1; body = world->bodies[body].island_next) {
-        for (int32_t key = world->bodies[body].contact_head; key != -1; key = next_key(world, key)) {
+    for (int32_t body = set->islands[island].head_body; body != -1; body = records->bodies[body].island_next) {
+        for (int32_t key = records->bodies[body].contact_head; key != -1; key = next_key(records, key)) {
             int32_t contact = key >> 1;
             int32_t i = cs->table.slot_of_id[contact];
             if (i >= cs->table.end[TS_CONTACT_RANGE_AWAKE]) {
                 i = ts_contact_store_move(cs, i, TS_CONTACT_RANGE_AWAKE);
             }
             if ((cs->flags[i] & TS_CONTACT_TOUCHING) != 0) {
-                TS_TRY(ts_contact_color(world, contact, function));
+                TS_TRY(ts_contact_color(records, graph, contact, function));
             }
         }
     }
     return TS_OK;
 }
 
-static ts_result wake_island_of(ts_world *world, int32_t body, const char *function)
+static ts_result wake_island_of(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t body,
+                                const char *function)
 {
-    int32_t island = world->bodies[body].island;
-    return island >= 0 ? ts_island_wake(world, island, function) : TS_OK;
+    int32_t island = records->bodies[body].island;
+    return island >= 0 ? ts_island_wake(records, set, graph, island, function) : TS_OK;
 }
 
-ts_result ts_wake_body(ts_world *world, int32_t body, const char *function)
+ts_result ts_wake_body(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t body,
+                       const char *function)
 {
-    TS_TRY(wake_island_of(world, body, function));
-    const ts_contact_store *cs = &world->contact_store;
-    for (int32_t key = world->bodies[body].contact_head; key != -1; key = next_key(world, key)) {
+    TS_TRY(wake_island_of(records, set, graph, body, function));
+    const ts_contact_store *cs = &records->contact_store;
+    for (int32_t key = records->bodies[body].contact_head; key != -1; key = next_key(records, key)) {
         if ((cs->flags[cs->table.slot_of_id[key >> 1]] & TS_CONTACT_TOUCHING) != 0) {
-            TS_TRY(wake_island_of(world, other_body(world, key), function));
+            TS_TRY(wake_island_of(records, set, graph, other_body(records, key), function));
         }
     }
     return TS_OK;
 }
 
-ts_result ts_wake_all(ts_world *world, const char *function)
+ts_result ts_wake_all(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, const char *function)
 {
-    ts_island_set *set = &world->islands;
     for (int32_t island = 0; island < set->ids.next_index; ++island) {
         if (set->islands[island].body_count > 0 && !ts_island_is_awake(set, island)) {
-            TS_TRY(ts_island_wake(world, island, function));
+            TS_TRY(ts_island_wake(records, set, graph, island, function));
         }
     }
     return TS_OK;
 }
 
-ts_result ts_wake_pair(ts_world *world, int32_t body_a, int32_t body_b, const char *function)
+ts_result ts_wake_pair(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t body_a,
+                       int32_t body_b, const char *function)
 {
-    TS_TRY(wake_island_of(world, body_a, function));
-    return wake_island_of(world, body_b, function);
+    TS_TRY(wake_island_of(records, set, graph, body_a, function));
+    return wake_island_of(records, set, graph, body_b, function);
 }
 
-ts_result ts_link_constraint(ts_world *world, int32_t body_a, int32_t body_b, const char *function)
+ts_result ts_link_constraint(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t body_a,
+                             int32_t body_b, const char *function)
 {
-    TS_TRY(ts_wake_pair(world, body_a, body_b, function));
-    ts_island_link(world, body_a, body_b);
+    TS_TRY(ts_wake_pair(records, set, graph, body_a, body_b, function));
+    ts_island_link(records, set, body_a, body_b);
     return TS_OK;
 }
 
-ts_result ts_unlink_constraint(ts_world *world, int32_t body_a, int32_t body_b, const char *function)
+ts_result ts_unlink_constraint(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t body_a,
+                               int32_t body_b, const char *function)
 {
-    TS_TRY(ts_wake_pair(world, body_a, body_b, function));
-    ts_island_mark_removed(world, body_a, body_b);
+    TS_TRY(ts_wake_pair(records, set, graph, body_a, body_b, function));
+    ts_island_mark_removed(records, set, body_a, body_b);
     return TS_OK;
 }
 
 /* ---- the sleep pass ---- */
 
 /* A moving kinematic body keeps the islands it touches awake. */
-static void keep_touching_awake(ts_world *world, int32_t body)
+static void keep_touching_awake(ts_records *records, ts_island_set *set, int32_t body)
 {
-    const ts_contact_store *cs = &world->contact_store;
-    for (int32_t key = world->bodies[body].contact_head; key != -1; key = next_key(world, key)) {
-        int32_t island = world->bodies[other_body(world, key)].island;
+    const ts_contact_store *cs = &records->contact_store;
+    for (int32_t key = records->bodies[body].contact_head; key != -1; key = next_key(records, key)) {
+        int32_t island = records->bodies[other_body(records, key)].island;
         if (island >= 0 && (cs->flags[cs->table.slot_of_id[key >> 1]] & TS_CONTACT_TOUCHING) != 0) {
-            world->islands.islands[island].sleep_time = 0.0f;
+            set->islands[island].sleep_time = 0.0f;
         }
     }
 }
@@ -211,13 +211,9 @@ static bool any_rested(const float *sleep_time, int32_t count)
     return any;
 }
 
-void ts_sleep_islands(ts_world *world)
+void ts_sleep_islands(ts_records *records, ts_island_set *set, ts_constraint_graph *graph)
 {
-    if (!world->enable_sleep) {
-        return;
-    }
-    ts_island_set *set = &world->islands;
-    const ts_body_store *s = &world->store;
+    const ts_body_store *s = &records->store;
     int32_t awake = s->table.end[TS_RANGE_AWAKE];
     /* An awake island's bodies are all awake and it has one at least, so
      * while no awake timer has reached the time to sleep no island can
@@ -231,13 +227,13 @@ void ts_sleep_islands(ts_world *world)
     /* Each island's least body timer (the bodies are in slot order). */
     for (int32_t i = 0; i < awake; ++i) {
         int32_t body = s->table.id_of_slot[i];
-        int32_t island = world->bodies[body].island;
+        int32_t island = records->bodies[body].island;
         float t = s->sleep_time[i];
         if (island >= 0) {
             ts_island *isl = set->islands + island;
             isl->sleep_time = t < isl->sleep_time ? t : isl->sleep_time;
         } else if (t < TS_TIME_TO_SLEEP) {
-            keep_touching_awake(world, body);
+            keep_touching_awake(records, set, body);
         }
     }
     /* Backwards, so that removing island k (the last takes its place)
@@ -258,9 +254,9 @@ void ts_sleep_islands(ts_world *world)
             }
             continue;
         }
-        ts_island_sleep(world, island);
+        ts_island_sleep(records, set, graph, island);
     }
     if (split >= 0) {
-        ts_island_split(world, split);
+        ts_island_split(records, set, split);
     }
 }

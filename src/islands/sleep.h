@@ -23,51 +23,57 @@
 #ifndef TS_SLEEP_H
 #define TS_SLEEP_H
 
-#include "../core.h"
-
-struct ts_world;
+#include "islands/graph.h"
+#include "islands/island.h"
+#include "soa/records.h"
 
 #define TS_TIME_TO_SLEEP 0.5f        /* seconds at rest before an island sleeps */
 #define TS_SLEEP_THRESHOLD 0.05f     /* default body sleep velocity, m/s */
 
 /* Step stage (parallel over awake body slots [begin, end), after the
- * write-back): advances or resets each body's sleep timer. */
-void ts_sleep_update_timers(struct ts_world *world, int32_t begin, int32_t end);
+ * write-back): advances each body's sleep timer by dt, or resets it. */
+void ts_sleep_update_timers(ts_body_store *store, float dt, int32_t begin, int32_t end);
 
-/* Step stage (serial, after the solve and the broadphase moves): puts the
- * islands at rest to sleep, splits at most one island. */
-void ts_sleep_islands(struct ts_world *world);
+/* Step stage (serial, after the solve and the broadphase moves; the step
+ * runs it while sleeping is on): puts the islands at rest to sleep, splits
+ * at most one island. */
+void ts_sleep_islands(ts_records *records, ts_island_set *set, ts_constraint_graph *graph);
 
-/* Wakes the islands of two bodies (a contact started touching: called in
- * the serial part of the narrowphase stage; waking only moves contacts
- * from the sleeping range to the end of the awake one, so the slots below
- * the old end stay where they are). */
-ts_result ts_wake_pair(struct ts_world *world, int32_t body_a, int32_t body_b, const char *function);
+/* Wakes the islands of two bodies (a contact started touching: called by
+ * the step on the narrowphase's list, step/touches.c; waking only moves
+ * contacts from the sleeping range to the end of the awake one, so the
+ * slots below the old end stay where they are). */
+ts_result ts_wake_pair(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t body_a,
+                       int32_t body_b, const char *function);
 
 /* For constraints other than contacts (joints): made between two bodies,
  * it wakes both and joins their islands; removed, it wakes both and marks
  * their island for a split (island.h: the split walk must then follow the
  * constraint's edges too). */
-ts_result ts_link_constraint(struct ts_world *world, int32_t body_a, int32_t body_b, const char *function);
-ts_result ts_unlink_constraint(struct ts_world *world, int32_t body_a, int32_t body_b, const char *function);
+ts_result ts_link_constraint(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t body_a,
+                             int32_t body_b, const char *function);
+ts_result ts_unlink_constraint(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t body_a,
+                               int32_t body_b, const char *function);
 
 /* Wakes a body's island and the islands of the bodies it touches (for a
  * static or kinematic body, only those), e.g. before the user moves, pushes,
  * changes or destroys it. */
-ts_result ts_wake_body(struct ts_world *world, int32_t body, const char *function);
+ts_result ts_wake_body(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t body,
+                       const char *function);
 
-ts_result ts_island_wake(struct ts_world *world, int32_t island, const char *function);
-void ts_island_sleep(struct ts_world *world, int32_t island);
+ts_result ts_island_wake(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t island,
+                         const char *function);
+void ts_island_sleep(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t island);
 
 /* Static bodies and bodies of sleeping islands: a contact between two of
  * them sleeps. */
-bool ts_body_rests(const struct ts_world *world, int32_t body);
+bool ts_body_rests(const ts_records *records, const ts_island_set *set, int32_t body);
 
 /* Wakes every island (sleeping switched off). */
-ts_result ts_wake_all(struct ts_world *world, const char *function);
+ts_result ts_wake_all(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, const char *function);
 
 /* Largest distance from a body's centre of mass to a point of its shapes,
  * for its sleep velocity (written to the store's max_extent). */
-float ts_body_max_extent(const struct ts_world *world, int32_t body);
+float ts_body_max_extent(const ts_records *records, int32_t body);
 
 #endif

@@ -1,5 +1,5 @@
 /* SoA body storage with awake / sleeping / static ranges (see body_store.h). */
-#include "body_store.h"
+#include "soa/body_store.h"
 
 _Static_assert(sizeof(((ts_body_store *)0)->columns) == sizeof(float *) * TS_BODY_COLUMNS,
                "every named column must be in the column table");

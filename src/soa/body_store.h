@@ -18,7 +18,7 @@
 #ifndef TS_BODY_STORE_H
 #define TS_BODY_STORE_H
 
-#include "soa_table.h"
+#include "soa/soa_table.h"
 
 typedef enum ts_body_range {
     TS_RANGE_AWAKE = 0,
@@ -51,7 +51,7 @@ typedef struct ts_body_store {
             float *max_extent;                /* farthest shape point from the centre of mass */
             float *sleep_threshold;           /* m/s; -1 when the body may not sleep */
             float *sleep_time;                /* seconds spent below the threshold (islands/sleep.h) */
-            /* For the bounds update (collide/broadphase.c), kept by
+            /* For the bounds update (collide/broadphase_bounds.c), kept by
              * ts_body_sync_bounds: the body's first shape (its list's head, as
              * in ts_body; -1 when none), so that the update need not go
              * through the body; and its fast paths: the radius of the body's
@@ -114,6 +114,14 @@ static inline int32_t ts_body_store_move(ts_body_store *store, int32_t slot, ts_
 static inline ts_body_range ts_body_store_range_of(const ts_body_store *store, int32_t slot)
 {
     return (ts_body_range)ts_soa_range_of(&store->table, slot);
+}
+
+/* Whether a body rests: static, or in a sleeping island (islands/sleep.h
+ * moves those to the sleeping range): outside the awake range. A contact
+ * between two resting bodies sleeps with them. */
+static inline bool ts_body_store_rests(const ts_body_store *store, int32_t body)
+{
+    return store->table.slot_of_id[body] >= store->table.end[TS_RANGE_AWAKE];
 }
 
 static inline bool ts_body_store_validate(const ts_body_store *store) { return ts_soa_validate(&store->table); }

@@ -9,7 +9,7 @@
 #ifndef TS_CONTACT_STORE_H
 #define TS_CONTACT_STORE_H
 
-#include "soa_table.h"
+#include "soa/soa_table.h"
 
 #define TS_CONTACT_POINTS 4
 
@@ -25,10 +25,10 @@ enum {
     TS_CONTACT_STARTED = 2,  /* began touching in this step */
     TS_CONTACT_STOPPED = 4,  /* stopped touching in this step */
     TS_CONTACT_DISJOINT = 8, /* the fat AABBs no longer overlap: destroy */
-    TS_CONTACT_CACHED = 16,  /* the cache columns hold the last full manifold */
+    TS_CONTACT_CACHED = 16,  /* the recycling columns hold the last full test (collide/contact_recycle.h) */
 };
 
-#define TS_CONTACT_COLUMNS 41
+#define TS_CONTACT_COLUMNS 34
 
 typedef struct ts_contact_store {
     union {
@@ -46,18 +46,19 @@ typedef struct ts_contact_store {
             /* XPBD: where static friction holds the manifold centre, as its
              * tangential offset (t1, t2) from where it is at the step's end */
             float *slip1, *slip2;
-            /* the manifold cache: shape B's pose in shape A's frame when the
-             * manifold was last computed in full, and its normal in A's frame */
-            float *cache_px, *cache_py, *cache_pz, *cache_qx, *cache_qy, *cache_qz, *cache_qw;
-            float *cache_nx, *cache_ny, *cache_nz;
+            /* centre of mass of A - centre of mass of B when the manifold was
+             * last computed in full: B's anchors are A's plus this shift */
+            float *shift_x, *shift_y, *shift_z;
+            /* contact recycling (contact_recycle.h): the shapes' world
+             * rotations at the last full test */
+            float *cache_ax, *cache_ay, *cache_az, *cache_aw;
+            float *cache_bx, *cache_by, *cache_bz, *cache_bw;
             /* per point */
-            float *anchor_ax, *anchor_ay, *anchor_az; /* point - centre of mass of A, world */
-            float *anchor_bx, *anchor_by, *anchor_bz; /* point - centre of mass of B, world */
+            float *anchor_ax, *anchor_ay, *anchor_az; /* point - centre of mass of A, world, at the last full test */
             float *separation;                        /* negative = penetration */
+            float *base_separation;                   /* separation at the last full test */
             uint32_t *feature;                        /* feature id, for matching across steps */
             float *normal_impulse;                    /* accumulated, for warm starting */
-            float *witness_ax, *witness_ay, *witness_az; /* cached point on A's surface, A's shape frame */
-            float *witness_bx, *witness_by, *witness_bz; /* cached point on B's surface, B's shape frame */
         };
         void *columns[TS_CONTACT_COLUMNS];
     };

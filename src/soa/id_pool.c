@@ -1,7 +1,7 @@
 /* Index allocator for ids (see id_pool.h). */
-#include "id_pool.h"
+#include "soa/id_pool.h"
 
-#include "../alloc.h"
+#include "base/alloc.h"
 
 void ts_id_pool_destroy(ts_id_pool *pool, const ts_allocator *allocator)
 {

@@ -3,7 +3,7 @@
 #ifndef TS_ID_POOL_H
 #define TS_ID_POOL_H
 
-#include "../core.h"
+#include "base/core.h"
 
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 /* Batched removal from a SoA table (see soa_removal.h). */
-#include "soa_removal.h"
+#include "soa/soa_removal.h"
 
-#include "../alloc.h"
+#include "base/alloc.h"
 
 #include <string.h>
 

@@ -31,7 +31,7 @@
 #ifndef TS_SOA_REMOVAL_H
 #define TS_SOA_REMOVAL_H
 
-#include "soa_table.h"
+#include "soa/soa_table.h"
 
 typedef struct ts_soa_removal {
     int32_t *origin;   /* per slot: the batch-start slot of the object it holds now, or -1 (not moved) */

@@ -1,7 +1,7 @@
 /* Dense SoA table with stable ids and ordered ranges (see soa_table.h). */
-#include "soa_table.h"
+#include "soa/soa_table.h"
 
-#include "../alloc.h"
+#include "base/alloc.h"
 
 #include <string.h>
 

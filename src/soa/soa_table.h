@@ -13,7 +13,7 @@
 #ifndef TS_SOA_TABLE_H
 #define TS_SOA_TABLE_H
 
-#include "../core.h"
+#include "base/core.h"
 
 #include <stdbool.h>
 

@@ -15,14 +15,11 @@
  * K is evaluated at every substep's anchors because light bodies on a heavy
  * one turn far within a step, and a mass from the step's start then
  * overshoots (a 1000:1 ball and chain blew up with it). */
-#include "ball_joint.h"
+#include "solver/ball_joint.h"
 
-#include "../body.h"
-#include "../joint.h"
-#include "../world.h"
-#include "joint_prepare.h"
-#include "point_mass.h"
-#include "velocity_lanes.h"
+#include "solver/joint_prepare.h"
+#include "solver/point_mass.h"
+#include "solver/velocity_lanes.h"
 
 #include <string.h>
 
@@ -104,14 +101,14 @@ TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_cold *cold, bool general, cons
 static bool fill_body(const ts_joint_prepare_context *c, int32_t body, ts_vec3 local, int l, int32_t *state,
                       int32_t *slot, float *inv_mass, float anchor[3][TS_W], float *iso)
 {
-    const ts_world *world = c->world;
-    const ts_body_store *s = &world->store;
+    const ts_records *records = c->records;
+    const ts_body_store *s = &records->store;
     int32_t i = s->table.slot_of_id[body];
     bool awake = i < c->awake;
     state[l] = (awake ? i : c->awake) * (int32_t)sizeof(ts_body_state);
     slot[l] = i;
     inv_mass[l] = awake ? s->inv_mass[i] : 0.0f;
-    const ts_mass_data *md = &world->bodies[body].mass_data;
+    const ts_mass_data *md = &records->bodies[body].mass_data;
     ts_vec3 p = ts_sub(local, md->center);
     if (md->principal_rotation.w != 1.0f) { /* spheres and unrotated boxes skip a rotation */
         p = ts_inv_rotate(md->principal_rotation, p);
@@ -140,7 +137,7 @@ static void fill_lanes(const ts_joint_prepare_context *c, ts_ball_bundle *b, ts_
             }
             continue;
         }
-        const ts_joint *j = c->world->joints + ids[l];
+        const ts_joint *j = c->records->joints + ids[l];
         float iso_a, iso_b;
         bool iso = fill_body(c, j->edges[0].body, j->local_frame[0].p, l, b->state_a, cold->slot_a, b->inv_mass_a,
                              cold->local_a, &iso_a);
@@ -199,7 +196,7 @@ TS_FORCE_INLINE lane_pose pose_of(const ts_body_store *s, const int32_t slot[TS_
 TS_FORCE_INLINE void prepare_pose(const ts_joint_prepare_context *c, ts_ball_bundle *b, ts_ball_cold *cold,
                                   bool general, bool mass)
 {
-    const ts_body_store *s = &c->world->store;
+    const ts_body_store *s = &c->records->store;
     if (general) {
         for (int l = 0; l < TS_W; ++l) {
             bool lane_general = cold->isotropic[l] == 0.0f;
@@ -226,7 +223,7 @@ TS_FORCE_INLINE void prepare_pose(const ts_joint_prepare_context *c, ts_ball_bun
 
 void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
 {
-    ts_ball_cold *cold = TS_WIDE(ts_ball_cold_of)(&c->world->joint_scratch, b);
+    ts_ball_cold *cold = TS_WIDE(ts_ball_cold_of)(c->scratch, b);
     if (c->ball_fill) {
         fill_lanes(c, b, cold, ids, lanes);
     }
@@ -371,11 +368,11 @@ void TS_WIDE(ts_ball_relax)(const ts_joint_solver_context *c, ts_ball_bundle *b,
 
 /* ---- after the substeps ---- */
 
-void TS_WIDE(ts_ball_store_impulses)(ts_world *world, const ts_ball_bundle *b, const int32_t *ids, int lanes,
+void TS_WIDE(ts_ball_store_impulses)(ts_records *records, const ts_ball_bundle *b, const int32_t *ids, int lanes,
                                      float inv_h)
 {
     for (int l = 0; l < lanes; ++l) {
-        ts_joint *j = world->joints + ids[l];
+        ts_joint *j = records->joints + ids[l];
         ts_vec3 impulse = ts_v3(b->impulse[0][l], b->impulse[1][l], b->impulse[2][l]);
         j->impulses.linear = impulse;
         j->reaction_force = ts_scale(inv_h, impulse);

@@ -36,9 +36,9 @@
 #ifndef TS_BALL_JOINT_H
 #define TS_BALL_JOINT_H
 
-#include "joint_solver.h"
+#include "soa/records.h"
+#include "solver/joint_solver.h"
 
-struct ts_world;
 struct ts_joint_prepare_context;
 
 /* Every row starts at a multiple of its own size (TS_W floats), so no row
@@ -130,7 +130,7 @@ void TS_WIDE(ts_ball_solve)(const ts_joint_solver_context *c, ts_ball_bundle *b,
 void TS_WIDE(ts_ball_relax)(const ts_joint_solver_context *c, ts_ball_bundle *b, int32_t count);
 
 /* Writes the impulses and reaction forces back to the joints. */
-void TS_WIDE(ts_ball_store_impulses)(struct ts_world *world, const ts_ball_bundle *b, const int32_t *ids, int lanes,
+void TS_WIDE(ts_ball_store_impulses)(ts_records *records, const ts_ball_bundle *b, const int32_t *ids, int lanes,
                                      float inv_h);
 
 #endif

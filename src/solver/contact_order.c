@@ -1,8 +1,7 @@
 /* A colour's contacts in bundle order (see contact_order.h): by the slot
  * range of their bodies, then by point count. */
-#include "contact_order.h"
+#include "solver/contact_order.h"
 
-#include "../world.h"
 
 /* The most slot ranges a colour is cut into (see contact_order.h). */
 #define TS_ORDER_RANGES 64
@@ -11,10 +10,10 @@
 /* The range of the contact's first awake body slot (a contact has one; static
  * and sleeping bodies sit past the awake slots) and its point-count group,
  * 4 points first. */
-TS_FORCE_INLINE int key_of(const ts_world *world, int32_t contact, int64_t awake, int ranges)
+TS_FORCE_INLINE int key_of(const ts_records *records, int32_t contact, int64_t awake, int ranges)
 {
-    const ts_contact_store *s = &world->contact_store;
-    const int32_t *slot_of_body = world->store.table.slot_of_id;
+    const ts_contact_store *s = &records->contact_store;
+    const int32_t *slot_of_body = records->store.table.slot_of_id;
     int32_t i = s->table.slot_of_id[contact];
     int group = TS_CONTACT_POINTS - s->point_count[i];
     if (ranges == 1) {
@@ -27,12 +26,12 @@ TS_FORCE_INLINE int key_of(const ts_world *world, int32_t contact, int64_t awake
 }
 
 /* Counting sort by key_of, stable; `ranges` is a constant where inlined. */
-TS_FORCE_INLINE void order_by_key(const ts_world *world, const ts_graph_color *color, int ranges, int32_t *ordered)
+TS_FORCE_INLINE void order_by_key(const ts_records *records, const ts_graph_color *color, int ranges, int32_t *ordered)
 {
-    int64_t awake = world->store.table.end[TS_RANGE_AWAKE];
+    int64_t awake = records->store.table.end[TS_RANGE_AWAKE];
     int32_t next[TS_ORDER_RANGES * TS_ORDER_GROUPS] = {0};
     for (int32_t i = 0; i < color->count; ++i) {
-        ++next[key_of(world, color->contacts[i], awake, ranges)];
+        ++next[key_of(records, color->contacts[i], awake, ranges)];
     }
     int32_t start = 0;
     for (int k = 0; k < ranges * TS_ORDER_GROUPS; ++k) {
@@ -42,15 +41,15 @@ TS_FORCE_INLINE void order_by_key(const ts_world *world, const ts_graph_color *c
     }
     for (int32_t i = 0; i < color->count; ++i) {
         int32_t contact = color->contacts[i];
-        ordered[next[key_of(world, contact, awake, ranges)]++] = contact;
+        ordered[next[key_of(records, contact, awake, ranges)]++] = contact;
     }
 }
 
-void ts_contact_order_color(const ts_world *world, const ts_graph_color *color, int ranges, int32_t *ordered)
+void ts_contact_order_color(const ts_records *records, const ts_graph_color *color, int ranges, int32_t *ordered)
 {
     if (ranges <= 1) {
-        order_by_key(world, color, 1, ordered); /* point counts alone */
+        order_by_key(records, color, 1, ordered); /* point counts alone */
     } else {
-        order_by_key(world, color, ranges < TS_ORDER_RANGES ? ranges : TS_ORDER_RANGES, ordered);
+        order_by_key(records, color, ranges < TS_ORDER_RANGES ? ranges : TS_ORDER_RANGES, ordered);
     }
 }

@@ -9,7 +9,7 @@
  * Before that, by body slot, when the step has several workers: the awake
  * slots are cut into one range per worker and a colour's contacts go range
  * by range (by their first awake body). A pass's workers split each
- * colour's blocks in order (parallel.h), so each works on about the same
+ * colour's blocks in order (base/parallel.h), so each works on about the same
  * bodies in every colour and their states stay in its cache; in the order
  * the colours were filled, every colour sent most bodies from one core to
  * the other. Within a range the point-count groups hold, so at most
@@ -20,17 +20,17 @@
 #ifndef TS_CONTACT_ORDER_H
 #define TS_CONTACT_ORDER_H
 
-#include "../islands/graph.h"
+#include "islands/graph.h"
+#include "soa/records.h"
 
 #include <stdint.h>
 
-struct ts_world;
 
 /* Writes the colour's count contact ids to ordered: by slot range (of
  * `ranges`, at most 64), then
  * 4-point manifolds first, then 3, 2, 1 (and 0), each group in the colour's
  * own order. */
-void ts_contact_order_color(const struct ts_world *world, const ts_graph_color *color, int ranges,
+void ts_contact_order_color(const ts_records *records, const ts_graph_color *color, int ranges,
                             int32_t *ordered);
 
 #endif

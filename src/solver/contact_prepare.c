@@ -14,10 +14,9 @@
  * kernels leave them alone without a branch. The derive part is the same
  * lane-wise IEEE operations at every width, so every width gives the same
  * bits. */
-#include "contact_prepare.h"
+#include "solver/contact_prepare.h"
 
-#include "../core.h"
-#include "../world.h"
+#include "base/core.h"
 
 /* Inputs the derive part reads besides the bundle itself. */
 typedef struct lane_inputs {
@@ -26,6 +25,7 @@ typedef struct lane_inputs {
     float separation[TS_CONTACT_POINTS][TS_W];
     float va[3][TS_W], wa[3][TS_W]; /* body velocities at the step's start (bundles that bounce) */
     float vb[3][TS_W], wb[3][TS_W];
+    float gravity_scale_a[TS_W], gravity_scale_b[TS_W]; /* 0 for the dummy (bundles that bounce) */
 } lane_inputs;
 
 /* ---- gather ---- */
@@ -41,7 +41,7 @@ static void store3(float rows[3][TS_W], int l, float x, float y, float z)
 static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, int32_t *state, float *inv_mass,
                         float inv_inertia[6][TS_W])
 {
-    const ts_body_store *s = &c->world->store;
+    const ts_body_store *s = &c->records->store;
     if (i >= c->awake) {
         *state = c->awake;
         *inv_mass = 0.0f;
@@ -60,30 +60,68 @@ static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, i
     inv_inertia[5][l] = s->inv_iw_yz[i];
 }
 
-/* The velocities at the step's start of one body of each lane (zero for the
- * dummy), read only for bundles that bounce. */
+/* The velocities at the step's start and the gravity scales of one body of
+ * each lane (zero for the dummy), read only for bundles that bounce. */
 static void gather_velocities(const ts_contact_prepare_context *c, const int32_t state[TS_W], float v[3][TS_W],
-                              float w[3][TS_W])
+                              float w[3][TS_W], float gravity_scale[TS_W])
 {
-    const ts_body_store *s = &c->world->store;
+    const ts_body_store *s = &c->records->store;
     for (int l = 0; l < TS_W; ++l) {
         int32_t i = state[l];
         if (i >= c->awake) {
             store3(v, l, 0.0f, 0.0f, 0.0f);
             store3(w, l, 0.0f, 0.0f, 0.0f);
+            gravity_scale[l] = 0.0f;
         } else {
             store3(v, l, s->vx[i], s->vy[i], s->vz[i]);
             store3(w, l, s->wx[i], s->wy[i], s->wz[i]);
+            gravity_scale[l] = s->gravity_scale[i];
         }
+    }
+}
+
+/* A contact between two dynamic bodies whose masses differ by more than
+ * ratio (ts_world_def.contact_mass_ratio) sees the lighter one as the
+ * heavier one's mass / ratio: its inverse mass and inverse inertia scaled
+ * down by r / ratio for this lane alone. A soft contact is a spring of
+ * stiffness m (2 pi f)^2 with m the point's effective mass, the light body's,
+ * so 1000 kg resting on 1 kg boxes sinks by its weight over that spring (8 to
+ * 11 cm, and Gauss-Seidel's one pass a substep cannot pass its load through
+ * sooner); at 100:1 it rests 8 mm deep. The price: between bodies more than
+ * `ratio` apart, the heavier one's velocity change in a contact is off by up
+ * to 1 / ratio of the exact one (1% at the default 100). */
+static void limit_mass_ratio(float ratio, ts_contact_bundle *b, int l)
+{
+    float ima = b->inv_mass_a[l], imb = b->inv_mass_b[l];
+    if (ratio <= 0.0f || ima <= 0.0f || imb <= 0.0f) {
+        return;
+    }
+    float (*inertia)[TS_W] = NULL;
+    float *inv_mass = NULL, scale = 1.0f;
+    if (ima > ratio * imb) {
+        scale = ratio * imb / ima;
+        inv_mass = &b->inv_mass_a[l];
+        inertia = b->inv_inertia_a;
+    } else if (imb > ratio * ima) {
+        scale = ratio * ima / imb;
+        inv_mass = &b->inv_mass_b[l];
+        inertia = b->inv_inertia_b;
+    } else {
+        return;
+    }
+    *inv_mass *= scale;
+    for (int k = 0; k < 6; ++k) {
+        inertia[k][l] *= scale;
     }
 }
 
 static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
                           int32_t i)
 {
-    const ts_contact_store *s = &c->world->contact_store;
+    const ts_contact_store *s = &c->records->contact_store;
     int count = i < 0 ? 0 : s->point_count[i];
     in->inv_count[l] = count > 0 ? 1.0f / (float)count : 0.0f;
+    float load = 0.0f;
     for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
         ts_contact_point_lanes *cp = b->points + k;
         if (k < count) {
@@ -92,6 +130,7 @@ static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle
             in->separation[k][l] = s->separation[p];
             in->point_used[k][l] = 1.0f;
             cp->normal_impulse[l] = c->warm_start ? s->normal_impulse[p] : 0.0f;
+            load += cp->normal_impulse[l];
         } else {
             store3(cp->anchor_a, l, 0.0f, 0.0f, 0.0f);
             in->separation[k][l] = 0.0f;
@@ -99,6 +138,7 @@ static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle
             cp->normal_impulse[l] = 0.0f;
         }
     }
+    b->load[l] = 2.0f * load * in->inv_count[l];
 }
 
 static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l)
@@ -122,26 +162,25 @@ static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bu
     b->bias_rate[l] = 0.0f;
     b->mass_scale[l] = 1.0f;
     b->impulse_scale[l] = 0.0f;
+    b->spring_rate[l] = 0.0f;
     gather_points(c, b, in, l, -1);
 }
 
 static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
                         int32_t contact)
 {
-    const ts_contact_store *s = &c->world->contact_store;
-    const ts_body_store *bodies = &c->world->store;
+    const ts_contact_store *s = &c->records->contact_store;
+    const ts_body_store *bodies = &c->records->store;
     int32_t i = s->table.slot_of_id[contact];
     int32_t ia = bodies->table.slot_of_id[s->body_a[i]];
     int32_t ib = bodies->table.slot_of_id[s->body_b[i]];
     gather_body(c, ia, l, &b->body_a[l], &b->inv_mass_a[l], b->inv_inertia_a);
     gather_body(c, ib, l, &b->body_b[l], &b->inv_mass_b[l], b->inv_inertia_b);
+    limit_mass_ratio(c->mass_ratio, b, l);
     b->contact_slot[l] = i;
     store3(b->normal, l, s->nx[i], s->ny[i], s->nz[i]);
-    /* the anchors are point - centre on each body (contact.c), so
-     * anchor_b - anchor_a = centre A - centre B, exactly so far from the
-     * origin too (the two centres' difference rounds as the anchors did) */
-    store3(b->anchor_shift, l, bodies->px[ia] - bodies->px[ib], bodies->py[ia] - bodies->py[ib],
-           bodies->pz[ia] - bodies->pz[ib]);
+    /* B's anchors are A's plus the manifold's shift (contact_recycle.h) */
+    store3(b->anchor_shift, l, s->shift_x[i], s->shift_y[i], s->shift_z[i]);
     b->friction[l] = s->friction[i];
     b->restitution[l] = s->restitution[i];
     b->friction_impulse[0][l] = c->warm_start ? s->friction_impulse1[i] : 0.0f;
@@ -152,6 +191,7 @@ static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *
     b->bias_rate[l] = soft.bias_rate;
     b->mass_scale[l] = soft.mass_scale;
     b->impulse_scale[l] = soft.impulse_scale;
+    b->spring_rate[l] = soft.spring_rate;
     gather_points(c, b, in, l, i);
 }
 
@@ -242,7 +282,18 @@ TS_FORCE_INLINE void derive_friction(ts_contact_bundle *b, ts_wv3 n, ts_wv3 t1, 
     ts_w_store(b->twist_mass, safe_inverse(k_twist));
 }
 
-static void derive(ts_contact_bundle *b, ts_contact_bounce_lanes *bounce, const lane_inputs *in)
+/* What one substep of free flight adds to the approach along n:
+ * n . (gB - gA) h, with each body's gravity scale. */
+static void derive_gravity_approach(const ts_contact_prepare_context *c, ts_contact_bounce_lanes *bounce,
+                                    const lane_inputs *in, ts_wv3 n)
+{
+    ts_wv3 gh = {ts_w_splat(c->gravity_h.x), ts_w_splat(c->gravity_h.y), ts_w_splat(c->gravity_h.z)};
+    ts_wf scale = ts_w_sub(ts_w_load(in->gravity_scale_b), ts_w_load(in->gravity_scale_a));
+    ts_w_store(bounce->gravity_approach, ts_w_mul(scale, ts_wv3_dot(n, gh)));
+}
+
+static void derive(const ts_contact_prepare_context *c, ts_contact_bundle *b, ts_contact_bounce_lanes *bounce,
+                   const lane_inputs *in)
 {
     ts_wv3 n = ts_wv3_load(b->normal);
     ts_wv3 t1 = perpendicular(n);
@@ -254,6 +305,9 @@ static void derive(ts_contact_bundle *b, ts_contact_bounce_lanes *bounce, const 
     ts_wv3 ca;
     derive_points(b, bounce, in, n, mass, ia, ib, &ca);
     derive_friction(b, n, t1, t2, mass, ia, ib, ca);
+    if (bounce) {
+        derive_gravity_approach(c, bounce, in, n);
+    }
 }
 
 /* The most points of any lane, and whether some used lane has fewer. */
@@ -300,16 +354,16 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
     }
     b->bounces = any_restitution(b) && bounce != NULL;
     if (b->bounces) {
-        gather_velocities(c, b->body_a, in.va, in.wa);
-        gather_velocities(c, b->body_b, in.vb, in.wb);
+        gather_velocities(c, b->body_a, in.va, in.wa, in.gravity_scale_a);
+        gather_velocities(c, b->body_b, in.vb, in.wb, in.gravity_scale_b);
     }
-    derive(b, b->bounces ? bounce : NULL, &in);
+    derive(c, b, b->bounces ? bounce : NULL, &in);
     count_points(b, &in);
 }
 
-void TS_WIDE(ts_contact_store_impulses)(ts_world *world, const ts_contact_bundle *b)
+void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bundle *b)
 {
-    ts_contact_store *s = &world->contact_store;
+    ts_contact_store *s = &records->contact_store;
     for (int l = 0; l < TS_W; ++l) {
         int32_t i = b->contact_slot[l];
         if (i < 0) {

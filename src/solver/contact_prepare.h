@@ -7,15 +7,15 @@
 #ifndef TS_CONTACT_PREPARE_H
 #define TS_CONTACT_PREPARE_H
 
-#include "../islands/graph.h"
-#include "../math3.h"
-#include "contact_solver.h"
-
-struct ts_world;
+#include "base/math3.h"
+#include "islands/graph.h"
+#include "soa/records.h"
+#include "solver/contact_solver.h"
 
 /* Soft constraint coefficients of a spring (see contact_solver.c). */
 typedef struct ts_softness {
     float bias_rate, mass_scale, impulse_scale;
+    float spring_rate; /* h omega^2: the spring's impulse per substep and metre, per unit of effective mass */
 } ts_softness;
 
 /* A spring of frequency hertz and damping ratio zeta, integrated implicitly
@@ -26,15 +26,17 @@ static inline ts_softness ts_make_softness(float hertz, float zeta, float h)
     float a1 = 2.0f * zeta + h * omega;
     float a2 = h * omega * a1;
     float a3 = 1.0f / (1.0f + a2);
-    return (ts_softness){omega / a1, a2 * a3, a3};
+    return (ts_softness){omega / a1, a2 * a3, a3, h * omega * omega};
 }
 
 typedef struct ts_contact_prepare_context {
-    const struct ts_world *world;
+    const ts_records *records;
     int32_t awake;     /* awake bodies; the dummy state is at this index */
     ts_softness soft;  /* contacts between dynamic bodies */
     ts_softness stiff; /* contacts with a static or kinematic body */
     bool warm_start;
+    ts_vec3 gravity_h; /* world gravity x substep: the velocity one substep of free flight adds */
+    float mass_ratio;  /* ts_world_def.contact_mass_ratio; 0 = exact masses (XPBD) */
 } ts_contact_prepare_context;
 
 /* Fills bundle b with contacts[first_contact .. + lanes - 1] of a colour's
@@ -47,6 +49,6 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
                                         int32_t first_contact, int lanes);
 
 /* Writes the bundle's accumulated impulses back to the contact store. */
-void TS_WIDE(ts_contact_store_impulses)(struct ts_world *world, const ts_contact_bundle *b);
+void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bundle *b);
 
 #endif

@@ -13,15 +13,24 @@
  * pass drops the bias (mass_scale 1, impulse_scale 0), removing the velocity
  * the position correction added.
  *
- * Separation inside a step: s = s0 + n . ((dpB + dqB rB) - (dpA + dqA rA))
- * - n . (rB - rA), with the anchors rA, rB and the normal n fixed at the
- * step's start (Box2D v3's choice: exact for the translation part, and the
- * fixed anchors keep rolling shapes well behaved). */
-#include "contact_solver.h"
+ * Separation inside a step: the gap between the two surface points of the
+ * step's start, each moved with its body,
+ *     s = s0 + n . ((dpB + dqB sB) - (dpA + dqA sA)) - n . (sB - sA),
+ * with the normal n fixed at the step's start and sA = rA - (s0 / 2) n,
+ * sB = rB + (s0 / 2) n the surface points' offsets from the centres of mass
+ * (rA, rB: the anchors, midway between the surfaces; Box2D v3 turns those,
+ * which is the same at s0 = 0). A speculative point may be far from both
+ * surfaces (s0 up to the distance a step closes: 1.7 m at 100 m/s); turning
+ * the midway anchor then swings a lever of s0 / 2, and a small sphere that
+ * friction spins fast read its gap as opening and went through a thin wall
+ * (9 of 27 oblique shots). With c = n . dqA^-1 n + n . dqB^-1 n - 2 (0
+ * unturned), the surface points add (s0 / 2) c to the midway anchors'
+ * separation, s0 = base + n . (rB - rA). */
+#include "solver/contact_solver.h"
 
-#include "pair_lanes.h"
+#include "solver/pair_lanes.h"
 
-#include "../core.h"
+#include "base/core.h"
 
 #include <string.h>
 
@@ -118,28 +127,69 @@ void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_conta
     TS_PAIR_STORE(c->states, b, &p);
 }
 
-/* Current separation from the moved anchors (see the header comment). */
-TS_FORCE_INLINE ts_wf current_separation(const separation_frame *f, const ts_contact_point_lanes *cp, ts_wv3 ra,
-                                         ts_wv3 rb)
+/* What the separation of a manifold's points needs: the bodies' moves seen
+ * along n, and (see the header comment) c and n . (rB - rA). */
+typedef struct contact_frame {
+    separation_frame moves;
+    ts_wf turned;       /* c = n . dqA^-1 n + n . dqB^-1 n - 2 */
+    ts_wf shift_normal; /* n . (rB - rA) */
+} contact_frame;
+
+TS_FORCE_INLINE contact_frame contact_frame_of(const pair_lanes *p, ts_wv3 n, ts_wv3 shift)
 {
-    ts_wf moved = ts_w_sub(ts_wv3_dot(f->normal_b, rb), ts_wv3_dot(f->normal_a, ra));
-    return ts_w_add(ts_w_add(f->normal_dp, moved), ts_w_load(cp->base_separation));
+    contact_frame f;
+    f.moves = separation_frame_of(p, n);
+    ts_wf both = ts_w_add(ts_wv3_dot(f.moves.normal_a, n), ts_wv3_dot(f.moves.normal_b, n));
+    f.turned = ts_w_sub(both, ts_w_splat(2.0f));
+    f.shift_normal = ts_wv3_dot(shift, n);
+    return f;
 }
 
-TS_FORCE_INLINE ts_wf solve_normal(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p,
-                                   const separation_frame *frame, ts_contact_point_lanes *cp, ts_wv3 n, ts_wv3 shift,
-                                   ts_contact_bounce_lanes *bounce, int k, bool use_bias)
+/* Current separation of the surface points (see the header comment). */
+TS_FORCE_INLINE ts_wf current_separation(const contact_frame *f, const ts_contact_point_lanes *cp, ts_wv3 ra,
+                                         ts_wv3 rb)
+{
+    ts_wf base = ts_w_load(cp->base_separation);
+    ts_wf moved = ts_w_sub(ts_wv3_dot(f->moves.normal_b, rb), ts_wv3_dot(f->moves.normal_a, ra));
+    ts_wf half_gap = ts_w_mul(ts_w_splat(0.5f), ts_w_add(base, f->shift_normal));
+    ts_wf surface = ts_w_mul(half_gap, f->turned);
+    return ts_w_add(ts_w_add(ts_w_add(f->moves.normal_dp, moved), base), surface);
+}
+
+/* Points whose overlap is deeper than the push depth and more than their
+ * load explains: a spring of rate k (h w^2 per unit of effective mass m)
+ * carries impulse m k d at depth d, so a point carrying the lane's load
+ * (twice its mean impulse at the step's start, b->load) sits at most at
+ * d = load / (m k); overlap past that was not made by the load but by
+ * bodies spawned, shoved or driven into each other, and an impact's own
+ * impulse, which grows within the step, does not count. */
+TS_FORCE_INLINE ts_wm unexplained_overlap(ts_wf s, ts_wf load, ts_wf mass, ts_wf rate)
+{
+    ts_wf depth = ts_w_neg(s);
+    ts_wm deep = ts_w_gt(depth, ts_w_splat(TS_CONTACT_PUSH_DEPTH));
+    ts_wf spring = ts_w_mul(ts_w_mul(mass, rate), depth);
+    return ts_w_and(deep, ts_w_gt(spring, load));
+}
+
+TS_FORCE_INLINE void solve_normal(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p,
+                                   const contact_frame *frame, ts_contact_point_lanes *cp, ts_wv3 n, ts_wv3 shift,
+                                   ts_wf rate, ts_wm *pushes, ts_contact_bounce_lanes *bounce, int k, bool use_bias)
 {
     ts_wv3 ra = ts_wv3_load(cp->anchor_a);
     ts_wv3 rb = ts_contact_anchor_b(ra, shift);
     ts_wf s = current_separation(frame, cp, ra, rb);
     ts_wf zero = ts_w_zero();
     ts_wf one = ts_w_splat(1.0f);
+    ts_wf old = ts_w_load(cp->normal_impulse);
+    ts_wf mass = ts_w_load(cp->normal_mass);
 
     /* speculative (s > 0): rigid, bias s / h; overlapping: soft bias when
-     * solving, none when relaxing */
+     * solving, none when relaxing; overlap the load does not explain is
+     * moved out by positions (push_out), and the spring pushes back from at
+     * most the push depth */
+    *pushes = unexplained_overlap(s, ts_w_load(b->load), mass, rate);
     ts_wm separated = ts_w_gt(s, zero);
-    ts_wf spring = ts_w_max(s, ts_w_splat(-TS_CONTACT_PUSH_DEPTH));
+    ts_wf spring = ts_w_select(*pushes, ts_w_max(s, ts_w_splat(-TS_CONTACT_PUSH_DEPTH)), s);
     ts_wf soft_bias = use_bias ? ts_w_max(ts_w_mul(ts_w_load(b->bias_rate), spring), ts_w_splat(-c->push_speed)) : zero;
     ts_wf soft_mass = use_bias ? ts_w_load(b->mass_scale) : one;
     ts_wf soft_impulse = use_bias ? ts_w_load(b->impulse_scale) : zero;
@@ -148,14 +198,19 @@ TS_FORCE_INLINE ts_wf solve_normal(const ts_contact_solver_context *c, const ts_
     ts_wf impulse_scale = ts_w_select(separated, zero, soft_impulse);
 
     ts_wf vn = ts_wv3_dot(ts_pair_relative_velocity(p, ra, rb), n);
-    /* The fastest approach seen before any impulse of a substep: a body that
-     * hits the ground partway through a step arrives faster than it started
-     * the step (by up to g dt), and restitution should return that speed. */
+    /* The approach restitution returns: the one at the step's start plus
+     * what gravity added in the substeps before the point first pushed (a
+     * ball that lands partway through a step arrives faster than it started
+     * it, by up to g dt). Only gravity, never other contacts' impulses of
+     * this step: a sphere hit earlier in the step approaches its neighbour
+     * because of that hit, and returning that speed too would bounce a
+     * Newton's cradle twice and add energy. */
     if (use_bias && bounce) {
-        ts_w_store(bounce->relative_velocity[k], ts_w_min(ts_w_load(bounce->relative_velocity[k]), vn));
+        ts_wm pushed = ts_w_gt(ts_w_load(bounce->max_normal_impulse[k]), zero);
+        ts_wf gained = ts_w_select(pushed, zero, ts_w_load(bounce->gravity_approach));
+        ts_w_store(bounce->relative_velocity[k], ts_w_add(ts_w_load(bounce->relative_velocity[k]), gained));
     }
-    ts_wf old = ts_w_load(cp->normal_impulse);
-    ts_wf delta = ts_w_sub(ts_w_neg(ts_w_mul(ts_w_mul(ts_w_load(cp->normal_mass), mass_scale), ts_w_add(vn, bias))),
+    ts_wf delta = ts_w_sub(ts_w_neg(ts_w_mul(ts_w_mul(mass, mass_scale), ts_w_add(vn, bias))),
                            ts_w_mul(impulse_scale, old));
     ts_wf total = ts_w_max(ts_w_add(old, delta), zero);
     delta = ts_w_sub(total, old);
@@ -164,18 +219,23 @@ TS_FORCE_INLINE ts_wf solve_normal(const ts_contact_solver_context *c, const ts_
         ts_w_store(bounce->max_normal_impulse[k], ts_w_max(ts_w_load(bounce->max_normal_impulse[k]), delta));
     }
     ts_pair_apply_impulse(p, ts_wv3_scale(delta, n), ra, rb);
-    return s;
 }
 
-/* Deep overlap (beyond TS_CONTACT_PUSH_DEPTH) is moved out, not pushed out
- * with velocity: for each point, a position impulse along n
+/* Overlap beyond TS_CONTACT_PUSH_DEPTH that the load does not explain
+ * (unexplained_overlap) is moved out, not pushed out with velocity: a
+ * column of overlapping boxes pushed apart at the push speed per contact
+ * launches its top box at the sum (11 m/s for a 25%-overlapped B = 10
+ * pyramid). Overlap a load explains stays the spring's at any depth:
+ * capping the spring there lets a heavy load sink through it (a 1000 kg
+ * box through 1 kg boxes, a 100-box column into itself).
+ * For each point, a position impulse along n
  *     P = -m_eff max(β (s + d), -push_step)   (β the push fraction, d the depth)
  * moves the bodies as an impulse moves velocities (dp = P n / m,
  * dθ = I^-1 (r x P n)), so the overlap beyond d shrinks by β of itself, at
  * most push_step per pass. Bodies end apart at rest instead of launched; the
  * points are taken in turn with the separation recomputed after each move. */
 TS_FORCE_INLINE void push_out(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p, ts_wv3 n,
-                              ts_wv3 shift)
+                              ts_wv3 shift, ts_wf rate, ts_wm deep)
 {
     ts_wf zero = ts_w_zero();
     ts_wf half = ts_w_splat(0.5f);
@@ -183,12 +243,16 @@ TS_FORCE_INLINE void push_out(const ts_contact_solver_context *c, const ts_conta
         const ts_contact_point_lanes *cp = b->points + k;
         ts_wv3 ra = ts_wv3_load(cp->anchor_a);
         ts_wv3 rb = ts_contact_anchor_b(ra, shift);
-        separation_frame frame = separation_frame_of(p, n);
+        contact_frame frame = contact_frame_of(p, n, shift);
         ts_wf s = current_separation(&frame, cp, ra, rb);
         ts_wf beyond = ts_w_add(s, ts_w_splat(TS_CONTACT_PUSH_DEPTH));
         ts_wf error = ts_w_max(ts_w_mul(ts_w_splat(TS_CONTACT_PUSH_FRACTION), beyond), ts_w_splat(-c->push_step));
-        ts_wf amount = ts_w_neg(ts_w_mul(ts_w_load(cp->normal_mass), ts_w_min(error, zero)));
-        ts_wm moves = ts_w_gt(amount, zero);
+        ts_wf mass = ts_w_load(cp->normal_mass);
+        ts_wf amount = ts_w_neg(ts_w_mul(mass, ts_w_min(error, zero)));
+        ts_wm pushes = unexplained_overlap(s, ts_w_load(b->load), mass, rate);
+        /* only the lanes the normal rows found deep, whatever their
+         * bundle-mates: a lane's bits never depend on them */
+        ts_wm moves = ts_w_and(ts_w_and(ts_w_gt(amount, zero), pushes), deep);
         if (ts_w_mask_bits(moves) == 0) {
             continue;
         }
@@ -252,21 +316,22 @@ typedef struct normal_sums {
 } normal_sums;
 
 TS_FORCE_INLINE void solve_points(const ts_contact_solver_context *c, ts_contact_bundle *b, pair_lanes *p,
-                                  const separation_frame *frame, ts_wv3 n, ts_wv3 shift, ts_contact_bounce_lanes *bounce,
-                                  bool use_bias, int count, bool mixed, normal_sums *sums)
+                                  const contact_frame *frame, ts_wv3 n, ts_wv3 shift, ts_wf rate,
+                                  ts_contact_bounce_lanes *bounce, bool use_bias, int count, bool mixed,
+                                  normal_sums *sums)
 {
-    ts_wf deep_below = ts_w_splat(-TS_CONTACT_PUSH_DEPTH);
     for (int k = 0; k < count; ++k) {
         ts_contact_point_lanes *cp = b->points + k;
         lane_velocities before = velocities_of(p);
-        ts_wf s = solve_normal(c, b, p, frame, cp, n, shift, bounce, k, use_bias);
+        ts_wm pushes;
+        solve_normal(c, b, p, frame, cp, n, shift, rate, &pushes, bounce, k, use_bias);
         ts_wm used = point_used(cp);
         ts_wf impulse = ts_w_load(cp->normal_impulse);
         if (mixed) {
             keep_unused(used, p, &before);
             impulse = ts_w_select(used, impulse, ts_w_zero()); /* an unused point's may be -0 */
         }
-        sums->deep = ts_w_or(sums->deep, ts_w_and(ts_w_gt(deep_below, s), used));
+        sums->deep = ts_w_or(sums->deep, ts_w_and(used, pushes));
         sums->total_normal = ts_w_add(sums->total_normal, impulse);
         sums->twist_limit = ts_w_add(sums->twist_limit, ts_w_mul(impulse, ts_w_load(cp->lever_arm)));
     }
@@ -280,9 +345,11 @@ TS_FORCE_INLINE void solve_pass(const ts_contact_solver_context *c, ts_contact_b
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
     ts_wv3 shift = ts_wv3_load(b->anchor_shift);
-    separation_frame frame = separation_frame_of(&p, n);
+    contact_frame frame = contact_frame_of(&p, n, shift);
+    ts_wf rate = ts_w_load(b->spring_rate);
     normal_sums sums = {ts_w_zero(), ts_w_zero(), ts_w_gt(ts_w_zero(), ts_w_splat(1.0f)) /* none */};
-#define TS_SOLVE_POINTS(count, mixed) solve_points(c, b, &p, &frame, n, shift, bounce, use_bias, count, mixed, &sums)
+#define TS_SOLVE_POINTS(count, mixed)                                                                                  \
+    solve_points(c, b, &p, &frame, n, shift, rate, bounce, use_bias, count, mixed, &sums)
     TS_FOR_POINT_LOOP(b, TS_SOLVE_POINTS);
 #undef TS_SOLVE_POINTS
     ts_wm deep = sums.deep;
@@ -290,7 +357,7 @@ TS_FORCE_INLINE void solve_pass(const ts_contact_solver_context *c, ts_contact_b
         solve_friction(b, &p, n, shift, sums.total_normal, sums.twist_limit);
     }
     if (ts_w_mask_bits(deep) != 0) {
-        push_out(c, b, &p, n, shift);
+        push_out(c, b, &p, n, shift, rate, deep);
         TS_PAIR_STORE_POSE(c->states, b, &p);
         return;
     }

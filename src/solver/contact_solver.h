@@ -15,10 +15,10 @@
 #ifndef TS_CONTACT_SOLVER_H
 #define TS_CONTACT_SOLVER_H
 
-#include "body_state.h"
-#include "wide.h"
+#include "solver/body_state.h"
+#include "solver/wide.h"
 
-#include "../core.h"
+#include "base/core.h"
 
 typedef struct ts_contact_point_lanes {
     float anchor_a[3][TS_W]; /* point - centre of mass of A at the step's start, world; B's is anchor_a + anchor_shift */
@@ -61,6 +61,13 @@ typedef struct ts_contact_bundle {
     float friction_impulse[2][TS_W];
     float twist_impulse[TS_W];
     float bias_rate[TS_W]; /* soft constraint coefficients of this lane (static contacts are stiffer) */
+    /* h (2 pi f)^2 of the lane's spring: its impulse per substep at depth d
+     * is normal mass x spring_rate x d */
+    float spring_rate[TS_W];
+    /* twice the mean normal impulse of the lane's points at the step's
+     * start: the most a point's spring may carry and still be the load's
+     * (see unexplained_overlap in contact_solver.c) */
+    float load[TS_W];
     float mass_scale[TS_W];
     float impulse_scale[TS_W];
     ts_contact_point_lanes points[4];
@@ -72,19 +79,19 @@ typedef struct ts_contact_bundle {
 /* Restitution's bookkeeping for one bundle, kept beside the bundles and
  * touched only by bundles with a bouncing lane. */
 typedef struct ts_contact_bounce_lanes {
-    float relative_velocity[4][TS_W];  /* fastest approach in the step */
+    float relative_velocity[4][TS_W];  /* approach speed of the point when it first pushed (see ts_contact_solve) */
     float max_normal_impulse[4][TS_W]; /* largest increment this step: 0 means it never pushed */
+    float gravity_approach[TS_W];      /* n . (gB - gA) h: the approach one substep of free flight adds */
 } ts_contact_bounce_lanes;
 
 /* B's anchor of a point, and the tangent not stored. */
 TS_FORCE_INLINE ts_wv3 ts_contact_anchor_b(ts_wv3 anchor_a, ts_wv3 shift) { return ts_wv3_add(anchor_a, shift); }
 TS_FORCE_INLINE ts_wv3 ts_contact_tangent2(ts_wv3 normal, ts_wv3 tangent1) { return ts_wv3_cross(normal, tangent1); }
 
-/* Overlap up to this depth is the soft spring's (a loaded stack rests a
- * few mm deep; a tall one up to ~1.5 cm at its base); beyond it the solve and
- * relax passes move positions apart (Box2D v3's speculative distance, 4x its
- * linear slop). Measured on large_pyramid and the 25%-overlap pyramid: 1 cm
- * lets heavy stacks sink onto the cap, 3 cm launches overlap faster. */
+/* Overlap deeper than this that the contact's load does not explain is
+ * moved out by positions, not pushed out by the spring (see push_out in
+ * contact_solver.c); loaded overlap is the spring's at any depth. 2 cm:
+ * Box2D v3's speculative distance, 4x its linear slop. */
 #define TS_CONTACT_PUSH_DEPTH 0.02f
 /* Part of the overlap beyond the push depth moved out per pass (0.2 to 0.8
  * all recover the overlap test within a few steps of each other). */
@@ -108,7 +115,8 @@ void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_conta
  * without bias, then friction, so that friction acts on the velocities the
  * step keeps and not on the push-out (Box3D's split; in our tests it drifts a
  * pyramid's top less than friction in both passes). Both passes move
- * points deeper than TS_CONTACT_PUSH_DEPTH apart by positions. */
+ * overlap beyond TS_CONTACT_PUSH_DEPTH that the load does not explain
+ * apart by positions. */
 void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b,
                                ts_contact_bounce_lanes *bounce, bool use_bias);
 

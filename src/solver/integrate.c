@@ -21,9 +21,9 @@
  * against 15% and 22% for the one-Newton-step
  * implicit gyroscopic update of Catto's GDC 2015 talk, which also damps
  * spinning bodies. Kinematic bodies (inverse mass 0) keep their w as set. */
-#include "integrate.h"
+#include "solver/integrate.h"
 
-#include "../math3.h"
+#include "base/math3.h"
 
 /* Column pointers as restrict locals: the columns never overlap, and saying
  * so lets the compiler keep values in registers. */

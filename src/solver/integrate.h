@@ -5,8 +5,8 @@
 #ifndef TS_INTEGRATE_H
 #define TS_INTEGRATE_H
 
-#include "../soa/body_store.h"
-#include "body_state.h"
+#include "soa/body_store.h"
+#include "solver/body_state.h"
 
 /* States of slots [begin, end) from the store: velocities, zero deltas; and
  * the bodies' world inverse inertias (store columns inv_iw_*) for the
@@ -17,6 +17,7 @@ bool ts_states_begin_w1(ts_body_state *states, ts_body_store *store, int32_t beg
 bool ts_states_begin_w4(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
 bool ts_states_begin_w8(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
 bool ts_states_begin_w16(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
+bool ts_states_begin_w16x(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
 
 /* The integrators run TS_W bodies at a time (integrate_wide.c, one build per
  * width, the same bits at every width). Both keep a body whose new state would not be finite (a huge
@@ -49,6 +50,8 @@ int32_t ts_integrate_velocities_w8(ts_body_state *states, ts_body_store *store, 
                                    ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
 int32_t ts_integrate_velocities_w16(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
                                    ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
+int32_t ts_integrate_velocities_w16x(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
 
 /* dp += h v, dq += h/2 (w, 0) dq, normalised; then the angular velocity of
  * dynamic bodies is updated so that the world angular momentum is unchanged
@@ -60,6 +63,8 @@ int32_t ts_integrate_positions_w4(ts_body_state *states, const ts_body_store *st
 int32_t ts_integrate_positions_w8(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
                                   float h, ts_free_bodies free);
 int32_t ts_integrate_positions_w16(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                   float h, ts_free_bodies free);
+int32_t ts_integrate_positions_w16x(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
                                    float h, ts_free_bodies free);
 
 /* Writes the step's result into the store: p += dp, q = dq q (normalised),
@@ -78,6 +83,8 @@ void ts_states_finish_wide_w4(const ts_body_state *states, ts_body_store *store,
 void ts_states_finish_wide_w8(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
                               bool clear_forces, ts_free_bodies free);
 void ts_states_finish_wide_w16(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                              bool clear_forces, ts_free_bodies free);
+void ts_states_finish_wide_w16x(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
                               bool clear_forces, ts_free_bodies free);
 
 #endif

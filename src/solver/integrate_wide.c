@@ -9,10 +9,10 @@
  * principal moments: no gyroscopic update) become per-lane selects of the
  * two results, and the costly branch runs only when a lane of the bundle
  * needs it; a lane's result does not depend on its neighbours. */
-#include "integrate.h"
+#include "solver/integrate.h"
 
-#include "body_lanes.h"
-#include "velocity_lanes.h"
+#include "solver/body_lanes.h"
+#include "solver/velocity_lanes.h"
 
 #include <string.h>
 
@@ -188,14 +188,19 @@ bool TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32
 
 /* ---- velocities ---- */
 
-#if TS_W == 4 || TS_W == 8
-/* Lane l's v group (and lane l + 4's in the upper half at W = 8) plus its
+#if TS_W == 4 || TS_W == 8 || TS_W == 16
+/* Lane l's v group (and lane l + 4's in the upper half at W = 8, the
+ * quarters' lanes l + 4, l + 8, l + 12 at W = 16) plus its
  * row of dv; *finite_bits gets the x, y, z bits of the lanes whose sum is finite. */
 TS_FORCE_INLINE ts_wf add_velocity_row(ts_body_state *states, int l, ts_wf dv_row, uint32_t *finite_bits)
 {
     ts_wf v = ts_w_add(velocity_row(states, lane_iota, l, 0, 64), dv_row);
     uint32_t bits = ts_w_mask_bits(finite(v));
-#if TS_W == 8
+#if TS_W == 16
+    for (int q = 0; q < 4; ++q) {
+        *finite_bits |= (bits >> (4 * q) & 7u) == 7u ? 1u << (l + 4 * q) : 0u;
+    }
+#elif TS_W == 8
     *finite_bits |= ((bits & 7u) == 7u ? 1u << l : 0u) | ((bits >> 4 & 7u) == 7u ? 1u << (l + 4) : 0u);
 #else
     *finite_bits |= (bits & 7u) == 7u ? 1u << l : 0u;
@@ -294,7 +299,7 @@ TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const
                                         const ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw)
 {
     velocity_terms t = velocity_terms_of(store, i, count, g, hw);
-#if TS_W == 4 || TS_W == 8
+#if TS_W == 4 || TS_W == 8 || TS_W == 16
     if (count == TS_W && !t.damped && !t.turned) {
         return free_velocity_bundle(states, t.dv, i);
     }

@@ -1,11 +1,9 @@
 /* Preparing the joint bundles of a step (see joint_prepare.h). */
-#include "joint_prepare.h"
+#include "solver/joint_prepare.h"
 
-#include "../body.h"
-#include "../soa/array.h"
-#include "../world.h"
-#include "ball_joint.h"
-#include "contact_prepare.h"
+#include "base/array.h"
+#include "solver/ball_joint.h"
+#include "solver/contact_prepare.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -23,9 +21,9 @@ static ts_joint_bundle *general_bundle(const ts_joint_scratch *s, ts_joint_bundl
 
 /* A joint is solved while one of its bodies is awake; a sleeping island's
  * joints keep their impulses (and reaction readouts) until it wakes. */
-static bool joint_is_awake(const ts_world *world, const ts_joint *j)
+static bool joint_is_awake(const ts_records *records, const ts_joint *j)
 {
-    const ts_body_store *s = &world->store;
+    const ts_body_store *s = &records->store;
     int32_t awake = s->table.end[TS_RANGE_AWAKE];
     if (s->table.end[TS_RANGE_SLEEPING] == awake) {
         return true; /* nothing sleeps: a coloured joint's dynamic body is awake */
@@ -33,26 +31,25 @@ static bool joint_is_awake(const ts_world *world, const ts_joint *j)
     return s->table.slot_of_id[j->edges[0].body] < awake || s->table.slot_of_id[j->edges[1].body] < awake;
 }
 
-bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
+bool TS_WIDE(ts_joint_solver_begin)(ts_joint_scratch *s, ts_records *records, const ts_constraint_graph *graph)
 {
-    ts_joint_scratch *s = &world->joint_scratch;
-    const ts_allocator *allocator = &world->allocator;
-    uint32_t graph_revision = world->graph.joint_revision, store_revision = world->store.table.revision;
+    const ts_allocator *allocator = &records->allocator;
+    uint32_t graph_revision = graph->joint_revision, store_revision = records->store.table.revision;
     if (s->layout_width == TS_W && s->layout_graph_revision == graph_revision &&
         s->layout_store_revision == store_revision) {
         s->layout_rebuilt = false; /* the same joints in the same colours on the same body slots */
         return true;
     }
-    ts_joint_flush_impulses(world); /* from the old layout, before it goes */
+    ts_joint_flush_impulses(s, records); /* from the old layout, before it goes */
     s->layout_width = 0;            /* until laid out */
     int32_t joints = 0, bundles = 0, balls = 0;
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
-        const ts_graph_color *gc = world->graph.colors + color;
+        const ts_graph_color *gc = graph->colors + color;
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
         int32_t per_type[TS_JOINT_TYPE_COUNT] = {0};
         for (int32_t i = 0; i < gc->joint_count; ++i) {
-            const ts_joint *j = world->joints + gc->joints[i];
-            per_type[j->type] += joint_is_awake(world, j) ? 1 : 0;
+            const ts_joint *j = records->joints + gc->joints[i];
+            per_type[j->type] += joint_is_awake(records, j) ? 1 : 0;
         }
         for (int t = 0; t < TS_JOINT_TYPE_COUNT; ++t) {
             bundles += (per_type[t] + lanes - 1) / lanes;
@@ -71,14 +68,14 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
     /* Colour by colour, a counting sort by type, then one bundle per `lanes` joints of a type. */
     int32_t placed = 0, bundle = 0, slot[2] = {0, 0}; /* next general and ball slot */
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
-        const ts_graph_color *gc = world->graph.colors + color;
+        const ts_graph_color *gc = graph->colors + color;
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
         s->color_begin[color] = bundle;
         int32_t start[TS_JOINT_TYPE_COUNT + 1] = {0};
         int32_t active = 0;
         for (int32_t i = 0; i < gc->joint_count; ++i) {
-            const ts_joint *j = world->joints + gc->joints[i];
-            if (joint_is_awake(world, j)) {
+            const ts_joint *j = records->joints + gc->joints[i];
+            if (joint_is_awake(records, j)) {
                 start[j->type + 1] += 1;
                 active += 1;
             }
@@ -92,8 +89,8 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
         }
         for (int32_t i = 0; i < gc->joint_count; ++i) {
             int32_t joint = gc->joints[i];
-            if (joint_is_awake(world, world->joints + joint)) {
-                s->sorted[placed + next[world->joints[joint].type]++] = joint;
+            if (joint_is_awake(records, records->joints + joint)) {
+                s->sorted[placed + next[records->joints[joint].type]++] = joint;
             }
         }
         for (int t = 0; t < TS_JOINT_TYPE_COUNT; ++t) {
@@ -115,12 +112,11 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_world *world)
     return true;
 }
 
-bool TS_WIDE(ts_joint_take_ball_fill)(ts_world *world, int32_t step)
+bool TS_WIDE(ts_joint_take_ball_fill)(ts_joint_scratch *s, ts_records *records, int32_t step)
 {
-    ts_joint_scratch *s = &world->joint_scratch;
     bool fill = s->layout_rebuilt || s->ball_step != step - 1;
     if (fill) {
-        ts_joint_flush_impulses(world); /* the fill reads the joints' impulses */
+        ts_joint_flush_impulses(s, records); /* the fill reads the joints' impulses */
     }
     s->ball_step = step;
     return fill;
@@ -173,7 +169,7 @@ static ts_vec3 perpendicular(ts_vec3 n)
 
 ts_joint_body_view TS_WIDE(ts_joint_view_body)(const ts_joint_prepare_context *c, int32_t body)
 {
-    const ts_body_store *s = &c->world->store;
+    const ts_body_store *s = &c->records->store;
     int32_t i = s->table.slot_of_id[body];
     ts_joint_body_view b = {c->awake, 0.0f, {0}, ts_v3(s->px[i], s->py[i], s->pz[i]), {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
     if (i < c->awake) {
@@ -193,9 +189,10 @@ ts_joint_body_view TS_WIDE(ts_joint_view_body)(const ts_joint_prepare_context *c
 /* A joint frame given in the body's origin frame, in the world: the
  * simulation frame is origin * (centre, principal rotation), so the frame is
  * sim * (conj(principal) (p - centre), conj(principal) q). */
-static ts_transform world_frame(const ts_world *world, int32_t body, const ts_joint_body_view *view, ts_transform local)
+static ts_transform world_frame(const ts_records *records, int32_t body, const ts_joint_body_view *view,
+                                ts_transform local)
 {
-    const ts_mass_data *md = &world->bodies[body].mass_data;
+    const ts_mass_data *md = &records->bodies[body].mass_data;
     ts_quat to_sim = ts_quat_conj(md->principal_rotation);
     ts_transform in_sim = {ts_rotate(to_sim, ts_sub(local.p, md->center)), ts_quat_mul(to_sim, local.q)};
     return ts_transform_mul((ts_transform){view->center, view->rotation}, in_sim);
@@ -273,12 +270,12 @@ static void prepare_axial(const ts_joint_prepare_context *c, ts_joint_bundle *b,
 
 static void prepare_lane(const ts_joint_prepare_context *c, ts_joint_bundle *b, int l, int32_t id)
 {
-    const ts_world *world = c->world;
-    const ts_joint *j = world->joints + id;
+    const ts_records *records = c->records;
+    const ts_joint *j = records->joints + id;
     ts_joint_body_view a = TS_WIDE(ts_joint_view_body)(c, j->edges[0].body);
     ts_joint_body_view bb = TS_WIDE(ts_joint_view_body)(c, j->edges[1].body);
-    ts_transform fa = world_frame(world, j->edges[0].body, &a, j->local_frame[0]);
-    ts_transform fb = world_frame(world, j->edges[1].body, &bb, j->local_frame[1]);
+    ts_transform fa = world_frame(records, j->edges[0].body, &a, j->local_frame[0]);
+    ts_transform fb = world_frame(records, j->edges[1].body, &bb, j->local_frame[1]);
     ts_vec3 ra = ts_sub(fa.p, a.center), rb = ts_sub(fb.p, bb.center);
     b->body_a[l] = a.state;
     b->body_b[l] = bb.state;
@@ -342,7 +339,7 @@ static void prepare_lane(const ts_joint_prepare_context *c, ts_joint_bundle *b, 
 
 void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t k)
 {
-    const ts_joint_scratch *s = &c->world->joint_scratch;
+    const ts_joint_scratch *s = c->scratch;
     ts_joint_bundle_ref ref = s->refs[k];
     if (ref.type == TS_JOINT_BALL) {
         TS_WIDE(ts_ball_prepare)(c, TS_WIDE(ts_ball_bundles)(s) + ref.slot, s->sorted + ref.first, ref.lanes);
@@ -368,7 +365,7 @@ void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t
  * leave an isotropic ball bundle as its last relax kept it.) */
 void TS_WIDE(ts_joint_prepare_bundles)(const ts_joint_prepare_context *c, int32_t begin, int32_t end)
 {
-    const ts_joint_scratch *s = &c->world->joint_scratch;
+    const ts_joint_scratch *s = c->scratch;
     const ts_ball_bundle *balls = TS_WIDE(ts_ball_bundles)(s);
     for (int32_t k = begin; k < end; ++k) {
         if (k + 1 < end && s->refs[k + 1].type == TS_JOINT_BALL && (c->ball_fill || c->ball_refresh)) {
@@ -389,21 +386,19 @@ void TS_WIDE(ts_joint_prepare_bundles)(const ts_joint_prepare_context *c, int32_
 
 static ts_vec3 get3(const float rows[3][TS_W], int l) { return ts_v3(rows[0][l], rows[1][l], rows[2][l]); }
 
-void TS_WIDE(ts_ball_flush_impulses)(ts_world *world)
+void TS_WIDE(ts_ball_flush_impulses)(const ts_joint_scratch *s, ts_records *records)
 {
-    const ts_joint_scratch *s = &world->joint_scratch;
     ts_ball_bundle *balls = TS_WIDE(ts_ball_bundles)(s);
     for (int32_t k = 0; k < s->color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
         ts_joint_bundle_ref ref = s->refs[k];
         if (ref.type == TS_JOINT_BALL) {
-            TS_WIDE(ts_ball_store_impulses)(world, balls + ref.slot, s->sorted + ref.first, ref.lanes, s->ball_inv_h);
+            TS_WIDE(ts_ball_store_impulses)(records, balls + ref.slot, s->sorted + ref.first, ref.lanes, s->ball_inv_h);
         }
     }
 }
 
-void TS_WIDE(ts_joint_store_impulses)(ts_world *world, int32_t k, float inv_h)
+void TS_WIDE(ts_joint_store_impulses)(const ts_joint_scratch *s, ts_records *records, int32_t k, float inv_h)
 {
-    const ts_joint_scratch *s = &world->joint_scratch;
     ts_joint_bundle_ref ref = s->refs[k];
     if (ref.type == TS_JOINT_BALL) {
         return; /* kept in the bundle until flushed (ball_impulses_pending) */
@@ -413,7 +408,7 @@ void TS_WIDE(ts_joint_store_impulses)(ts_world *world, int32_t k, float inv_h)
         if (b->joint[l] < 0) {
             continue;
         }
-        ts_joint *j = world->joints + b->joint[l];
+        ts_joint *j = records->joints + b->joint[l];
         ts_joint_impulses *out = &j->impulses;
         out->linear = get3(b->linear_impulse, l);
         out->angular = get3(b->angular_impulse, l);

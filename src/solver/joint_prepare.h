@@ -8,15 +8,16 @@
 #ifndef TS_JOINT_PREPARE_H
 #define TS_JOINT_PREPARE_H
 
-#include "joint_solver.h"
-
-struct ts_world;
+#include "islands/graph.h"
+#include "soa/records.h"
+#include "solver/joint_solver.h"
 
 /* How often the kept ball bundles evaluate their pose afresh (ball_joint.h). */
 #define TS_BALL_REFRESH_STEPS 32
 
 typedef struct ts_joint_prepare_context {
-    const struct ts_world *world;
+    const ts_records *records;
+    const ts_joint_scratch *scratch; /* the layout of the bundles */
     int32_t awake; /* awake bodies; the dummy state is at this index */
     float h;       /* substep */
     bool warm_start;
@@ -40,14 +41,14 @@ typedef struct ts_joint_body_view {
 ts_joint_body_view TS_WIDE(ts_joint_view_body)(const ts_joint_prepare_context *c, int32_t body);
 
 /* Serial, before the solver's parallel region: lays out the bundles of every
- * colour (world->joint_scratch). False when the allocator fails. */
-bool TS_WIDE(ts_joint_solver_begin)(struct ts_world *world);
+ * colour (in scratch). False when the allocator fails. */
+bool TS_WIDE(ts_joint_solver_begin)(ts_joint_scratch *scratch, ts_records *records, const ts_constraint_graph *graph);
 
 /* Whether this soft step must fill its ball bundles afresh rather than
  * refresh them (ball_joint.h): when the layout was rebuilt, or the previous
  * step did not fill them (the first step, XPBD, a solver switch). Marks
- * them filled by the step `step` (world step_count). */
-bool TS_WIDE(ts_joint_take_ball_fill)(struct ts_world *world, int32_t step);
+ * them filled by the step `step` (the world's step count). */
+bool TS_WIDE(ts_joint_take_ball_fill)(ts_joint_scratch *scratch, ts_records *records, int32_t step);
 
 /* Fills bundle k (any order, any thread). */
 void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t k);
@@ -59,6 +60,6 @@ void TS_WIDE(ts_joint_prepare_bundles)(const ts_joint_prepare_context *c, int32_
 /* Writes bundle k's impulses back to its joints, with the reaction force
  * and torque (impulse per substep / h); ball bundles keep theirs until
  * ts_joint_flush_impulses (joint_scratch.h). */
-void TS_WIDE(ts_joint_store_impulses)(struct ts_world *world, int32_t k, float inv_h);
+void TS_WIDE(ts_joint_store_impulses)(const ts_joint_scratch *scratch, ts_records *records, int32_t k, float inv_h);
 
 #endif

@@ -7,7 +7,8 @@
 #ifndef TS_JOINT_SCRATCH_H
 #define TS_JOINT_SCRATCH_H
 
-#include "../core.h"
+#include "base/core.h"
+#include "soa/records.h"
 
 typedef struct ts_joint_bundle_ref {
     int32_t first; /* index into sorted of the bundle's first joint */
@@ -36,7 +37,7 @@ typedef struct ts_joint_scratch {
     int32_t layout_width;
     /* The ball bundles keep their bodies, masses, anchors in the bodies'
      * simulation frames and impulses across steps: valid when the soft step
-     * filled them in the previous step (world step_count) with this layout;
+     * filled them in the previous step (the world's step count) with this layout;
      * -1 forces a full fill (a new layout, a switch of solver). */
     int32_t ball_step;
     bool layout_rebuilt; /* ts_joint_solver_begin laid out the bundles afresh this step */
@@ -53,14 +54,13 @@ typedef struct ts_joint_scratch {
 
 void ts_joint_scratch_free(ts_joint_scratch *scratch, const ts_allocator *allocator);
 
-struct ts_world;
-
 /* Writes the ball bundles' pending impulses to their joints (nothing when
  * none are pending); the generic entry and its build per width. */
-void ts_joint_flush_impulses(struct ts_world *world);
-void ts_ball_flush_impulses_w1(struct ts_world *world);
-void ts_ball_flush_impulses_w4(struct ts_world *world);
-void ts_ball_flush_impulses_w8(struct ts_world *world);
-void ts_ball_flush_impulses_w16(struct ts_world *world);
+void ts_joint_flush_impulses(ts_joint_scratch *scratch, ts_records *records);
+void ts_ball_flush_impulses_w1(const ts_joint_scratch *scratch, ts_records *records);
+void ts_ball_flush_impulses_w4(const ts_joint_scratch *scratch, ts_records *records);
+void ts_ball_flush_impulses_w8(const ts_joint_scratch *scratch, ts_records *records);
+void ts_ball_flush_impulses_w16(const ts_joint_scratch *scratch, ts_records *records);
+void ts_ball_flush_impulses_w16x(const ts_joint_scratch *scratch, ts_records *records);
 
 #endif

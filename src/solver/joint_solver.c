@@ -33,14 +33,14 @@
  *
  * The hinge angle is 2 atan2(z, w) of the frames' relative rotation (w >= 0,
  * so it lies in (-pi, pi]); atan2 is a polynomial (no libm inside a step). */
-#include "joint_solver.h"
+#include "solver/joint_solver.h"
 
-#include "ball_joint.h"
+#include "solver/ball_joint.h"
 
-#include "../core.h"
-#include "pair_lanes.h"
-#include "wide_atan2.h"
-#include "point_mass.h"
+#include "base/core.h"
+#include "solver/pair_lanes.h"
+#include "solver/point_mass.h"
+#include "solver/wide_atan2.h"
 
 #include "tessera/joint.h"
 

@@ -15,9 +15,9 @@
 #ifndef TS_JOINT_SOLVER_H
 #define TS_JOINT_SOLVER_H
 
-#include "body_state.h"
-#include "joint_scratch.h"
-#include "wide.h"
+#include "solver/body_state.h"
+#include "solver/joint_scratch.h"
+#include "solver/wide.h"
 
 typedef struct ts_joint_bundle {
     int32_t body_a[TS_W]; /* body state index (the dummy for static bodies and empty lanes) */

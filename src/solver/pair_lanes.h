@@ -4,7 +4,7 @@
 #ifndef TS_PAIR_LANES_H
 #define TS_PAIR_LANES_H
 
-#include "body_lanes.h"
+#include "solver/body_lanes.h"
 
 /* Two bodies per lane with their inverse masses and world inverse inertias. */
 typedef struct pair_lanes {

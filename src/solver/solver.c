@@ -7,29 +7,27 @@
  *   relax (no bias)
  *
  * and after the substeps restitution and the impulse store; finally writes
- * the bodies back and updates their shape bounds. Runs on worker 0 inside
+ * the bodies back and runs the step's pass over them (ts_solve_input.finish:
+ * their bounds and sleep timers). Runs on worker 0 inside
  * the step's parallel region: every pass over bodies and every colour of a
- * pass over bundles is one stage of the step's workers (parallel.h), colours
+ * pass over bundles is one stage of the step's workers (base/parallel.h), colours
  * in order; the overflow bundles run on worker 0 after the colours. */
-#include "solver.h"
+#include "solver/solver.h"
 
-#include "../collide/broadphase.h"
-#include "../error.h"
-#include "../islands/sleep.h"
-#include "../math3.h"
-#include "../soa/array.h"
-#include "../timer.h"
-#include "../world.h"
-#include "contact_order.h"
-#include "contact_prepare.h"
-#include "contact_solver.h"
-#include "integrate.h"
-#include "joint_prepare.h"
-#include "parallel.h"
+#include "base/array.h"
+#include "base/error.h"
+#include "base/math3.h"
+#include "base/parallel.h"
+#include "base/timer.h"
+#include "solver/contact_order.h"
+#include "solver/contact_prepare.h"
+#include "solver/contact_solver.h"
+#include "solver/integrate.h"
+#include "solver/joint_prepare.h"
 
 #include <string.h>
 
-/* Items per block of a parallel stage (parallel.h): enough work that
+/* Items per block of a parallel stage (base/parallel.h): enough work that
  * claiming a block (one compare-and-swap, ~50-100 ns between cores) costs a
  * few percent, few enough blocks per colour that every worker gets some. */
 #define TS_BODY_BLOCK 128
@@ -42,8 +40,13 @@
 /* ---- the stages ---- */
 
 typedef struct solve_context {
-    ts_world *world;
+    ts_solver *solver;
+    ts_records *records;
+    const ts_constraint_graph *graph;
     ts_parallel *parallel;
+    ts_step_profile *profile;
+    ts_body_pass_fn *finish;
+    void *finish_context;
     ts_solver_scratch *scratch;
     ts_contact_prepare_context prepare;
     ts_contact_solver_context kernels;
@@ -115,12 +118,12 @@ static void run_bundle(solve_context *c, int32_t k, pass kind)
             TS_WIDE(ts_contact_restitution)(&c->kernels, b, bounce);
         }
         break;
-    case PASS_STORE: TS_WIDE(ts_contact_store_impulses)(c->world, b); break;
+    case PASS_STORE: TS_WIDE(ts_contact_store_impulses)(c->records, b); break;
     default: break;
     }
 }
 
-/* Joint bundle k of the world's joint scratch (restitution is no joint pass). */
+/* Joint bundle k of the solver's joint scratch (restitution is no joint pass). */
 static void run_joint_bundle(solve_context *c, int32_t k, pass kind)
 {
     switch (kind) {
@@ -128,7 +131,9 @@ static void run_joint_bundle(solve_context *c, int32_t k, pass kind)
     case PASS_WARM_START: TS_WIDE(ts_joint_warm_start)(&c->joint_kernels, k); break;
     case PASS_SOLVE: TS_WIDE(ts_joint_solve)(&c->joint_kernels, k, true); break;
     case PASS_RELAX: TS_WIDE(ts_joint_solve)(&c->joint_kernels, k, false); break;
-    case PASS_STORE: TS_WIDE(ts_joint_store_impulses)(c->world, k, c->joint_kernels.inv_h); break;
+    case PASS_STORE:
+        TS_WIDE(ts_joint_store_impulses)(&c->solver->joint_scratch, c->records, k, c->joint_kernels.inv_h);
+        break;
     default: break;
     }
 }
@@ -165,7 +170,7 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
         TS_WIDE(ts_contact_prepare_bundle)(&c->prepare, bundles + k, (ts_contact_bounce_lanes *)c->scratch->bounces + k,
                                            c->scratch->ordered + c->scratch->ordered_begin[color],
-                                           c->world->graph.colors[color].count, (k - color_begin[color]) * lanes,
+                                           c->graph->colors[color].count, (k - color_begin[color]) * lanes,
                                            lanes);
     }
 }
@@ -174,7 +179,7 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
 static void order_colors(solve_context *c, int32_t begin, int32_t end)
 {
     for (int32_t color = begin; color < end; ++color) {
-        ts_contact_order_color(c->world, c->world->graph.colors + color, c->parallel->worker_count,
+        ts_contact_order_color(c->records, c->graph->colors + color, c->parallel->worker_count,
                                c->scratch->ordered + c->scratch->ordered_begin[color]);
     }
 }
@@ -184,7 +189,7 @@ static void run_block(void *context, int32_t block, int worker)
     const solve_stage *stage = context;
     solve_context *c = stage->c;
     ts_body_state *states = c->scratch->states;
-    ts_body_store *store = &c->world->store;
+    ts_body_store *store = &c->records->store;
     int32_t begin, end;
     ts_block_range(block, stage->block_size, stage->count + stage->joint_count, &begin, &end);
     if (end > stage->count) { /* the block's joint bundles */
@@ -206,7 +211,7 @@ static void run_block(void *context, int32_t block, int worker)
                               : c->substep == 0 ? TS_FREE_ALL_SUBSTEPS
                                                 : TS_FREE_SKIP;
         bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, c->gravity, c->h, free, c->substeps,
-                                               c->world->forces_pending);
+                                               c->solver->forces_pending);
         break;
     }
     case PASS_INTEGRATE_POSITIONS:
@@ -214,10 +219,9 @@ static void run_block(void *context, int32_t block, int worker)
                                               c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS);
         break;
     case PASS_FINISH:
-        TS_WIDE(ts_states_finish_wide)(states, store, begin, end, c->world->forces_pending,
+        TS_WIDE(ts_states_finish_wide)(states, store, begin, end, c->solver->forces_pending,
                                        c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS);
-        ts_sleep_update_timers(c->world, begin, end);
-        ts_broadphase_compute_bounds(c->world, begin, end);
+        c->finish(c->finish_context, begin, end);
         break;
     case PASS_ORDER: order_colors(c, begin, end); break;
     case PASS_PREPARE:
@@ -261,7 +265,7 @@ static void run_bodies(solve_context *c, pass kind) { run_stage(c, kind, 0, c->a
 static void run_all_bundles(solve_context *c, pass kind)
 {
     int32_t bundles = c->scratch->color_begin[TS_OVERFLOW_COLOR + 1];
-    int32_t joints = c->world->joint_scratch.color_begin[TS_OVERFLOW_COLOR + 1];
+    int32_t joints = c->solver->joint_scratch.color_begin[TS_OVERFLOW_COLOR + 1];
     run_stage(c, kind, 0, bundles, 0, joints, TS_BUNDLE_BLOCK);
 }
 
@@ -284,7 +288,7 @@ static void run_color_run(void *context, int32_t block, int worker)
     const color_run *run = context;
     solve_context *c = run->c;
     const int32_t *begin = c->scratch->color_begin;
-    const int32_t *joint_begin = c->world->joint_scratch.color_begin;
+    const int32_t *joint_begin = c->solver->joint_scratch.color_begin;
     for (int color = run->first; color < run->end; ++color) {
         int32_t contacts = begin[color + 1] - begin[color], joints = joint_begin[color + 1] - joint_begin[color];
         solve_stage stage = {c, run->kind, begin[color], contacts, joint_begin[color], joints, contacts + joints};
@@ -297,7 +301,7 @@ static void run_color_run(void *context, int32_t block, int worker)
 static bool small_color(solve_context *c, int color)
 {
     const int32_t *begin = c->scratch->color_begin;
-    const int32_t *joint_begin = c->world->joint_scratch.color_begin;
+    const int32_t *joint_begin = c->solver->joint_scratch.color_begin;
     return begin[color + 1] - begin[color] <= TS_SMALL_COLOR_BUNDLES &&
            joint_begin[color + 1] - joint_begin[color] <= TS_SMALL_COLOR_JOINTS;
 }
@@ -309,7 +313,7 @@ static bool small_color(solve_context *c, int color)
 static void run_colors(solve_context *c, pass kind)
 {
     const int32_t *begin = c->scratch->color_begin;
-    const int32_t *joint_begin = c->world->joint_scratch.color_begin;
+    const int32_t *joint_begin = c->solver->joint_scratch.color_begin;
     for (int color = 0; color < TS_GRAPH_COLOR_COUNT;) {
         int end = color, filled = 0; /* small colours from here; how many hold bundles */
         while (end < TS_GRAPH_COLOR_COUNT && small_color(c, end)) {
@@ -345,7 +349,7 @@ static void lap(double *mark, double *stage)
 
 static void run_solver(solve_context *c)
 {
-    ts_step_profile *p = &c->world->profile;
+    ts_step_profile *p = c->profile;
     double mark = ts_now_ms();
 
     run_bodies(c, PASS_STATES_BEGIN);
@@ -380,80 +384,90 @@ static void run_solver(solve_context *c)
 
 /* ---- the entry ---- */
 
-bool TS_WIDE(ts_solver_reserve_scratch)(ts_world *world, int32_t awake)
+bool TS_WIDE(ts_solver_reserve_scratch)(ts_solver_scratch *s, const ts_allocator *allocator,
+                                        const ts_constraint_graph *graph, int32_t awake)
 {
-    ts_solver_scratch *s = &world->solver_scratch;
     int32_t bundles = 0, contacts = 0;
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
         s->ordered_begin[color] = contacts;
-        contacts += world->graph.colors[color].count;
+        contacts += graph->colors[color].count;
     }
     s->ordered_begin[TS_OVERFLOW_COLOR + 1] = contacts;
     for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
         s->color_begin[color] = bundles;
-        bundles += (world->graph.colors[color].count + TS_W - 1) / TS_W;
+        bundles += (graph->colors[color].count + TS_W - 1) / TS_W;
     }
     s->color_begin[TS_OVERFLOW_COLOR] = bundles;
-    bundles += world->graph.colors[TS_OVERFLOW_COLOR].count; /* one lane each */
+    bundles += graph->colors[TS_OVERFLOW_COLOR].count; /* one lane each */
     s->color_begin[TS_OVERFLOW_COLOR + 1] = bundles;
-    return ts_array_reserve(&world->allocator, (void **)&s->states, &s->state_capacity, awake + 1,
+    return ts_array_reserve(allocator, (void **)&s->states, &s->state_capacity, awake + 1,
                             sizeof(ts_body_state)) &&
-           ts_array_reserve(&world->allocator, &s->bundles, &s->bundle_bytes,
+           ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes,
                             bundles * (int32_t)sizeof(ts_contact_bundle), 1) &&
-           ts_array_reserve(&world->allocator, &s->bounces, &s->bounce_bytes,
+           ts_array_reserve(allocator, &s->bounces, &s->bounce_bytes,
                             bundles * (int32_t)sizeof(ts_contact_bounce_lanes), 1) &&
-           ts_array_reserve(&world->allocator, (void **)&s->ordered, &s->ordered_capacity, contacts,
+           ts_array_reserve(allocator, (void **)&s->ordered, &s->ordered_capacity, contacts,
                             sizeof(int32_t));
 }
 
-ts_result TS_WIDE(ts_solve)(ts_world *world, float dt, int32_t *held)
+ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t *held)
 {
     *held = -1;
-    int32_t awake = world->store.table.end[TS_RANGE_AWAKE];
-    if (!TS_WIDE(ts_solver_reserve_scratch)(world, awake) || !TS_WIDE(ts_joint_solver_begin)(world)) {
+    ts_records *records = in->records;
+    float dt = in->dt;
+    int32_t awake = records->store.table.end[TS_RANGE_AWAKE];
+    if (!TS_WIDE(ts_solver_reserve_scratch)(&solver->scratch, &records->allocator, in->graph, awake) ||
+        !TS_WIDE(ts_joint_solver_begin)(&solver->joint_scratch, records, in->graph)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (solver scratch)");
     }
-    ts_solver_scratch *scratch = &world->solver_scratch;
+    ts_solver_scratch *scratch = &solver->scratch;
     scratch->states[awake] = ts_body_state_at_rest(ts_v3(0, 0, 0), ts_v3(0, 0, 0)); /* the dummy */
 
-    float h = dt / (float)world->substeps;
+    float h = dt / (float)solver->substeps;
     /* The contact spring stays well below the substep rate. */
-    float hertz = world->contact_hertz < 0.25f / h ? world->contact_hertz : 0.25f / h;
-    float joint_hertz = world->joint_hertz < 0.375f / h ? world->joint_hertz : 0.375f / h; /* types.h */
-    ts_softness joint_soft = ts_make_softness(joint_hertz, world->joint_damping_ratio, h);
+    float hertz = solver->contact_hertz < 0.25f / h ? solver->contact_hertz : 0.25f / h;
+    float joint_hertz = solver->joint_hertz < 0.375f / h ? solver->joint_hertz : 0.375f / h; /* types.h */
+    ts_softness joint_soft = ts_make_softness(joint_hertz, solver->joint_damping_ratio, h);
     solve_context c = {
-        .world = world,
-        .parallel = &world->parallel,
+        .solver = solver,
+        .records = records,
+        .graph = in->graph,
+        .parallel = in->parallel,
+        .profile = in->profile,
+        .finish = in->finish,
+        .finish_context = in->finish_context,
         .scratch = scratch,
-        .prepare = {world, awake, ts_make_softness(hertz, world->contact_damping_ratio, h),
-                    ts_make_softness(2.0f * hertz, world->contact_damping_ratio, h), world->enable_warm_starting},
-        .kernels = {scratch->states, 1.0f / h, world->contact_push_speed, world->contact_push_speed * h,
-                    world->restitution_threshold},
-        .joint_prepare = {world, awake, h, world->enable_warm_starting,
-                          TS_WIDE(ts_joint_take_ball_fill)(world, world->step_count),
-                          world->step_count % TS_BALL_REFRESH_STEPS == 0},
-        .joint_kernels = {scratch->states, &world->joint_scratch, 1.0f / h, joint_soft.bias_rate, joint_soft.mass_scale,
-                          joint_soft.impulse_scale, false},
-        .gravity = world->gravity,
+        .prepare = {records, awake, ts_make_softness(hertz, solver->contact_damping_ratio, h),
+                    ts_make_softness(2.0f * hertz, solver->contact_damping_ratio, h), solver->enable_warm_starting,
+                    ts_v3(solver->gravity.x * h, solver->gravity.y * h, solver->gravity.z * h),
+                    solver->contact_mass_ratio},
+        .kernels = {scratch->states, 1.0f / h, solver->contact_push_speed, solver->contact_push_speed * h,
+                    solver->restitution_threshold},
+        .joint_prepare = {records, &solver->joint_scratch, awake, h, solver->enable_warm_starting,
+                          TS_WIDE(ts_joint_take_ball_fill)(&solver->joint_scratch, records, in->step),
+                          in->step % TS_BALL_REFRESH_STEPS == 0},
+        .joint_kernels = {scratch->states, &solver->joint_scratch, 1.0f / h, joint_soft.bias_rate,
+                          joint_soft.mass_scale, joint_soft.impulse_scale, false},
+        .gravity = solver->gravity,
         .h = h,
-        .substeps = world->substeps,
+        .substeps = solver->substeps,
         .awake = awake,
     };
-    world->joint_scratch.ball_impulses_pending = true; /* the ball bundles' impulses are the newest from here on */
-    world->joint_scratch.ball_inv_h = 1.0f / h;
-    int workers = world->parallel.worker_count;
+    solver->joint_scratch.ball_impulses_pending = true; /* the ball bundles' impulses are the newest from here on */
+    solver->joint_scratch.ball_inv_h = 1.0f / h;
+    int workers = in->parallel->worker_count;
     for (int w = 0; w < workers; ++w) {
         c.first_bad[w] = INT32_MAX;
     }
     run_solver(&c);
-    world->forces_pending = false; /* the write-back cleared them */
+    solver->forces_pending = false; /* the write-back cleared them */
     int32_t bad = INT32_MAX;
     for (int w = 0; w < workers; ++w) {
         bad = min_slot(bad, c.first_bad[w]);
     }
     if (bad != INT32_MAX) {
-        world->joint_scratch.ball_step = -1; /* a held body's pose is not the one its ball bundles kept */
-        *held = world->store.table.id_of_slot[bad];
+        solver->joint_scratch.ball_step = -1; /* a held body's pose is not the one its ball bundles kept */
+        *held = records->store.table.id_of_slot[bad];
         return TS_ERROR_NOT_FINITE;
     }
     return TS_OK;

@@ -1,12 +1,18 @@
-/* The contact solver's part of a step: body states, constraint bundles per
- * graph colour, and the substep loop (soft step). */
+/* The solver of a world: its settings and what it keeps between steps, and
+ * one step's solve: body states, constraint bundles per graph colour, and
+ * the substep loop (the soft step here; XPBD: xpbd_solver.h). It reads the
+ * records and the colours and knows nothing of collision or islands: what
+ * else a step does to the bodies it has written back runs in the step's
+ * callback (ts_solve_input.finish). */
 #ifndef TS_SOLVER_H
 #define TS_SOLVER_H
 
-#include "../core.h"
-#include "body_state.h"
-
-struct ts_world;
+#include "base/core.h"
+#include "base/parallel.h"
+#include "islands/graph.h"
+#include "soa/records.h"
+#include "solver/body_state.h"
+#include "solver/joint_scratch.h"
 
 /* Scratch of one step, kept so that a world that stopped growing allocates
  * nothing. */
@@ -38,23 +44,73 @@ void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allo
 int ts_detect_simd_width(void);
 bool ts_simd_width_is_built(int width);
 
-/* Integrates and solves the awake bodies over dt (checked by the caller),
- * writes back their poses and velocities, and updates their shape bounds,
- * with the kernels of the world's SIMD width; every width gives the same
- * bits. Returns TS_OK, or TS_ERROR_NOT_FINITE when a body was held at its
- * last finite state (*held is then its id index), or TS_ERROR_OUT_OF_MEMORY. */
+/* The solver of a world: its settings (ts_world_def and the ts_world_set_*
+ * calls write them) and what it keeps between steps. */
+typedef struct ts_solver {
+    ts_solver_type type;
+    int simd_width; /* the kernels' lanes: 1, 4, 8 or 16 */
+    int substeps;
+    ts_vec3 gravity;
+    float contact_hertz;
+    float contact_damping_ratio;
+    float contact_push_speed;
+    float contact_mass_ratio; /* ts_world_def.contact_mass_ratio */
+    float restitution_threshold;
+    bool enable_warm_starting;
+    float joint_hertz;
+    float joint_damping_ratio;
+    /* Some awake body's force or torque column may be non-zero (set by
+     * ts_body_apply_force and the like, which wake the body): the soft
+     * step's write-back clears them, and skips that otherwise. */
+    bool forces_pending;
+    ts_solver_scratch scratch;      /* body states and constraint bundles of a step */
+    ts_joint_scratch joint_scratch; /* joint bundles of a step (joint_scratch.h) */
+} ts_solver;
+
+/* A pass over awake body slots [begin, end), run in the solver's parallel
+ * body passes. */
+typedef void ts_body_pass_fn(void *context, int32_t begin, int32_t end);
+
+/* What one step's solve works on besides the solver's own state (the step
+ * fills it). */
+typedef struct ts_solve_input {
+    ts_records *records;              /* the bodies, joints and stores */
+    const ts_constraint_graph *graph; /* the colours of the touching contacts and joints */
+    ts_parallel *parallel;            /* the step's workers */
+    ts_step_profile *profile;         /* the solver's stages add their times */
+    float dt;
+    int step; /* the world's step count (ball joints refresh their kept pose every few steps) */
+    /* Run on each block of awake slots right after the write-back (the
+     * step's bounds update and sleep timers), while those slots are hot. */
+    ts_body_pass_fn *finish;
+    void *finish_context;
+} ts_solve_input;
+
 /* Makes room for the step's body states and contact bundles and fills the
  * colour ranges of the bundles (solver.c, one build per width). */
-bool ts_solver_reserve_scratch_w1(struct ts_world *world, int32_t awake);
-bool ts_solver_reserve_scratch_w4(struct ts_world *world, int32_t awake);
-bool ts_solver_reserve_scratch_w8(struct ts_world *world, int32_t awake);
-bool ts_solver_reserve_scratch_w16(struct ts_world *world, int32_t awake);
+bool ts_solver_reserve_scratch_w1(ts_solver_scratch *scratch, const ts_allocator *allocator,
+                                  const ts_constraint_graph *graph, int32_t awake);
+bool ts_solver_reserve_scratch_w4(ts_solver_scratch *scratch, const ts_allocator *allocator,
+                                  const ts_constraint_graph *graph, int32_t awake);
+bool ts_solver_reserve_scratch_w8(ts_solver_scratch *scratch, const ts_allocator *allocator,
+                                  const ts_constraint_graph *graph, int32_t awake);
+bool ts_solver_reserve_scratch_w16(ts_solver_scratch *scratch, const ts_allocator *allocator,
+                                   const ts_constraint_graph *graph, int32_t awake);
+bool ts_solver_reserve_scratch_w16x(ts_solver_scratch *scratch, const ts_allocator *allocator,
+                                   const ts_constraint_graph *graph, int32_t awake);
 
-ts_result ts_solve(struct ts_world *world, float dt, int32_t *held);
+/* Integrates and solves the awake bodies over in->dt (checked by the
+ * caller), writes back their poses and velocities, and runs in->finish on
+ * them, with the kernels of the solver's SIMD width; every width gives the
+ * same bits. Returns TS_OK, or TS_ERROR_NOT_FINITE when a body was held at
+ * its last finite state (*held is then its id index), or
+ * TS_ERROR_OUT_OF_MEMORY. */
+ts_result ts_solve(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 /* The soft step at each width (ts_solve picks it, or XPBD: xpbd_solver.h). */
-ts_result ts_solve_w1(struct ts_world *world, float dt, int32_t *held);
-ts_result ts_solve_w4(struct ts_world *world, float dt, int32_t *held);
-ts_result ts_solve_w8(struct ts_world *world, float dt, int32_t *held);
-ts_result ts_solve_w16(struct ts_world *world, float dt, int32_t *held);
+ts_result ts_solve_w1(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_w4(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_w8(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_w16(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_w16x(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 
 #endif

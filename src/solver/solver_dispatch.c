@@ -1,11 +1,22 @@
 /* Picks the solver (soft step or XPBD) of the world's SIMD width, finds the widest width the CPU
  * runs, and frees the solver's scratch. */
-#include "solver.h"
+#include "solver/solver.h"
 
-#include "xpbd_solver.h"
+#include "solver/xpbd_solver.h"
 
-#include "../soa/array.h"
-#include "../world.h"
+#include "base/array.h"
+
+/* Width 16 has two builds (solver/wide.h): for AVX-512 (_w16x) where the
+ * CPU and its OS run avx512f/dq/bw/vl, else on AVX2 registers (_w16). Both
+ * give the same bits. */
+#ifdef TS_BUILT_W16X
+static bool w16_native(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+}
+#endif
 
 void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allocator)
 {
@@ -19,24 +30,32 @@ void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allo
     ts_array_free(allocator, &scratch->xpbd_joint_bundles, &scratch->xpbd_joint_bundle_bytes, 1);
 }
 
-void ts_joint_flush_impulses(ts_world *world)
+void ts_joint_flush_impulses(ts_joint_scratch *scratch, ts_records *records)
 {
-    if (!world->joint_scratch.ball_impulses_pending) {
+    if (!scratch->ball_impulses_pending) {
         return;
     }
-    switch (world->joint_scratch.layout_width) { /* the width that laid the bundles out */
+    switch (scratch->layout_width) { /* the width that laid the bundles out */
 #ifdef TS_BUILT_W4
-    case 4: ts_ball_flush_impulses_w4(world); break;
+    case 4: ts_ball_flush_impulses_w4(scratch, records); break;
 #endif
 #ifdef TS_BUILT_W8
-    case 8: ts_ball_flush_impulses_w8(world); break;
+    case 8: ts_ball_flush_impulses_w8(scratch, records); break;
 #endif
 #ifdef TS_BUILT_W16
-    case 16: ts_ball_flush_impulses_w16(world); break;
+    case 16:
+#ifdef TS_BUILT_W16X
+        if (w16_native()) {
+            ts_ball_flush_impulses_w16x(scratch, records);
+            break;
+        }
 #endif
-    default: ts_ball_flush_impulses_w1(world); break;
+        ts_ball_flush_impulses_w16(scratch, records);
+        break;
+#endif
+    default: ts_ball_flush_impulses_w1(scratch, records); break;
     }
-    world->joint_scratch.ball_impulses_pending = false;
+    scratch->ball_impulses_pending = false;
 }
 
 bool ts_simd_width_is_built(int width)
@@ -56,16 +75,19 @@ bool ts_simd_width_is_built(int width)
     }
 }
 
-/* Width 16 is picked only where it was built for AVX-512 itself; elsewhere
- * SIMDe emulates it on narrower registers (still exact, for tests, forced). */
+/* The widest width the CPU runs natively: 16 where width 16's AVX-512 build
+ * runs (avx512f/dq/bw/vl; measured faster than 8 in every scene and kernel
+ * pass on an AMD EPYC with AVX-512, docs/performance.md), else 8 on AVX2, 4
+ * on SSE4.1. Elsewhere SIMDe emulates 16 on narrower registers: exact, for
+ * tests, only when forced. */
 int ts_detect_simd_width(void)
 {
 #if defined(TS_SIMD_PORTABLE)
     return 1; /* the wide kernels are SIMDe's portable C: slower than scalar; forcible for tests */
 #elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
     __builtin_cpu_init();
-#if defined(TS_BUILT_W16) && defined(TS_W16_NATIVE)
-    if (__builtin_cpu_supports("avx512f")) {
+#if defined(TS_BUILT_W16X)
+    if (w16_native()) {
         return 16;
     }
 #endif
@@ -87,37 +109,49 @@ int ts_detect_simd_width(void)
 #endif
 }
 
-static ts_result solve_xpbd(ts_world *world, float dt, int32_t *held)
+static ts_result solve_xpbd(ts_solver *solver, const ts_solve_input *in, int32_t *held)
 {
-    switch (world->simd_width) {
+    switch (solver->simd_width) {
 #ifdef TS_BUILT_W4
-    case 4: return ts_solve_xpbd_w4(world, dt, held);
+    case 4: return ts_solve_xpbd_w4(solver, in, held);
 #endif
 #ifdef TS_BUILT_W8
-    case 8: return ts_solve_xpbd_w8(world, dt, held);
+    case 8: return ts_solve_xpbd_w8(solver, in, held);
 #endif
 #ifdef TS_BUILT_W16
-    case 16: return ts_solve_xpbd_w16(world, dt, held);
+    case 16:
+#ifdef TS_BUILT_W16X
+        if (w16_native()) {
+            return ts_solve_xpbd_w16x(solver, in, held);
+        }
 #endif
-    default: return ts_solve_xpbd_w1(world, dt, held);
+        return ts_solve_xpbd_w16(solver, in, held);
+#endif
+    default: return ts_solve_xpbd_w1(solver, in, held);
     }
 }
 
-ts_result ts_solve(ts_world *world, float dt, int32_t *held)
+ts_result ts_solve(ts_solver *solver, const ts_solve_input *in, int32_t *held)
 {
-    if (world->solver == TS_SOLVER_XPBD) {
-        return solve_xpbd(world, dt, held);
+    if (solver->type == TS_SOLVER_XPBD) {
+        return solve_xpbd(solver, in, held);
     }
-    switch (world->simd_width) {
+    switch (solver->simd_width) {
 #ifdef TS_BUILT_W4
-    case 4: return ts_solve_w4(world, dt, held);
+    case 4: return ts_solve_w4(solver, in, held);
 #endif
 #ifdef TS_BUILT_W8
-    case 8: return ts_solve_w8(world, dt, held);
+    case 8: return ts_solve_w8(solver, in, held);
 #endif
 #ifdef TS_BUILT_W16
-    case 16: return ts_solve_w16(world, dt, held);
+    case 16:
+#ifdef TS_BUILT_W16X
+        if (w16_native()) {
+            return ts_solve_w16x(solver, in, held);
+        }
 #endif
-    default: return ts_solve_w1(world, dt, held);
+        return ts_solve_w16(solver, in, held);
+#endif
+    default: return ts_solve_w1(solver, in, held);
     }
 }

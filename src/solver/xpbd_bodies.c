@@ -16,9 +16,9 @@
  *   since the step's start) keeps the difference precise far from the
  *   origin. dq is normalised here, once per substep, for bodies the
  *   constraints turned. */
-#include "xpbd_solver.h"
+#include "solver/xpbd_solver.h"
 
-#include "body_lanes.h"
+#include "solver/body_lanes.h"
 
 #include <string.h>
 

@@ -45,17 +45,16 @@
  * substep's and the last substep's load; an impulse
  * limited by an impulse: the paper's Δv = min(h μ fn, |vt|) compares a
  * speed with an impulse; this is the version with consistent units). */
-#include "xpbd_contact.h"
+#include "solver/xpbd_contact.h"
 
-#include "contact_prepare.h"
+#include "solver/contact_prepare.h"
 
-#include "xpbd_lanes.h"
+#include "solver/xpbd_lanes.h"
 
-#include "../core.h"
-#include "../world.h"
+#include "base/core.h"
 
 /* Position corrections gathered over one kernel call: linear moves and
- * small rotations (world), applied to dp, dq at the end. */
+ * small rotations (records), applied to dp, dq at the end. */
 typedef struct corrections {
     ts_wv3 move_a, turn_a, move_b, turn_b;
 } corrections;
@@ -96,10 +95,10 @@ TS_FORCE_INLINE void mul2(const ts_contact_bundle *b, ts_wf x, ts_wf y, ts_wf *r
     *ry = ts_w_add(ts_w_mul(mxy, x), ts_w_mul(myy, y));
 }
 
-bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_world *world, const ts_contact_bundle *b,
+bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_records *records, const ts_contact_bundle *b,
                                     ts_xpbd_contact_lanes *x)
 {
-    const ts_contact_store *s = &world->contact_store;
+    const ts_contact_store *s = &records->contact_store;
     for (int l = 0; l < TS_W; ++l) {
         int32_t i = b->contact_slot[l];
         x->slip[0][l] = i >= 0 ? s->slip1[i] : 0.0f;
@@ -374,10 +373,10 @@ void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_cont
     scatter(c->states, b->body_b, b->inv_mass_b, p.b);
 }
 
-void TS_WIDE(ts_xpbd_contact_store)(ts_world *world, const ts_contact_bundle *b, const ts_xpbd_contact_lanes *x)
+void TS_WIDE(ts_xpbd_contact_store)(ts_records *records, const ts_contact_bundle *b, const ts_xpbd_contact_lanes *x)
 {
-    TS_WIDE(ts_contact_store_impulses)(world, b);
-    ts_contact_store *s = &world->contact_store;
+    TS_WIDE(ts_contact_store_impulses)(records, b);
+    ts_contact_store *s = &records->contact_store;
     for (int l = 0; l < TS_W; ++l) {
         int32_t i = b->contact_slot[l];
         if (i >= 0) {

@@ -21,9 +21,9 @@
 #ifndef TS_XPBD_CONTACT_H
 #define TS_XPBD_CONTACT_H
 
-#include "contact_solver.h"
+#include "soa/records.h"
+#include "solver/contact_solver.h"
 
-struct ts_world;
 
 /* XPBD's lanes of one contact bundle (same lane order). */
 typedef struct ts_xpbd_contact_lanes {
@@ -57,12 +57,12 @@ typedef struct ts_xpbd_context {
  * step in the contact store), zero multipliers. Returns whether a point of
  * the bundle starts deeper than TS_CONTACT_PUSH_DEPTH (the step then runs
  * the push pass, xpbd_push.c). */
-bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const struct ts_world *world, const ts_contact_bundle *b,
+bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_records *records, const ts_contact_bundle *b,
                                     ts_xpbd_contact_lanes *x);
 
 /* Writes the bundle's impulses (reported) and slip offsets (kept for the
  * next step) to the contact store. */
-void TS_WIDE(ts_xpbd_contact_store)(struct ts_world *world, const ts_contact_bundle *b,
+void TS_WIDE(ts_xpbd_contact_store)(ts_records *records, const ts_contact_bundle *b,
                                     const ts_xpbd_contact_lanes *x);
 
 /* The position pass of substep `substep` (0-based; the push-out allowance

@@ -52,12 +52,12 @@
  * spring's damper J = -(vr / k) c h / (1 + c h) with c h = 2 ζ (2 pi f h),
  * then the motor J = (speed - vr) / k clamped to max force times h, vr the
  * row's relative velocity. */
-#include "xpbd_joint.h"
+#include "solver/xpbd_joint.h"
 
-#include "../core.h"
-#include "point_mass.h"
-#include "wide_atan2.h"
-#include "xpbd_lanes.h"
+#include "base/core.h"
+#include "solver/point_mass.h"
+#include "solver/wide_atan2.h"
+#include "solver/xpbd_lanes.h"
 
 #include "tessera/joint.h"
 

@@ -26,10 +26,14 @@
 #ifndef TS_XPBD_JOINT_H
 #define TS_XPBD_JOINT_H
 
-#include "body_state.h"
-#include "wide.h"
+#include "islands/graph.h"
+#include "soa/records.h"
+#include "solver/body_state.h"
+#include "solver/joint_scratch.h"
+#include "solver/wide.h"
 
-struct ts_world;
+struct ts_solver;
+
 
 typedef struct ts_xpbd_joint_bundle {
     int32_t type;         /* ts_joint_type of every lane */
@@ -70,15 +74,16 @@ typedef struct ts_xpbd_joint_bundle {
 
 typedef struct ts_xpbd_joint_context {
     ts_body_state *states; /* awake bodies by slot, then the dummy */
-    const struct ts_world *world;
+    const ts_records *records;
+    const ts_joint_scratch *joint_scratch; /* the soft step's layout, which XPBD's bundles follow */
     int32_t awake; /* the dummy state's index */
     float h, inv_h;
 } ts_xpbd_joint_context;
 
 /* Serial, before the solver's parallel region: the soft step's layout of
- * the awake joints (world->joint_scratch) and room for XPBD's bundles in
- * world->solver_scratch. False when the allocator fails. */
-bool TS_WIDE(ts_xpbd_joint_begin)(struct ts_world *world);
+ * the awake joints (solver->joint_scratch) and room for XPBD's bundles in
+ * solver->scratch. False when the allocator fails. */
+bool TS_WIDE(ts_xpbd_joint_begin)(struct ts_solver *solver, ts_records *records, const ts_constraint_graph *graph);
 
 /* Fills bundle k (xpbd_joint_prepare.c; any order, any thread). */
 void TS_WIDE(ts_xpbd_joint_prepare)(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b, int32_t k);
@@ -93,6 +98,6 @@ void TS_WIDE(ts_xpbd_joint_solve_velocities)(const ts_xpbd_joint_context *c, ts_
 
 /* After the substeps: the reaction force and torque of each lane's joint
  * (last substep: λ / h^2 + velocity impulses / h), and its impulses. */
-void TS_WIDE(ts_xpbd_joint_store)(struct ts_world *world, const ts_xpbd_joint_bundle *b, float inv_h);
+void TS_WIDE(ts_xpbd_joint_store)(ts_records *records, const ts_xpbd_joint_bundle *b, float inv_h);
 
 #endif

@@ -3,15 +3,14 @@
  * follow the soft step's layout of the awake joints (ts_joint_solver_begin:
  * each colour's joints sorted by type, TS_W to a bundle, one in the
  * overflow); each lane gets its bodies, masses and world inverse inertias,
- * the frames at the step's start (world, relative to the centres of mass),
+ * the frames at the step's start (records, relative to the centres of mass),
  * and the coefficients of its free coordinate. */
-#include "xpbd_joint.h"
+#include "solver/xpbd_joint.h"
 
-#include "../math3.h"
-#include "../soa/array.h"
-#include "../world.h"
-#include "joint_prepare.h"
-#include "solver.h"
+#include "base/array.h"
+#include "base/math3.h"
+#include "solver/joint_prepare.h"
+#include "solver/solver.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -19,14 +18,14 @@
 /* A limit that is off: never reached. */
 #define TS_XPBD_NO_LIMIT 1.0e6f
 
-bool TS_WIDE(ts_xpbd_joint_begin)(ts_world *world)
+bool TS_WIDE(ts_xpbd_joint_begin)(ts_solver *solver, ts_records *records, const ts_constraint_graph *graph)
 {
-    if (!TS_WIDE(ts_joint_solver_begin)(world)) {
+    if (!TS_WIDE(ts_joint_solver_begin)(&solver->joint_scratch, records, graph)) {
         return false;
     }
-    ts_solver_scratch *s = &world->solver_scratch;
-    int32_t bundles = world->joint_scratch.color_begin[TS_OVERFLOW_COLOR + 1];
-    return ts_array_reserve(&world->allocator, &s->xpbd_joint_bundles, &s->xpbd_joint_bundle_bytes,
+    ts_solver_scratch *s = &solver->scratch;
+    int32_t bundles = solver->joint_scratch.color_begin[TS_OVERFLOW_COLOR + 1];
+    return ts_array_reserve(&records->allocator, &s->xpbd_joint_bundles, &s->xpbd_joint_bundle_bytes,
                             bundles * (int32_t)sizeof(ts_xpbd_joint_bundle), 1);
 }
 
@@ -41,7 +40,7 @@ typedef struct lane_body {
 
 static lane_body lane_body_of(const ts_xpbd_joint_context *c, int32_t body)
 {
-    const ts_body_store *s = &c->world->store;
+    const ts_body_store *s = &c->records->store;
     int32_t i = s->table.slot_of_id[body];
     lane_body b = {c->awake, 0.0f, {0}, {{s->px[i], s->py[i], s->pz[i]}, {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}}};
     if (i < c->awake) { /* world inverse inertia of this step (ts_states_begin) */
@@ -57,9 +56,9 @@ static lane_body lane_body_of(const ts_xpbd_joint_context *c, int32_t body)
 /* A joint frame given in the body's origin frame, in the world: the
  * simulation frame is origin * (centre, principal rotation), so the frame is
  * sim * (conj(principal) (p - centre), conj(principal) q). */
-static ts_transform frame_in_world(const ts_world *world, int32_t body, const lane_body *b, ts_transform local)
+static ts_transform frame_in_world(const ts_records *records, int32_t body, const lane_body *b, ts_transform local)
 {
-    const ts_mass_data *md = &world->bodies[body].mass_data;
+    const ts_mass_data *md = &records->bodies[body].mass_data;
     ts_quat to_sim = ts_quat_conj(md->principal_rotation);
     ts_transform in_sim = {ts_rotate(to_sim, ts_sub(local.p, md->center)), ts_quat_mul(to_sim, local.q)};
     return ts_transform_mul(b->pose, in_sim);
@@ -68,9 +67,9 @@ static ts_transform frame_in_world(const ts_world *world, int32_t body, const la
 /* Only the origin of that frame, relative to the centre of mass (all a
  * ball joint needs): spheres and unrotated boxes skip the principal
  * rotation. */
-static ts_vec3 anchor_in_world(const ts_world *world, int32_t body, const lane_body *b, ts_vec3 local)
+static ts_vec3 anchor_in_world(const ts_records *records, int32_t body, const lane_body *b, ts_vec3 local)
 {
-    const ts_mass_data *md = &world->bodies[body].mass_data;
+    const ts_mass_data *md = &records->bodies[body].mass_data;
     ts_vec3 p = ts_sub(local, md->center);
     if (md->principal_rotation.w != 1.0f) {
         p = ts_inv_rotate(md->principal_rotation, p);
@@ -135,20 +134,20 @@ static void put_axial(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b, i
 
 static void prepare_lane(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b, int l, int32_t id)
 {
-    const ts_world *world = c->world;
-    const ts_joint *j = world->joints + id;
+    const ts_records *records = c->records;
+    const ts_joint *j = records->joints + id;
     lane_body a = lane_body_of(c, j->edges[0].body);
     lane_body bb = lane_body_of(c, j->edges[1].body);
     ts_transform fa, fb;
     ts_vec3 ra, rb;
     if (j->type == TS_JOINT_BALL) {
-        ra = anchor_in_world(world, j->edges[0].body, &a, j->local_frame[0].p);
-        rb = anchor_in_world(world, j->edges[1].body, &bb, j->local_frame[1].p);
+        ra = anchor_in_world(records, j->edges[0].body, &a, j->local_frame[0].p);
+        rb = anchor_in_world(records, j->edges[1].body, &bb, j->local_frame[1].p);
         fa.p = ts_add(a.pose.p, ra);
         fb.p = ts_add(bb.pose.p, rb);
     } else {
-        fa = frame_in_world(world, j->edges[0].body, &a, j->local_frame[0]);
-        fb = frame_in_world(world, j->edges[1].body, &bb, j->local_frame[1]);
+        fa = frame_in_world(records, j->edges[0].body, &a, j->local_frame[0]);
+        fb = frame_in_world(records, j->edges[1].body, &bb, j->local_frame[1]);
         ra = ts_sub(fa.p, a.pose.p);
         rb = ts_sub(fb.p, bb.pose.p);
     }
@@ -200,7 +199,7 @@ static void prepare_lane(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b
 
 void TS_WIDE(ts_xpbd_joint_prepare)(const ts_xpbd_joint_context *c, ts_xpbd_joint_bundle *b, int32_t k)
 {
-    const ts_joint_scratch *s = &c->world->joint_scratch;
+    const ts_joint_scratch *s = c->joint_scratch;
     ts_joint_bundle_ref ref = s->refs[k];
     /* a ball bundle is read up to its velocity impulses (xpbd_joint.h) */
     memset(b, 0, ref.type == TS_JOINT_BALL ? offsetof(ts_xpbd_joint_bundle, rotation_left) : sizeof *b);
@@ -219,13 +218,13 @@ void TS_WIDE(ts_xpbd_joint_prepare)(const ts_xpbd_joint_context *c, ts_xpbd_join
 
 static ts_vec3 get3(const float rows[3][TS_W], int l) { return ts_v3(rows[0][l], rows[1][l], rows[2][l]); }
 
-void TS_WIDE(ts_xpbd_joint_store)(ts_world *world, const ts_xpbd_joint_bundle *b, float inv_h)
+void TS_WIDE(ts_xpbd_joint_store)(ts_records *records, const ts_xpbd_joint_bundle *b, float inv_h)
 {
     for (int l = 0; l < TS_W; ++l) {
         if (b->joint[l] < 0) {
             continue;
         }
-        ts_joint *j = world->joints + b->joint[l];
+        ts_joint *j = records->joints + b->joint[l];
         /* impulses of the last substep, N s: λ / h + the velocity pass's */
         ts_vec3 linear = ts_mul_add(get3(b->velocity_force, l), inv_h, get3(b->position_force, l));
         ts_vec3 angular = ts_mul_add(get3(b->velocity_torque, l), inv_h, get3(b->position_torque, l));

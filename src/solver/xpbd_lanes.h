@@ -5,7 +5,7 @@
 #ifndef TS_XPBD_LANES_H
 #define TS_XPBD_LANES_H
 
-#include "pair_lanes.h"
+#include "solver/pair_lanes.h"
 
 /* The most one projection turns a body, in radians. The update
  * dq += 1/2 (theta, 0) dq turns by 2 atan(|theta| / 2): 0.5% short at 0.25

@@ -43,11 +43,11 @@
  * (contactSpeed) and drop the bias in the relax pass, so push-out leaves no
  * velocity behind; Müller et al. 2020 derive velocities from positions and
  * have no separate push (deep initial overlap is outside their scope). */
-#include "xpbd_contact.h"
+#include "solver/xpbd_contact.h"
 
-#include "pair_lanes.h"
+#include "solver/pair_lanes.h"
 
-#include "../core.h"
+#include "base/core.h"
 
 void TS_WIDE(ts_xpbd_contact_push)(const ts_xpbd_context *c, const ts_contact_bundle *b, const ts_xpbd_contact_lanes *x)
 {

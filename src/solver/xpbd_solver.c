@@ -50,24 +50,21 @@
  *
  * Runs on worker 0 inside the step's parallel region: every pass over
  * bodies and every colour of a pass over bundles is one stage of the step's
- * workers (parallel.h), colours in order; the overflow bundles run on worker
+ * workers (base/parallel.h), colours in order; the overflow bundles run on worker
  * 0 after the colours. */
-#include "xpbd_solver.h"
+#include "solver/xpbd_solver.h"
 
-#include "../collide/broadphase.h"
-#include "../error.h"
-#include "../islands/sleep.h"
-#include "../math3.h"
-#include "../soa/array.h"
-#include "../timer.h"
-#include "../world.h"
-#include "contact_prepare.h"
-#include "contact_solver.h"
-#include "integrate.h"
-#include "parallel.h"
-#include "solver.h"
-#include "xpbd_contact.h"
-#include "xpbd_joint.h"
+#include "base/array.h"
+#include "base/error.h"
+#include "base/math3.h"
+#include "base/parallel.h"
+#include "base/timer.h"
+#include "solver/contact_prepare.h"
+#include "solver/contact_solver.h"
+#include "solver/integrate.h"
+#include "solver/solver.h"
+#include "solver/xpbd_contact.h"
+#include "solver/xpbd_joint.h"
 
 /* Items per block of a stage, as the soft step's (solver.c). */
 #define TS_BODY_BLOCK 128
@@ -85,14 +82,18 @@
 #define TS_XPBD_PUSH_PASSES 2
 
 typedef struct xpbd_run {
-    ts_world *world;
+    ts_records *records;
+    const ts_constraint_graph *graph;
     ts_parallel *parallel;
+    ts_step_profile *profile;
+    ts_body_pass_fn *finish;
+    void *finish_context;
     ts_solver_scratch *scratch;
     ts_contact_bundle *bundles;
     ts_xpbd_contact_lanes *lanes;
     ts_contact_prepare_context prepare;
     ts_xpbd_context kernels;
-    ts_xpbd_joint_bundle *joints; /* the joint bundles, in the order of world->joint_scratch.refs */
+    ts_xpbd_joint_bundle *joints; /* the joint bundles, in the order of the joint scratch's refs */
     const int32_t *joint_begin;   /* joint bundles of colour c: [joint_begin[c], joint_begin[c + 1]) */
     ts_xpbd_joint_context joint_kernels;
     ts_vec3 gravity;
@@ -141,10 +142,10 @@ static void prepare_bundles(xpbd_run *r, int32_t begin, int32_t end, int worker)
             ++color;
         }
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
-        const ts_graph_color *in_color = r->world->graph.colors + color;
+        const ts_graph_color *in_color = r->graph->colors + color;
         TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, NULL, in_color->contacts, in_color->count,
                                            (k - color_begin[color]) * lanes, lanes);
-        if (TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->world, r->bundles + k, r->lanes + k)) {
+        if (TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->records, r->bundles + k, r->lanes + k)) {
             r->deep[worker] = true;
         }
     }
@@ -158,7 +159,7 @@ static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
         break;
     case PASS_VELOCITIES: TS_WIDE(ts_xpbd_contact_solve_velocities)(&r->kernels, r->bundles + k, r->lanes + k); break;
     case PASS_PUSH: TS_WIDE(ts_xpbd_contact_push)(&r->kernels, r->bundles + k, r->lanes + k); break;
-    case PASS_STORE: TS_WIDE(ts_xpbd_contact_store)(r->world, r->bundles + k, r->lanes + k); break;
+    case PASS_STORE: TS_WIDE(ts_xpbd_contact_store)(r->records, r->bundles + k, r->lanes + k); break;
     default: break;
     }
 }
@@ -171,7 +172,7 @@ static void run_joint_bundle(const xpbd_run *r, int32_t k, pass kind)
     case PASS_PREPARE: TS_WIDE(ts_xpbd_joint_prepare)(&r->joint_kernels, b, k); break;
     case PASS_POSITIONS: TS_WIDE(ts_xpbd_joint_solve_positions)(&r->joint_kernels, b); break;
     case PASS_VELOCITIES: TS_WIDE(ts_xpbd_joint_solve_velocities)(&r->joint_kernels, b); break;
-    case PASS_STORE: TS_WIDE(ts_xpbd_joint_store)(r->world, b, r->kernels.inv_h); break;
+    case PASS_STORE: TS_WIDE(ts_xpbd_joint_store)(r->records, b, r->kernels.inv_h); break;
     default: break;
     }
 }
@@ -181,7 +182,7 @@ static void run_block(void *context, int32_t block, int worker)
     const xpbd_stage *stage = context;
     xpbd_run *r = stage->r;
     ts_solver_scratch *scratch = r->scratch;
-    ts_body_store *store = &r->world->store;
+    ts_body_store *store = &r->records->store;
     float h = r->kernels.h;
     int32_t begin, end;
     ts_block_range(block, stage->block_size, stage->count + stage->joint_count, &begin, &end);
@@ -208,8 +209,7 @@ static void run_block(void *context, int32_t block, int worker)
     case PASS_DERIVE: TS_WIDE(ts_xpbd_derive_velocities)(scratch->states, scratch->predicted, begin, end, h); break;
     case PASS_FINISH:
         ts_states_finish(scratch->states, store, begin, end);
-        ts_sleep_update_timers(r->world, begin, end);
-        ts_broadphase_compute_bounds(r->world, begin, end);
+        r->finish(r->finish_context, begin, end);
         break;
     case PASS_PREPARE:
         if (begin < end) {
@@ -275,7 +275,7 @@ static void lap(double *mark, double *stage)
 
 static void run_xpbd(xpbd_run *r)
 {
-    ts_step_profile *p = &r->world->profile;
+    ts_step_profile *p = r->profile;
     double mark = ts_now_ms();
     run_bodies(r, PASS_STATES_BEGIN);
     run_all_bundles(r, PASS_PREPARE);
@@ -311,63 +311,72 @@ static void run_xpbd(xpbd_run *r)
  * the predicted states, the substep's start states (reserved in every step,
  * so that a deep overlap appearing later allocates nothing), the lanes
  * beside each contact bundle and the joint bundles. */
-static bool reserve_scratch(ts_world *world, int32_t awake)
+static bool reserve_scratch(ts_solver *solver, const ts_solve_input *in, int32_t awake)
 {
-    if (!TS_WIDE(ts_solver_reserve_scratch)(world, awake) || !TS_WIDE(ts_xpbd_joint_begin)(world)) {
+    const ts_allocator *allocator = &in->records->allocator;
+    if (!TS_WIDE(ts_solver_reserve_scratch)(&solver->scratch, allocator, in->graph, awake) ||
+        !TS_WIDE(ts_xpbd_joint_begin)(solver, in->records, in->graph)) {
         return false;
     }
-    ts_solver_scratch *s = &world->solver_scratch;
+    ts_solver_scratch *s = &solver->scratch;
     int32_t bundles = s->color_begin[TS_OVERFLOW_COLOR + 1];
-    return ts_array_reserve(&world->allocator, (void **)&s->predicted, &s->predicted_capacity, awake + 1,
+    return ts_array_reserve(allocator, (void **)&s->predicted, &s->predicted_capacity, awake + 1,
                             sizeof(ts_body_state)) &&
-           ts_array_reserve(&world->allocator, (void **)&s->substep_start, &s->substep_start_capacity, awake + 1,
+           ts_array_reserve(allocator, (void **)&s->substep_start, &s->substep_start_capacity, awake + 1,
                             sizeof(ts_body_state)) &&
-           ts_array_reserve(&world->allocator, &s->xpbd_lanes, &s->xpbd_lane_bytes,
+           ts_array_reserve(allocator, &s->xpbd_lanes, &s->xpbd_lane_bytes,
                             bundles * (int32_t)sizeof(ts_xpbd_contact_lanes), 1);
 }
 
-ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
+ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, int32_t *held)
 {
     *held = -1;
-    int32_t awake = world->store.table.end[TS_RANGE_AWAKE];
-    if (!reserve_scratch(world, awake)) {
+    ts_records *records = in->records;
+    float dt = in->dt;
+    int32_t awake = records->store.table.end[TS_RANGE_AWAKE];
+    if (!reserve_scratch(solver, in, awake)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (solver scratch)");
     }
-    ts_solver_scratch *scratch = &world->solver_scratch;
+    ts_solver_scratch *scratch = &solver->scratch;
     scratch->states[awake] = ts_body_state_at_rest(ts_v3(0, 0, 0), ts_v3(0, 0, 0)); /* the dummy */
     scratch->predicted[awake] = scratch->states[awake];
     scratch->substep_start[awake] = scratch->states[awake];
 
-    float h = dt / (float)world->substeps;
-    ts_vec3 g = world->gravity;
+    float h = dt / (float)solver->substeps;
+    ts_vec3 g = solver->gravity;
     float bounce_floor = 2.0f * sqrtf(g.x * g.x + g.y * g.y + g.z * g.z) * h;
     ts_softness unused = {0.0f, 1.0f, 0.0f}; /* the soft step's coefficients: XPBD does not read them */
     xpbd_run r = {
-        .world = world,
-        .parallel = &world->parallel,
+        .records = records,
+        .graph = in->graph,
+        .parallel = in->parallel,
+        .profile = in->profile,
+        .finish = in->finish,
+        .finish_context = in->finish_context,
         .scratch = scratch,
         .bundles = scratch->bundles,
         .lanes = scratch->xpbd_lanes,
-        .prepare = {world, awake, unused, unused, world->enable_warm_starting},
+        .prepare = {records, awake, unused, unused, solver->enable_warm_starting},
         .kernels = {.states = scratch->states,
                     .substep_start = NULL, /* set after the prepare pass: deep overlap or not */
                     .h = h,
                     .inv_h = 1.0f / h,
-                    .push_speed = world->contact_push_speed,
-                    .push_step = world->contact_push_speed * h,
-                    .restitution_threshold = world->restitution_threshold > bounce_floor ? world->restitution_threshold
-                                                                                         : bounce_floor,
+                    .push_speed = solver->contact_push_speed,
+                    .push_step = solver->contact_push_speed * h,
+                    .restitution_threshold = solver->restitution_threshold > bounce_floor
+                                                 ? solver->restitution_threshold
+                                                 : bounce_floor,
                     .compliance = 0.0f,
                     .static_compliance = 0.0f,
                     .point_sweeps = TS_XPBD_POINT_SWEEPS},
         .joints = scratch->xpbd_joint_bundles,
-        .joint_begin = world->joint_scratch.color_begin,
-        .joint_kernels = {scratch->states, world, awake, h, 1.0f / h},
+        .joint_begin = solver->joint_scratch.color_begin,
+        .joint_kernels = {scratch->states, records, &solver->joint_scratch, awake, h, 1.0f / h},
         .gravity = g,
-        .substeps = world->substeps,
+        .substeps = solver->substeps,
         .awake = awake,
     };
-    int workers = world->parallel.worker_count;
+    int workers = in->parallel->worker_count;
     for (int w = 0; w < workers; ++w) {
         r.first_bad[w] = INT32_MAX;
         r.deep[w] = false;
@@ -378,7 +387,7 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_world *world, float dt, int32_t *held)
         bad = min_slot(bad, r.first_bad[w]);
     }
     if (bad != INT32_MAX) {
-        *held = world->store.table.id_of_slot[bad];
+        *held = records->store.table.id_of_slot[bad];
         return TS_ERROR_NOT_FINITE;
     }
     return TS_OK;

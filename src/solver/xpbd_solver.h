@@ -6,17 +6,17 @@
 #ifndef TS_XPBD_SOLVER_H
 #define TS_XPBD_SOLVER_H
 
-#include "../core.h"
-#include "body_state.h"
-#include "wide.h"
-
-struct ts_world;
+#include "base/core.h"
+#include "solver/body_state.h"
+#include "solver/solver.h"
+#include "solver/wide.h"
 
 /* As ts_solve (solver.h), with XPBD's substep loop. */
-ts_result ts_solve_xpbd_w1(struct ts_world *world, float dt, int32_t *held);
-ts_result ts_solve_xpbd_w4(struct ts_world *world, float dt, int32_t *held);
-ts_result ts_solve_xpbd_w8(struct ts_world *world, float dt, int32_t *held);
-ts_result ts_solve_xpbd_w16(struct ts_world *world, float dt, int32_t *held);
+ts_result ts_solve_xpbd_w1(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_xpbd_w4(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_xpbd_w8(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_xpbd_w16(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_xpbd_w16x(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 
 /* Per-body passes (xpbd_bodies.c), over awake slots [begin, end). */
 void TS_WIDE(ts_xpbd_keep_prediction)(ts_body_state *TS_RESTRICT predicted, const ts_body_state *states,

@@ -1,0 +1,122 @@
+/* The step's workers: one parallel region per step, in which the calling
+ * thread (worker 0) runs the stages in order and the other workers help with
+ * the parallel ones.
+ *
+ * A parallel stage is a function over blocks [0, block_count). Worker 0
+ * publishes the stage (one atomic store), every worker claims blocks, and
+ * worker 0 waits until all blocks are done, then goes on. Nothing else
+ * synchronises: between two stages the helpers spin, then sleep on a
+ * condition variable until worker 0 publishes the next stage (it signals
+ * only when someone sleeps, so a quiet machine makes no system call).
+ *
+ * Claiming (Box2D v3's scheme, on a ring): worker w of n starts at block
+ * block_count * w / n and claims forward until it meets a block someone else
+ * took, then backward from its start (worker 0: from the last block), so
+ * each takes over the tail of its slower neighbour. With every worker present that is a
+ * static split (the same blocks land on the same worker each substep, so
+ * their data stays in that core's cache); a worker that is late, or never
+ * runs because the machine is busy, loses its blocks to the others instead
+ * of holding them up. A block is claimed by a compare-and-swap of its flag
+ * from any value below the stage's sequence number to that number; stage
+ * sequence numbers only grow, so a worker that wakes late inside an old
+ * stage finds all of its blocks taken and claims nothing.
+ *
+ * Determinism: which worker runs a block may change from run to run, so a
+ * block must write only its own slots (or per-worker scratch whose contents
+ * are merged in a fixed order afterwards). Block boundaries depend on item
+ * counts only, never on the worker count.
+ *
+ * Runners: an OpenMP parallel region, or the user's task callbacks
+ * (ts_world_def.enqueue_task / finish_task), or worker 0 alone.
+ *
+ * A busy machine: when a helper is descheduled while it holds a block,
+ * worker 0 has to wait for the scheduler to run it again (milliseconds).
+ * Should worker 0 spend more than a quarter of a step waiting like that,
+ * the next steps run on worker 0 alone (1, 2, 4, ... up to 64 steps, then
+ * the helpers are tried again), so an oversubscribed machine costs at most
+ * about the one-thread speed instead of a stall at every colour. */
+#ifndef TS_PARALLEL_H
+#define TS_PARALLEL_H
+
+#include "base/core.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* The most blocks one stage is split into; stages with more items use larger
+ * blocks (ts_block_size). */
+#define TS_MAX_STAGE_BLOCKS 4096
+
+/* Runs block `block` of a stage on worker `worker`. */
+typedef void ts_block_fn(void *context, int32_t block, int worker);
+
+typedef struct ts_stage {
+    ts_block_fn *run;
+    void *context;
+    int32_t block_count;
+    _Atomic int32_t completed; /* blocks done */
+} ts_stage;
+
+typedef struct ts_parallel {
+    ts_stage *stages; /* this step's published stages, in order; never moves during a step */
+    int32_t stage_capacity;
+    int32_t stage_count;
+    _Atomic uint64_t *block_flags; /* TS_MAX_STAGE_BLOCKS: sequence number of the last stage that claimed it */
+    uint64_t base;                 /* sequence number of stages[0] this step */
+    _Atomic uint64_t published;    /* sequence number of the current stage, or TS_STAGE_QUIT */
+    int worker_count;              /* workers of the step in progress */
+    double waited_ms;              /* this step: worker 0's waits for descheduled helpers */
+    int alone_steps;               /* steps left to run on worker 0 alone (busy machine) */
+    int alone_length;              /* length of the last such run of steps */
+    bool adapt;                    /* false: always use every worker (tests) */
+    _Atomic int sleepers;          /* helpers asleep on wake */
+    pthread_mutex_t lock;          /* guards the sleep on wake */
+    pthread_cond_t wake;           /* a stage was published, or the step ended */
+    bool sync_ready;               /* lock and wake were made */
+    ts_enqueue_task_fn *enqueue_task; /* the user's task callbacks (ts_world_def), or NULL: OpenMP */
+    ts_finish_task_fn *finish_task;
+    void *user_task_context;
+} ts_parallel;
+
+bool ts_parallel_init(ts_parallel *parallel, const ts_allocator *allocator);
+void ts_parallel_destroy(ts_parallel *parallel, const ts_allocator *allocator);
+
+/* Items per block for `count` items: a multiple of min_size (so blocks of
+ * bodies start on a multiple of every SIMD width when min_size is), large
+ * enough that there are at most TS_MAX_STAGE_BLOCKS blocks. */
+int32_t ts_block_size(int32_t count, int32_t min_size);
+
+static inline int32_t ts_block_count(int32_t count, int32_t size) { return (count + size - 1) / size; }
+
+/* The items [*begin, *end) of block `block` of count items in blocks of size. */
+static inline void ts_block_range(int32_t block, int32_t size, int32_t count, int32_t *begin, int32_t *end)
+{
+    *begin = block * size;
+    *end = *begin + size < count ? *begin + size : count;
+}
+
+/* Worker 0 only: runs every block of a stage, on all workers of the step
+ * when there are several and the stage has more than one block, else on the
+ * calling thread in block order. Returns when every block is done; what the
+ * blocks wrote is then visible to the caller and to every later stage. */
+void ts_parallel_for(ts_parallel *parallel, ts_block_fn *run, void *context, int32_t block_count);
+
+/* ts_parallel_for, but worker 0 first runs serial(serial_context) while the
+ * other workers start on the blocks, then joins them (taking the blocks
+ * left at the front of its share). serial must touch nothing the blocks
+ * read or write. */
+void ts_parallel_for_with(ts_parallel *parallel, ts_block_fn *run, void *context, int32_t block_count,
+                          void (*serial)(void *), void *serial_context);
+
+/* The body of a step, run by worker 0 while the others help. */
+typedef ts_result ts_step_body_fn(void *context);
+
+/* Runs body on the calling thread as worker 0, with `workers` workers in
+ * all (fewer if the runner gives fewer): through the task callbacks when
+ * set, else OpenMP, else alone. stage_capacity bounds the stages body may
+ * publish (more run on worker 0 alone). Allocates (through allocator) only
+ * when stage_capacity grows. */
+ts_result ts_parallel_run(ts_parallel *parallel, const ts_allocator *allocator, int workers, int32_t stage_capacity,
+                          ts_step_body_fn *body, void *context);
+
+#endif

@@ -1,0 +1,49 @@
+/* What the collide layer keeps of a world besides the records (soa/records.h):
+ * the broadphase, the map from shape pairs to contacts, the contact events,
+ * and the narrowphase's lists and scratch.
+ *
+ * The narrowphase leaves two lists for the step (step/touches.c), which
+ * acts on them in order: the contacts that began or stopped touching (their
+ * colours and islands) and the contacts that parted (destroyed in one batch
+ * afterwards, ts_contacts_destroy_parted). The collide layer itself never
+ * touches islands or colours. */
+#ifndef TS_COLLISION_H
+#define TS_COLLISION_H
+
+#include "collide/broadphase.h"
+#include "collide/pair_set.h"
+#include "soa/soa_removal.h"
+
+typedef struct ts_contact_events_buffer {
+    ts_contact_begin_event *begin_pending, *begin_published;
+    int32_t begin_pending_count, begin_published_count, begin_pending_capacity, begin_published_capacity;
+    ts_contact_end_event *end_pending, *end_published;
+    int32_t end_pending_count, end_published_count, end_pending_capacity, end_published_capacity;
+} ts_contact_events_buffer;
+
+typedef struct ts_collision {
+    ts_broadphase broadphase;
+    ts_pair_set pairs; /* shape pair -> contact id */
+
+    /* Events: collected while stepping (and by destroy calls between steps),
+     * published sorted at the end of the next step. */
+    ts_contact_events_buffer events;
+
+    /* The narrowphase's news: per block, the slots of its contacts that
+     * began, ended or parted; after the narrowphase, contact_news[0,
+     * news_count) holds the slots of those that began or stopped touching,
+     * in slot order (the flags in the contact store say which). */
+    int32_t *contact_news;
+    int32_t contact_news_capacity;
+    int32_t *block_news; /* per narrowphase block: how many */
+    int32_t block_news_capacity;
+    int32_t news_count;
+    /* After the narrowphase: the ids of the contacts that parted, in slot order. */
+    int32_t *doomed_contacts;
+    int32_t doomed_capacity;
+    int32_t doomed_count;
+    ts_soa_removal contact_removal; /* scratch: the parted contacts leave the store in one batch */
+    int32_t narrowphase_pairs;      /* contacts the last narrowphase updated */
+} ts_collision;
+
+#endif

@@ -1,0 +1,263 @@
+/* The narrowphase stage of a step: every awake contact's manifold refreshed
+ * in parallel blocks (points matched to last step's, so they keep their
+ * impulses), each block listing its contacts that began, ended or parted;
+ * then, on worker 0 in slot order, their events and the lists the step acts
+ * on (see contact.h, collision.h). */
+#include "collide/contact.h"
+
+#include "base/array.h"
+#include "base/error.h"
+#include "base/parallel.h"
+#include "collide/contact_recycle.h"
+#include "collide/manifold_match.h"
+#include "collide/narrowphase.h"
+
+TS_FORCE_INLINE ts_transform shape_transform(const ts_records *records, const ts_shape *shape)
+{
+    const ts_body_store *s = &records->store;
+    int32_t i = s->table.slot_of_id[shape->body];
+    ts_transform body = {{s->px[i], s->py[i], s->pz[i]}, {s->qx[i], s->qy[i], s->qz[i], s->qw[i]}};
+    /* most shapes sit at their body's centre of mass on its principal axes */
+    const ts_transform *l = &shape->sim_local;
+    bool identity = l->p.x == 0.0f && l->p.y == 0.0f && l->p.z == 0.0f && l->q.x == 0.0f && l->q.y == 0.0f &&
+                    l->q.z == 0.0f && l->q.w == 1.0f;
+    return identity ? body : ts_transform_mul(body, shape->sim_local);
+}
+
+static ts_vec3 body_center(const ts_records *records, int32_t body)
+{
+    const ts_body_store *s = &records->store;
+    int32_t i = s->table.slot_of_id[body];
+    return ts_v3(s->px[i], s->py[i], s->pz[i]);
+}
+
+/* Points this far apart are kept: 2 cm, plus the distance the two bodies can
+ * close in one step at their current relative speed, so that a body falling
+ * at 5 m/s (8 cm a step at 60 Hz) gets its contact before it hits, not a step
+ * late and 6 cm deep. (The fat bounds are swept by the velocity too, so the
+ * pair exists by then; see ts_broadphase_compute_bounds.) */
+static float speculative_margin(const ts_records *records, float dt, int32_t body_a, int32_t body_b)
+{
+    const ts_body_store *s = &records->store;
+    int32_t ia = s->table.slot_of_id[body_a];
+    int32_t ib = s->table.slot_of_id[body_b];
+    ts_vec3 dv = ts_sub(ts_v3(s->vx[ib], s->vy[ib], s->vz[ib]), ts_v3(s->vx[ia], s->vy[ia], s->vz[ia]));
+    float closing = dt * ts_length(dv);
+    return TS_SPECULATIVE_DISTANCE + closing;
+}
+
+static float bounding_radius(const ts_shape *shape)
+{
+    switch (shape->type) {
+    case TS_SHAPE_SPHERE: return shape->geometry.sphere.radius;
+    case TS_SHAPE_CAPSULE: return shape->geometry.capsule.half_height + shape->geometry.capsule.radius;
+    default: return ts_length(shape->geometry.box.half_extents);
+    }
+}
+
+static void update_contact(ts_records *records, float dt, int32_t i)
+{
+    ts_contact_store *s = &records->contact_store;
+    const ts_shape *a = records->shapes + s->shape_a[i];
+    const ts_shape *b = records->shapes + s->shape_b[i];
+    uint32_t flags = s->flags[i] & TS_CONTACT_TOUCHING;
+    if (!ts_aabb_overlaps(a->fat_aabb, b->fat_aabb)) {
+        s->flags[i] = flags | TS_CONTACT_DISJOINT;
+        return;
+    }
+
+    ts_transform xa = shape_transform(records, a);
+    ts_transform xb = shape_transform(records, b);
+    float margin = speculative_margin(records, dt, a->body, b->body);
+    ts_manifold m;
+    /* Fat bounds overlap for many pairs that are far apart (bodies moving
+     * side by side have swept bounds; half the pairs of a falling pile):
+     * bounding spheres farther apart than the margin cannot touch, and cost a
+     * fraction of the full test. Such a pair that had no points has nothing
+     * to forget either. */
+    float reach = bounding_radius(a) + bounding_radius(b) + margin;
+    ts_vec3 center_a = body_center(records, a->body);
+    ts_vec3 center_b = body_center(records, b->body);
+    if (ts_length_sq(ts_sub(xb.p, xa.p)) > reach * reach) {
+        if (s->point_count[i] == 0) {
+            s->flags[i] = 0u;
+            return;
+        }
+        m.point_count = 0;
+    } else if ((s->flags[i] & TS_CONTACT_CACHED) != 0 &&
+               ts_contact_recycle(records, dt, i, xa, xb, center_a, center_b)) {
+        /* a recycled manifold keeps its points, their order and impulses */
+        s->flags[i] = TS_CONTACT_TOUCHING | TS_CONTACT_CACHED;
+        return;
+    } else {
+        ts_collide_shapes(a->type, &a->geometry, xa, b->type, &b->geometry, xb, margin, &m);
+    }
+
+    /* Last step's points, to carry their impulses over (see ts_match_points). */
+    ts_old_points old;
+    old.count = s->point_count[i];
+    for (int k = 0; k < old.count; ++k) {
+        int p = 4 * i + k;
+        old.feature[k] = s->feature[p];
+        old.anchor[k] = ts_v3(s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]);
+        old.normal[k] = s->normal_impulse[p];
+        old.taken[k] = false;
+    }
+
+    if (m.point_count == 0) {
+        m.normal = ts_v3(0, 0, 0); /* unspecified without points: keep the columns deterministic */
+        s->friction_impulse1[i] = 0.0f; /* the manifold's friction starts over when it touches again */
+        s->friction_impulse2[i] = 0.0f;
+        s->twist_impulse[i] = 0.0f;
+        s->slip1[i] = 0.0f;
+        s->slip2[i] = 0.0f;
+    }
+    s->nx[i] = m.normal.x;
+    s->ny[i] = m.normal.y;
+    s->nz[i] = m.normal.z;
+    s->point_count[i] = m.point_count;
+    for (int k = 0; k < m.point_count; ++k) {
+        int p = 4 * i + k;
+        const ts_manifold_point *mp = m.points + k;
+        ts_vec3 ra = ts_sub(mp->point, center_a);
+        s->anchor_ax[p] = ra.x;
+        s->anchor_ay[p] = ra.y;
+        s->anchor_az[p] = ra.z;
+        s->separation[p] = mp->separation;
+        s->feature[p] = mp->feature_id;
+    }
+    ts_match_points(s, i, m.point_count, &old);
+    if (m.point_count > 0) {
+        ts_contact_remember(records, i, xa, xb, center_a, center_b);
+    }
+    uint32_t touching = m.point_count > 0 ? TS_CONTACT_TOUCHING : 0u;
+    if (touching && !flags) {
+        touching |= TS_CONTACT_STARTED;
+    } else if (!touching && flags) {
+        touching |= TS_CONTACT_STOPPED;
+    }
+    s->flags[i] = touching | (m.point_count > 0 ? TS_CONTACT_CACHED : 0u);
+}
+
+/* The flags that need worker 0 after the narrowphase. */
+#define TS_CONTACT_NEWS (TS_CONTACT_STARTED | TS_CONTACT_STOPPED | TS_CONTACT_DISJOINT)
+
+/* Contacts per narrowphase block (at least). */
+#define TS_CONTACT_BLOCK 16
+
+/* The narrowphase of slots [first, first + count), in blocks. */
+typedef struct narrowphase_stage {
+    ts_records *records;
+    ts_collision *collision;
+    float dt;
+    int32_t first;
+    int32_t count;
+    int32_t block_size;
+    int32_t first_block; /* the stage's blocks' entries in block_news */
+    bool fill;           /* new contacts: fill each slot first */
+} narrowphase_stage;
+
+static void stage_range(const narrowphase_stage *stage, int32_t block, int32_t *begin, int32_t *end)
+{
+    ts_block_range(block, stage->block_size, stage->count, begin, end);
+    *begin += stage->first;
+    *end += stage->first;
+}
+
+/* Updates the block's contacts and lists those with news in the block's
+ * part of contact_news (the slots [begin, end) it owns), in slot order. */
+static void narrowphase_block(void *context, int32_t block, int worker)
+{
+    (void)worker;
+    const narrowphase_stage *stage = context;
+    ts_records *records = stage->records;
+    const uint32_t *flags = records->contact_store.flags;
+    int32_t begin, end;
+    stage_range(stage, block, &begin, &end);
+    int32_t *news = stage->collision->contact_news + begin;
+    int32_t n = 0;
+    for (int32_t i = begin; i < end; ++i) {
+        if (stage->fill) {
+            ts_contacts_fill_slots(records, i, i + 1);
+        }
+        update_contact(records, stage->dt, i);
+        if ((flags[i] & TS_CONTACT_NEWS) != 0) {
+            news[n++] = i;
+        }
+    }
+    stage->collision->block_news[stage->first_block + block] = n;
+}
+
+/* Worker 0's serial task next to the first stage. */
+/* Worker 0, in slot order: the events of the listed contacts, the list of
+ * those that began or stopped touching (compacted to the front of
+ * contact_news: no block's list starts before the slots listed ahead of it)
+ * and the ids of those that parted. */
+static ts_result list_news(ts_records *records, ts_collision *collision, const narrowphase_stage *first,
+                           const narrowphase_stage *second, int32_t blocks)
+{
+    const ts_contact_store *s = &records->contact_store;
+    int32_t *touched = collision->contact_news;
+    int32_t touched_count = 0;
+    int32_t doomed = 0;
+    collision->news_count = 0;
+    collision->doomed_count = 0;
+    for (int32_t block = 0; block < blocks; ++block) {
+        const narrowphase_stage *stage = block < second->first_block ? first : second;
+        int32_t begin, end;
+        stage_range(stage, block - stage->first_block, &begin, &end);
+        const int32_t *news = collision->contact_news + begin;
+        for (int32_t k = 0; k < collision->block_news[block]; ++k) {
+            int32_t i = news[k];
+            uint32_t flags = s->flags[i];
+            if (flags & TS_CONTACT_STARTED) {
+                TS_TRY(ts_contact_push_begin(records, &collision->events, s->shape_a[i], s->shape_b[i]));
+                touched[touched_count++] = i;
+            } else if (flags & TS_CONTACT_STOPPED) {
+                TS_TRY(ts_contact_push_end(records, &collision->events, s->shape_a[i], s->shape_b[i]));
+                touched[touched_count++] = i;
+            }
+            if (flags & TS_CONTACT_DISJOINT) {
+                if ((flags & TS_CONTACT_TOUCHING) != 0) { /* parted while touching (STOPPED is not set then) */
+                    TS_TRY(ts_contact_push_end(records, &collision->events, s->shape_a[i], s->shape_b[i]));
+                }
+                if (!ts_array_reserve(&records->allocator, (void **)&collision->doomed_contacts,
+                                      &collision->doomed_capacity, doomed + 1, sizeof(int32_t))) {
+                    return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
+                }
+                collision->doomed_contacts[doomed++] = s->table.id_of_slot[i];
+            }
+        }
+    }
+    collision->news_count = touched_count;
+    collision->doomed_count = doomed;
+    return TS_OK;
+}
+
+ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, ts_parallel *parallel, float dt,
+                                  void (*register_new)(void *), void *register_context)
+{
+    ts_contact_store *s = &records->contact_store;
+    collision->news_count = 0;
+    collision->doomed_count = 0;
+    /* Room in the news lists for every slot the table can hold, so that the
+     * contacts made next to the first stage find it too. */
+    if (!ts_contact_news_reserve(&records->allocator, collision, s->table.capacity) ||
+        !ts_soa_removal_reserve(&collision->contact_removal, &records->allocator, s->table.capacity)) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
+    }
+    /* The contacts there were, while worker 0 makes the new ones: those
+     * take the slots past the old awake range and touch nothing below it. */
+    int32_t old = s->table.end[TS_CONTACT_RANGE_AWAKE];
+    narrowphase_stage first = {records, collision, dt, 0, old, ts_block_size(old, TS_CONTACT_BLOCK), 0, false};
+    int32_t first_blocks = ts_block_count(old, first.block_size);
+    ts_parallel_for_with(parallel, narrowphase_block, &first, first_blocks, register_new, register_context);
+    /* Then the new awake ones, filled and updated. */
+    int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
+    collision->narrowphase_pairs = count;
+    narrowphase_stage second = {records, collision, dt, old, count - old, ts_block_size(count - old, TS_CONTACT_BLOCK),
+                                first_blocks, true};
+    int32_t second_blocks = ts_block_count(count - old, second.block_size);
+    ts_parallel_for(parallel, narrowphase_block, &second, second_blocks);
+    return list_news(records, collision, &first, &second, first_blocks + second_blocks);
+}

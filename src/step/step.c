@@ -1,0 +1,144 @@
+/* The stepping pipeline: the stages of one ts_world_step, in order.
+ *
+ *   1. update pairs   (parallel) moved shapes query the trees for new pairs
+ *   2. narrowphase    (serial)   contacts made in key order for the new pairs, on worker 0
+ *                                while the others start on the contacts there were:
+ *                     (parallel) every contact's manifold, points matched by feature id
+ *                     (serial)   the contacts each block listed: touch events in slot
+ *                                order, and the lists of those that began, stopped and
+ *                                parted (collide/contact.h)
+ *      touches        (serial)   their islands woken and linked, their graph colours
+ *                                (touches.c); parted contacts' bookkeeping
+ *                     (parallel) the contact store compacted over the parted ones
+ *   3. solve          (parallel) the soft-step substeps (solver/solver.c), then bodies
+ *                                written back, their sleep timers and shape bounds
+ *                                updated (finish_bodies, called by the solver)
+ *   4. finalize       (serial)   grow the proxies that left their fat bounds in place
+ *                     (parallel) refit the grown part of the movable tree, and rebuild it
+ *                                (binned SAH) when it has drifted
+ *   5. sleep          (serial)   islands at rest sleep, one island split (islands/sleep.h)
+ *   6. publish the step's events, sorted
+ *
+ * The whole step is one parallel region (base/parallel.h): the calling thread
+ * runs this pipeline as worker 0, and each parallel stage is split into
+ * blocks that every worker claims; each block writes only its own slots, so
+ * the result does not depend on the worker count. Worker 0 reads the clock
+ * between stages to fill the step profile. */
+#include "step/step.h"
+
+#include "base/error.h"
+#include "base/parallel.h"
+#include "base/timer.h"
+#include "collide/broadphase.h"
+#include "collide/contact.h"
+#include "islands/sleep.h"
+#include "solver/solver.h"
+
+/* Below this many awake bodies a step runs on the calling thread alone:
+ * waking the helpers costs more than they save. */
+#define TS_PARALLEL_MIN_BODIES 128
+
+/* ---- the step ---- */
+
+typedef struct step_context {
+    ts_world *world;
+    float dt;
+    int32_t held; /* id index of a body held at its last finite state, or -1 */
+} step_context;
+
+/* The most stages a step publishes: pairs, narrowphase, body passes, the
+ * tree's enlarge, its refit and its rebuild's levels, and a stage per colour
+ * per pass over bundles (base/parallel.h: past this they run on worker 0 alone,
+ * still correct). */
+static int32_t stage_capacity(const ts_world *world)
+{
+    const int32_t colors = TS_COLOR_COUNT + 1;
+    const int32_t per_substep = 2 + 3 * colors;
+    return 16 + 2 * colors + (TS_TREE_BUILD_LEVELS + 3) + world->solver.substeps * per_substep;
+}
+
+/* Worker 0's task beside the narrowphase of the contacts there were: the
+ * new pairs' contacts, made in key order. */
+static void register_pairs(void *context)
+{
+    ts_world *world = context;
+    ts_broadphase_register_pairs(&world->records, &world->collision);
+}
+
+/* The solver's last pass over a block of awake bodies, just written back:
+ * their sleep timers and shape bounds. */
+static void finish_bodies(void *context, int32_t begin, int32_t end)
+{
+    const step_context *s = context;
+    ts_world *world = s->world;
+    ts_sleep_update_timers(&world->records.store, s->dt, begin, end);
+    ts_broadphase_compute_bounds(&world->records, &world->collision.broadphase, s->dt, begin, end);
+}
+
+static ts_result step_body(void *context)
+{
+    step_context *s = context;
+    ts_world *world = s->world;
+    ts_records *records = &world->records;
+    ts_collision *collision = &world->collision;
+    ts_step_profile *profile = &world->profile;
+    double start = ts_now_ms();
+    ts_broadphase_sweep_moved(records, &collision->broadphase, s->dt);
+    TS_TRY(ts_broadphase_find_pairs(records, collision, &world->parallel));
+    double mark = ts_now_ms();
+    profile->update_pairs = mark - start;
+
+    /* The new pairs' contacts are made on worker 0 while the others start
+     * the narrowphase (its time includes theirs). */
+    TS_TRY(ts_contacts_narrowphase(records, collision, &world->parallel, s->dt, register_pairs, world));
+    TS_TRY(ts_step_link_touches(world));
+    profile->narrowphase = ts_now_ms() - mark;
+
+    if (!ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator,
+                                     records->store.table.end[TS_RANGE_AWAKE])) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (broadphase)");
+    }
+    ts_solve_input input = {records, &world->graph, &world->parallel, profile, s->dt, world->step_count,
+                            finish_bodies, s};
+    ts_result solved = ts_solve(&world->solver, &input, &s->held);
+    if (solved == TS_ERROR_OUT_OF_MEMORY) {
+        return solved;
+    }
+    mark = ts_now_ms();
+    /* The refit runs even when a moved proxy found no room in the move
+     * buffer: the enlarge marked its ancestors without growing them, and
+     * only the refit makes the tree fit for queries again. */
+    ts_result enlarged = ts_broadphase_enlarge_proxies(records, &collision->broadphase, &world->parallel);
+    bool rebuilt = ts_broadphase_rebuild_tree(&collision->broadphase, &world->parallel);
+    TS_TRY(enlarged);
+    if (!rebuilt) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (broadphase tree)");
+    }
+    profile->finalize += ts_now_ms() - mark;
+    mark = ts_now_ms();
+    if (world->enable_sleep && s->held < 0) { /* a held body stopped for overflowing, not for resting */
+        ts_sleep_islands(records, &world->islands, &world->graph);
+    }
+    profile->sleep = ts_now_ms() - mark;
+    TS_TRY(ts_contact_events_publish(&collision->events));
+    return TS_OK;
+}
+
+ts_result ts_step_world(ts_world *world, float dt)
+{
+    ts_step_profile *profile = &world->profile;
+    *profile = (ts_step_profile){0};
+    double start = ts_now_ms();
+    step_context context = {world, dt, -1};
+    int workers = world->records.store.table.end[TS_RANGE_AWAKE] >= TS_PARALLEL_MIN_BODIES ? world->thread_count : 1;
+    TS_TRY(ts_parallel_run(&world->parallel, &world->records.allocator, workers, stage_capacity(world), step_body,
+                           &context));
+    profile->step = ts_now_ms() - start;
+    if (context.held >= 0) {
+        return ts_fail(TS_ERROR_NOT_FINITE, "ts_world_step",
+                       "body (index %d) would have reached a non-finite velocity or pose (huge force, torque, dt or "
+                       "gravity); it was held at its last finite state and its force cleared",
+                       (int)context.held + 1);
+    }
+    return TS_OK;
+}

@@ -1,0 +1,19 @@
+/* The stepping pipeline: the stages of one ts_world_step, in order (step.c),
+ * and what the step does with the narrowphase's lists (touches.c). */
+#ifndef TS_STEP_H
+#define TS_STEP_H
+
+#include "step/world_state.h"
+
+/* One step of dt (checked by the caller). Allocates only while the world
+ * grows (new contacts, events); nothing once it has reached its size. */
+ts_result ts_step_world(ts_world *world, float dt);
+
+/* After the narrowphase (worker 0, in slot order): each contact that began
+ * touching wakes its bodies' islands, takes a graph colour and links the
+ * islands; each that stopped gives its colour and link up; then the
+ * parted ones give theirs up too and are destroyed in one batch. The same
+ * order as if the narrowphase had done it contact by contact. */
+ts_result ts_step_link_touches(ts_world *world);
+
+#endif

@@ -1,0 +1,40 @@
+/* The step's answer to the narrowphase's lists (collide/collision.h): the
+ * contacts that began or stopped touching change the islands and the
+ * graph colours, here, in slot order, so that the collide layer never
+ * calls into the islands; the parted ones are destroyed after (see step.h). */
+#include "step/step.h"
+
+#include "base/error.h"
+#include "collide/contact.h"
+#include "islands/contact_graph.h"
+#include "islands/sleep.h"
+
+ts_result ts_step_link_touches(ts_world *world)
+{
+    ts_records *records = &world->records;
+    ts_collision *collision = &world->collision;
+    const ts_contact_store *s = &records->contact_store;
+    /* Slots below the narrowphase's count stay put: waking an island only
+     * appends its contacts to the awake range (and they have no begin or
+     * end to report). */
+    for (int32_t k = 0; k < collision->news_count; ++k) {
+        int32_t i = collision->contact_news[k];
+        int32_t id = s->table.id_of_slot[i];
+        if (s->flags[i] & TS_CONTACT_STARTED) {
+            /* a touch wakes */
+            TS_TRY(ts_wake_pair(records, &world->islands, &world->graph, s->body_a[i], s->body_b[i], "ts_world_step"));
+            TS_TRY(ts_contact_color(records, &world->graph, id, "ts_world_step"));
+            ts_contact_link_islands(records, &world->islands, id);
+        } else {
+            ts_contact_uncolor(records, &world->graph, id);
+            ts_contact_unlink_islands(records, &world->islands, id);
+        }
+    }
+    for (int32_t k = 0; k < collision->doomed_count; ++k) {
+        int32_t id = collision->doomed_contacts[k];
+        ts_contact_uncolor(records, &world->graph, id);
+        ts_contact_unlink_islands(records, &world->islands, id);
+    }
+    ts_contacts_destroy_parted(records, collision, &world->parallel);
+    return TS_OK;
+}

@@ -1,0 +1,37 @@
+/* The world: every layer's part of one simulation in one struct. The step
+ * (step.c) runs the layers over it in order; the API (src/api/) reads and
+ * changes it between steps. The layers below see only their own parts,
+ * handed to them by pointer. */
+#ifndef TS_WORLD_STATE_H
+#define TS_WORLD_STATE_H
+
+#include "base/core.h"
+#include "base/parallel.h"
+#include "collide/collision.h"
+#include "islands/graph.h"
+#include "islands/island.h"
+#include "soa/records.h"
+#include "solver/solver.h"
+
+typedef struct ts_world {
+    ts_records records;        /* soa: bodies, shapes, contacts, joints, their stores, the allocator */
+    ts_collision collision;    /* collide: broadphase, pair map, events, the narrowphase's lists */
+    ts_island_set islands;     /* islands: persistent islands (islands/island.h) */
+    ts_constraint_graph graph; /* islands: colours of the touching contacts and the joints */
+    ts_solver solver;          /* solver: settings, scratch */
+    ts_parallel parallel;      /* base: the step's workers and stages */
+
+    int thread_count;  /* workers of a step (base/parallel.h) */
+    bool enable_sleep; /* islands at rest sleep (islands/sleep.h) */
+    void *user_data;
+    float step_dt; /* dt of the step in progress */
+    int step_count;
+    ts_step_profile profile;
+} ts_world;
+
+static inline ts_world_id ts_world_id_of(const ts_world *world)
+{
+    return (ts_world_id){(uint16_t)(world->records.world_index + 1), world->records.world_generation};
+}
+
+#endif
