@@ -7,14 +7,15 @@
 
 void bench_print_usage(const char *program)
 {
-    printf("usage: %s [--scene NAME|all] [--small] [--base B] [--grid G] [--height H] [--count N]\n"
-           "       [--side S] [--stacks K] [--steps N] [--runs R] [--threads T] [--solver soft_step|xpbd]\n"
+    printf("usage: %s [--scene NAME|all] [--small|--huge] [--base B] [--grid G] [--height H] [--count N]\n"
+           "       [--side S] [--stacks K] [--layers L] [--steps N] [--runs R] [--threads T] [--solver soft_step|xpbd]\n"
            "       [--substeps S] [--contact-hertz F] [--width W] [--sweep KEY=V1,V2,...] [--compare bullet] [--json]\n"
            "       [--no-quality] [--collide-only] [--sleep] [--force] [--list] [--record FILE] [--record-contacts]\n"
            "\n"
            "Scenes are those of shared/scenes.md plus free_fall (N free spinning boxes);\n"
            "--list shows them and what each still waits for. Parameters default to scenes.md's\n"
-           "(--small: each scene's small variant). --runs R repeats each setting R times and\n"
+           "(--small: each scene's small variant; --huge: the huge one, ~100k to 1M bodies, where a\n"
+           "scene has one: many_pyramids G=44, free_fall N=1M; the JSON's extra has bytes_per_body). --runs R repeats each setting R times and\n"
            "reports the min and median across runs. --sweep threads=1,2,4 (or width=, substeps=,\n"
            "solver=; several --sweep combine) runs every value side by side, interleaved.\n"
            "--width W forces the solver's SIMD lanes (1, 4, 8, 16; default: TESSERA_SIMD, else the\n"
@@ -92,10 +93,11 @@ static int parse_param(const char *flag, const char *value, bench_options *o, in
         int minimum;
     } params[] = {{"--base", SCENE_PARAM_BASE, 1},     {"--grid", SCENE_PARAM_GRID, 2},
                   {"--height", SCENE_PARAM_HEIGHT, 1}, {"--count", SCENE_PARAM_COUNT, 1},
-                  {"--side", SCENE_PARAM_SIDE, 2},     {"--stacks", SCENE_PARAM_STACKS, 1}};
+                  {"--side", SCENE_PARAM_SIDE, 2},     {"--stacks", SCENE_PARAM_STACKS, 1},
+                  {"--layers", SCENE_PARAM_LAYERS, 1}};
     int *fields[] = {&o->given.base, &o->given.grid, &o->given.height, &o->given.count, &o->given.side,
-                     &o->given.stacks};
-    for (int i = 0; i < 6; ++i) {
+                     &o->given.stacks, &o->given.layers};
+    for (int i = 0; i < 7; ++i) {
         if (strcmp(flag, params[i].flag) == 0) {
             *matched = 1;
             o->given_mask |= params[i].bit;
@@ -119,11 +121,11 @@ static int parse_positive_float(const char *v, const char *name, float *out)
 
 static int parse_flag(const char *a, bench_options *o)
 {
-    bool *flags[] = {&o->json,       &o->list,  &o->help,  &o->help,  &o->collide_only,
-                     &o->no_quality, &o->force, &o->small, &o->sleep, &o->record_contacts};
+    bool *flags[] = {&o->json,       &o->list,  &o->help,  &o->help, &o->collide_only, &o->no_quality,
+                     &o->force,      &o->small, &o->sleep, &o->huge, &o->record_contacts};
     const char *names[] = {"--json", "--list", "--help", "-h", "--collide-only", "--no-quality", "--force", "--small",
-                           "--sleep", "--record-contacts"};
-    for (int i = 0; i < 10; ++i) {
+                           "--sleep", "--huge", "--record-contacts"};
+    for (int i = 0; i < 11; ++i) {
         if (strcmp(a, names[i]) == 0) {
             *flags[i] = true;
             return 1;
@@ -207,13 +209,14 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
 
 scene_params bench_scene_params(const bench_options *o, const scene_info *scene)
 {
-    scene_params p = o->small ? scene->small : scene->defaults;
+    scene_params p = o->huge ? scene->huge : o->small ? scene->small : scene->defaults;
     p.base = o->given_mask & SCENE_PARAM_BASE ? o->given.base : p.base;
     p.grid = o->given_mask & SCENE_PARAM_GRID ? o->given.grid : p.grid;
     p.height = o->given_mask & SCENE_PARAM_HEIGHT ? o->given.height : p.height;
     p.count = o->given_mask & SCENE_PARAM_COUNT ? o->given.count : p.count;
     p.side = o->given_mask & SCENE_PARAM_SIDE ? o->given.side : p.side;
     p.stacks = o->given_mask & SCENE_PARAM_STACKS ? o->given.stacks : p.stacks;
+    p.layers = o->given_mask & SCENE_PARAM_LAYERS ? o->given.layers : p.layers;
     return p;
 }
 
@@ -221,7 +224,7 @@ void bench_params_arguments(const scene_info *scene, const scene_params *params,
 {
     size_t used = 0;
     buffer[0] = '\0';
-    for (unsigned bit = 1; bit <= SCENE_PARAM_STACKS; bit <<= 1) {
+    for (unsigned bit = 1; bit <= SCENE_PARAM_LAYERS; bit <<= 1) {
         if ((scene->params_used & bit) && used < size) {
             used += (size_t)snprintf(buffer + used, size - used, "%s--%s %d", used ? " " : "", scene_param_name(bit),
                                      scene_param_value(params, bit));

@@ -28,6 +28,7 @@ typedef struct bench_options {
     scene_params given;    /* scene parameters given on the command line */
     unsigned given_mask;   /* SCENE_PARAM_* bits of those given */
     bool small;            /* start from each scene's small variant */
+    bool huge;             /* each scene's huge variant; scenes without one are skipped */
     int steps;             /* timed steps; 0 = each scene's own */
     int runs;              /* 1..BENCH_MAX_RUNS */
     int threads;           /* -1 = not given */

@@ -155,7 +155,8 @@ int main(int argc, char **argv)
     }
     int failures = 0;
     for (const scene_info *s = scene_table; s->name != NULL; ++s) {
-        if (strcmp(o.scene, "all") == 0 || strcmp(o.scene, s->name) == 0) {
+        bool huge_ok = !o.huge || scene_has_huge(s); /* --huge: only scenes with a huge variant */
+        if ((strcmp(o.scene, "all") == 0 || strcmp(o.scene, s->name) == 0) && huge_ok) {
             failures += bench_scene(&st, s);
         }
     }

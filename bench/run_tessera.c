@@ -5,6 +5,7 @@
 #include "bench_timing.h"
 #include "state_hash.h"
 #include "tessera/recorder.h"
+#include "world_memory.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,7 @@ static void time_steps(ts_world_id world, bench_result *r, step_tracker *t, run_
     }
     rec->timing = true;
     double *times = malloc(sizeof(double) * (size_t)r->steps);
+    int64_t warm_allocations = world_memory_read().allocations;
     for (int i = 0; i < r->steps; ++i) {
         double start = bench_now_ms();
         step_once(world, r, rec);
@@ -160,6 +162,14 @@ static void time_steps(ts_world_id world, bench_result *r, step_tracker *t, run_
     }
     profile_report(r, &sum, r->steps);
     bench_add_extra(r, "first_step_update_pairs_ms", first_pairs);
+    /* The world's memory after the timed steps (its allocator is the bench's,
+     * world_memory.h), and the allocations the timed steps made (none is the
+     * rule after warm-up). */
+    world_memory m = world_memory_read();
+    bench_add_extra(r, "world_bytes", (double)m.live_bytes);
+    bench_add_extra(r, "world_peak_bytes", (double)m.peak_bytes);
+    bench_add_extra(r, "bytes_per_body", r->bodies > 0 ? (double)m.live_bytes / r->bodies : 0.0);
+    bench_add_extra(r, "timed_step_allocations", (double)(m.allocations - warm_allocations));
 }
 
 /* Median step time of an empty world (the scene's ground only) with the
@@ -308,6 +318,7 @@ bool tessera_run(const scene_info *scene, const scene_params *params, const tess
     r->dynamic_bodies = scene_dynamic_count(&desc);
     r->joints = desc.joint_count;
     bool ok = false;
+    world_memory_reset(); /* no world is alive between runs */
     ts_world_id world = tessera_create_world(&desc, &c->settings, r->error, sizeof(r->error));
     if (!ts_world_id_is_null(world)) {
         ok = run_world(world, &desc, c, r);

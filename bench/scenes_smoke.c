@@ -40,6 +40,10 @@ static const expected_counts expected[] = {
     {"joint_grid", {.side = 10}, 90, 100, 180},            /* S (S - 1) dynamic, 2 S (S - 1) joints */
     {"joint_grid", {.side = 100}, 9900, 10000, 19800},
     {"sleep_field", {.stacks = 2}, 20, 21, 0},             /* 10 K */
+    {"convex_pile", {.layers = 4}, 256, 257, 0},           /* 64 L, + ground */
+    {"convex_pile", {.layers = 80}, 5120, 5121, 0},
+    {"mesh_terrain", {.count = 100}, 100, 101, 0},         /* N, + the terrain */
+    {"mesh_terrain", {.count = 2000}, 2000, 2001, 0},
 };
 
 static void test_counts_match_formulas(void **state)
@@ -108,8 +112,9 @@ static body_state *initial_states(const scene_desc *d)
 static void test_quality_checks(void **state)
 {
     (void)state;
-    const char *names[] = {"large_pyramid", "pyramid_3d", "many_pyramids", "wide_pyramid", "pile", "joint_grid"};
-    for (int n = 0; n < 6; ++n) {
+    const char *names[] = {"large_pyramid", "pyramid_3d", "many_pyramids", "wide_pyramid",
+                           "pile",          "joint_grid", "mesh_terrain"};
+    for (int n = 0; n < 7; ++n) {
         const scene_info *scene = scene_find(names[n]);
         scene_desc d;
         scene_describe(scene, &scene->small, &d);

@@ -298,7 +298,10 @@ typedef enum ts_shape_type {
     TS_SHAPE_SPHERE = 0,  /**< ts_sphere */
     TS_SHAPE_BOX = 1,     /**< ts_box */
     TS_SHAPE_CAPSULE = 2, /**< ts_capsule */
-    TS_SHAPE_TYPE_COUNT   /**< the number of shape types */
+    TS_SHAPE_HULL = 3,        /**< a convex hull (ts_hull_def, tessera/shapes.h) */
+    TS_SHAPE_MESH = 4,        /**< a static triangle mesh (ts_mesh_def, tessera/shapes.h) */
+    TS_SHAPE_HEIGHTFIELD = 5, /**< a grid of heights (ts_heightfield_def, tessera/shapes.h) */
+    TS_SHAPE_TYPE_COUNT       /**< the number of shape types */
 } ts_shape_type;
 
 /** A sphere about the shape's origin. */

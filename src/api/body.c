@@ -223,6 +223,13 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
     }
     ts_body_store *s = &world->records.store;
     int32_t index = (int32_t)(b - world->records.bodies);
+    for (int32_t sh = b->first_shape; sh != -1 && type == TS_BODY_DYNAMIC; sh = world->records.shapes[sh].next) {
+        ts_shape_type st = world->records.shapes[sh].type;
+        if (st == TS_SHAPE_MESH || st == TS_SHAPE_HEIGHTFIELD) {
+            return ts_fail(TS_ERROR_INVALID_OPERATION, __func__,
+                           "the body has a mesh or heightfield shape, which cannot move as a dynamic body");
+        }
+    }
     ts_mass_data md;
     if (!ts_body_compute_mass(world, index, type, &md)) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__,

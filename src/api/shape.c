@@ -8,6 +8,7 @@
 #include "base/alloc.h"
 #include "base/validate.h"
 #include "collide/broadphase.h"
+#include "collide/geometry_store.h"
 #include "collide/mass.h"
 #include "islands/sleep.h"
 #include "tessera/tessera.h"
@@ -75,26 +76,48 @@ static ts_result check_body_mass(const ts_world *world, int32_t body, const char
     return TS_OK;
 }
 
-/* Common part of the three create calls; geometry was checked by the caller. */
-static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_shape_type type, const void *geometry,
-                                const char *fn)
+static bool has_triangles(ts_shape_type type) { return type == TS_SHAPE_MESH || type == TS_SHAPE_HEIGHTFIELD; }
+
+/* The geometry block of a hull, mesh or heightfield, or NULL. */
+static const void *geometry_block(const ts_shape *shape)
 {
-    ts_world *world;
-    ts_body *body = ts_body_lookup(body_id, &world, fn);
-    ts_quat rotation;
-    if (body == NULL || check_shape_def(def, &rotation, fn) != TS_OK) {
-        return TS_NULL_SHAPE_ID;
+    switch (shape->type) {
+    case TS_SHAPE_HULL: return shape->geometry.hull.data;
+    case TS_SHAPE_MESH: return shape->geometry.mesh.data;
+    case TS_SHAPE_HEIGHTFIELD: return shape->geometry.heightfield.data;
+    default: return NULL;
     }
-    ts_shape probe = {.type = type, .density = def->density};
-    switch (type) {
-    case TS_SHAPE_SPHERE: probe.geometry.sphere = *(const ts_sphere *)geometry; break;
-    case TS_SHAPE_BOX: probe.geometry.box = *(const ts_box *)geometry; break;
-    default: probe.geometry.capsule = *(const ts_capsule *)geometry; break;
+}
+
+ts_result ts_shape_begin(ts_body_id body_id, const ts_shape_def *def, const char *fn, ts_world **world, ts_body **body,
+                         ts_quat *rotation)
+{
+    *body = ts_body_lookup(body_id, world, fn);
+    if (*body == NULL) {
+        return TS_ERROR_STALE_ID;
     }
-    if (check_shape_mass(&probe, fn) != TS_OK) {
+    return check_shape_def(def, rotation, fn);
+}
+
+static void release_block(ts_world *world, const ts_shape *probe)
+{
+    const void *block = geometry_block(probe);
+    if (block != NULL) {
+        ts_geometry_release(&world->collision.geometry, &world->records.allocator, block);
+    }
+}
+
+ts_shape_id ts_shape_finish(ts_world *world, ts_body *body, const ts_shape_def *def, ts_quat rotation,
+                            const ts_shape *probe_in, const char *fn)
+{
+    ts_shape probe = *probe_in;
+    probe.density = def->density;
+    if ((!has_triangles(probe.type) && check_shape_mass(&probe, fn) != TS_OK)) {
+        release_block(world, &probe);
         return TS_NULL_SHAPE_ID;
     }
     if (ts_id_pool_peek(&world->records.shape_ids) >= TS_MAX_OBJECTS) {
+        release_block(world, &probe);
         ts_fail(TS_ERROR_CAPACITY, fn, "the world holds %d shapes already (TS_MAX_OBJECTS)", TS_MAX_OBJECTS);
         return TS_NULL_SHAPE_ID;
     }
@@ -104,6 +127,7 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     if (!reserve_shape(world) ||
         (body->type != TS_BODY_STATIC &&
          ts_wake_body(&world->records, &world->islands, &world->graph, body_index, fn) != TS_OK)) {
+        release_block(world, &probe);
         ts_fail(TS_ERROR_OUT_OF_MEMORY, fn, "the allocator returned NULL");
         return TS_NULL_SHAPE_ID;
     }
@@ -114,7 +138,7 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     *shape = (ts_shape){
         .generation = generation,
         .alive = true,
-        .type = type,
+        .type = probe.type,
         .geometry = probe.geometry,
         .body = body_index,
         .prev = body->last_shape,
@@ -135,7 +159,7 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     body->shape_count += 1;
     shape->proxy = -1;
     if (check_body_mass(world, body_index, fn) != TS_OK) {
-        /* e.g. an offset of 1e30 m: undo, nothing changed. */
+        /* e.g. an offset of 1e30 m: undo, nothing changed (the release drops the block). */
         ts_shape_release(world, index);
         return TS_NULL_SHAPE_ID;
     }
@@ -146,6 +170,25 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
         return TS_NULL_SHAPE_ID;
     }
     return ts_shape_id_of(&world->records, index);
+}
+
+/* Common part of the three primitive create calls; geometry was checked by the caller. */
+static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_shape_type type, const void *geometry,
+                                const char *fn)
+{
+    ts_world *world;
+    ts_body *body;
+    ts_quat rotation;
+    if (ts_shape_begin(body_id, def, fn, &world, &body, &rotation) != TS_OK) {
+        return TS_NULL_SHAPE_ID;
+    }
+    ts_shape probe = {.type = type};
+    switch (type) {
+    case TS_SHAPE_SPHERE: probe.geometry.sphere = *(const ts_sphere *)geometry; break;
+    case TS_SHAPE_BOX: probe.geometry.box = *(const ts_box *)geometry; break;
+    default: probe.geometry.capsule = *(const ts_capsule *)geometry; break;
+    }
+    return ts_shape_finish(world, body, def, rotation, &probe, fn);
 }
 
 ts_shape_id ts_create_sphere_shape(ts_body_id body, const ts_shape_def *def, const ts_sphere *sphere)
@@ -204,6 +247,9 @@ void ts_shape_release(ts_world *world, int32_t index)
         body->last_shape = shape->prev;
     }
     body->shape_count -= 1;
+    if (geometry_block(shape) != NULL) {
+        ts_geometry_release(&world->collision.geometry, &world->records.allocator, geometry_block(shape));
+    }
     shape->alive = false;
     shape->generation += 1;
     ts_id_pool_release(&world->records.shape_ids, index);
@@ -275,7 +321,7 @@ ts_result ts_shape_get_type(ts_shape_id id, ts_shape_type *type)
 
 static ts_result wrong_type(const char *fn, ts_shape_type type)
 {
-    static const char *names[] = {"sphere", "box", "capsule"};
+    static const char *names[] = {"sphere", "box", "capsule", "hull", "mesh", "heightfield"};
     return ts_fail(TS_ERROR_INVALID_OPERATION, fn, "the shape is a %s", names[type]);
 }
 

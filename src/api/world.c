@@ -202,6 +202,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_id_pool_destroy(&world->records.shape_ids, a);
     ts_body_store_destroy(&world->records.store, a);
     ts_broadphase_destroy(&world->collision.broadphase, a);
+    ts_geometry_store_destroy(&world->collision.geometry, a);
     ts_contacts_free(&world->records, &world->collision);
     ts_graph_destroy(&world->graph, a);
     ts_island_set_destroy(&world->islands, a);
@@ -321,3 +322,9 @@ ts_result ts_destroy_world(ts_world_id id)
     ts_free(&allocator, world, sizeof(ts_world));
     return TS_OK;
 }
+
+/* ---- for the solver-only entry (api/solver_context.c) ---- */
+
+ts_result ts_world_def_check(const ts_world_def *def, const char *function) { return check_world_def(def, function); }
+
+int ts_world_def_simd_width(int requested, const char *function) { return choose_simd_width(requested, function); }

@@ -66,6 +66,21 @@ typedef struct ts_shape {
         ts_sphere sphere;
         ts_box box;
         ts_capsule capsule;
+        /* hulls, meshes, heightfields: a block of the collide layer's
+         * geometry store (collide/geometry_store.h), shared by reference,
+         * and the farthest point from the shape origin */
+        struct {
+            const struct ts_hull_data *data;
+            float radius;
+        } hull;
+        struct {
+            const struct ts_mesh_data *data;
+            float radius;
+        } mesh;
+        struct {
+            const struct ts_heightfield_data *data;
+            float radius;
+        } heightfield;
     } geometry;
     ts_transform local;     /* in the body frame */
     ts_transform sim_local; /* in the body's simulation frame (centre of mass, principal axes) */

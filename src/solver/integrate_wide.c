@@ -188,7 +188,7 @@ bool TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32
 
 /* ---- velocities ---- */
 
-#if TS_W == 4 || TS_W == 8 || TS_W == 16
+#if TS_W == 4 || TS_W == 8 || TS_W16_QUARTERS
 /* Lane l's v group (and lane l + 4's in the upper half at W = 8, the
  * quarters' lanes l + 4, l + 8, l + 12 at W = 16) plus its
  * row of dv; *finite_bits gets the x, y, z bits of the lanes whose sum is finite. */
@@ -196,7 +196,7 @@ TS_FORCE_INLINE ts_wf add_velocity_row(ts_body_state *states, int l, ts_wf dv_ro
 {
     ts_wf v = ts_w_add(velocity_row(states, lane_iota, l, 0, 64), dv_row);
     uint32_t bits = ts_w_mask_bits(finite(v));
-#if TS_W == 16
+#if TS_W16_QUARTERS
     for (int q = 0; q < 4; ++q) {
         *finite_bits |= (bits >> (4 * q) & 7u) == 7u ? 1u << (l + 4 * q) : 0u;
     }
@@ -299,7 +299,7 @@ TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const
                                         const ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw)
 {
     velocity_terms t = velocity_terms_of(store, i, count, g, hw);
-#if TS_W == 4 || TS_W == 8 || TS_W == 16
+#if TS_W == 4 || TS_W == 8 || TS_W16_QUARTERS
     if (count == TS_W && !t.damped && !t.turned) {
         return free_velocity_bundle(states, t.dv, i);
     }

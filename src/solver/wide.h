@@ -32,8 +32,10 @@
 #define TS_WIDE_CAT(name, w) TS_WIDE_CAT_(name, w)
 #if defined(TS_W16_AVX512)
 #define TS_WIDE(name) TS_WIDE_CAT(name, 16x)
+#define TS_W16_QUARTERS 1 /* gathers by 4x4 transposes in 512-bit quarters (body_lanes.h) */
 #else
 #define TS_WIDE(name) TS_WIDE_CAT(name, TS_W)
+#define TS_W16_QUARTERS 0
 #endif
 
 #if TS_W == 1

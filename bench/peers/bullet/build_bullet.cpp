@@ -54,8 +54,21 @@ static btCollisionShape *make_shape(const scene_shape &s)
         return new btBoxShape(vec(s.half_extents));
     case SCENE_CAPSULE:
         return new btCapsuleShape(s.radius, 2.0f * s.half_height);
+    case SCENE_HULL:
+    case SCENE_MESH:
+        break; /* not built for Bullet: bullet_supports() refuses such scenes */
     }
     return nullptr;
+}
+
+bool bullet_supports(const scene_desc *desc)
+{
+    for (int i = 0; i < desc->body_count; ++i) {
+        if (desc->bodies[i].shape.type == SCENE_HULL || desc->bodies[i].shape.type == SCENE_MESH) {
+            return false;
+        }
+    }
+    return true;
 }
 
 /* One Bullet shape per distinct geometry (scenes use a handful). */
