@@ -77,3 +77,6 @@ mkdir -p "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
 cp tests/fuzz/corpus/* "$ASAN_DIR/fuzz-corpus/"
 "$ASAN_DIR/tests/fuzz/fuzz_api" "$ASAN_DIR/fuzz-corpus" tests/fuzz/corpus -max_total_time="$FUZZ_SECONDS" \
     -max_len=4096 -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$ASAN_DIR/fuzz-crashes/" -print_final_stats=1
+# The browser viewer: its reader and the built page in headless Chromium
+# (installs chromium and the npm packages on first use).
+scripts/test_viewer.sh
