@@ -10,7 +10,7 @@ void bench_print_usage(const char *program)
     printf("usage: %s [--scene NAME|all] [--small|--huge] [--base B] [--grid G] [--height H] [--count N]\n"
            "       [--side S] [--stacks K] [--layers L] [--steps N] [--runs R] [--threads T] [--solver soft_step|xpbd]\n"
            "       [--substeps S] [--contact-hertz F] [--width W] [--sweep KEY=V1,V2,...] [--compare bullet] [--json]\n"
-           "       [--no-quality] [--collide-only] [--sleep] [--force] [--list]\n"
+           "       [--no-quality] [--collide-only] [--sleep] [--force] [--list] [--record FILE] [--record-contacts]\n"
            "\n"
            "Scenes are those of shared/scenes.md plus free_fall (N free spinning boxes);\n"
            "--list shows them and what each still waits for. Parameters default to scenes.md's\n"
@@ -28,7 +28,11 @@ void bench_print_usage(const char *program)
            "sleep_field), to see what sleeping saves once a scene comes to rest.\n"
            "--collide-only turns gravity off, so a scene keeps its initial state, and times the\n"
            "collision stages (also for scenes that wait for the solver). --force runs a scene\n"
-           "that tessera does not support yet.\n",
+           "that tessera does not support yet.\n"
+           "--record FILE writes the first run of one scene, every step from the start, to a replay\n"
+           "file for the browser viewer (viewer/, docs/recording.md); its timed steps then include\n"
+           "the recording (record_ms in --json: its mean per step). --record-contacts adds the\n"
+           "contact points and normals.\n",
            program);
 }
 
@@ -117,11 +121,11 @@ static int parse_positive_float(const char *v, const char *name, float *out)
 
 static int parse_flag(const char *a, bench_options *o)
 {
-    bool *flags[] = {&o->json,         &o->list,       &o->help,  &o->help, &o->collide_only,
-                     &o->no_quality,   &o->force,      &o->small, &o->sleep, &o->huge};
+    bool *flags[] = {&o->json,       &o->list,  &o->help,  &o->help, &o->collide_only, &o->no_quality,
+                     &o->force,      &o->small, &o->sleep, &o->huge, &o->record_contacts};
     const char *names[] = {"--json", "--list", "--help", "-h", "--collide-only", "--no-quality", "--force", "--small",
-                           "--sleep", "--huge"};
-    for (int i = 0; i < 10; ++i) {
+                           "--sleep", "--huge", "--record-contacts"};
+    for (int i = 0; i < 11; ++i) {
         if (strcmp(a, names[i]) == 0) {
             *flags[i] = true;
             return 1;
@@ -153,6 +157,8 @@ static int parse_valued(const char *a, char *v, bench_options *o)
         return parse_int(v, a, 0, &o->width);
     } else if (strcmp(a, "--solver") == 0) {
         o->solver = v;
+    } else if (strcmp(a, "--record") == 0) {
+        o->record = v;
     } else if (strcmp(a, "--compare") == 0) {
         o->compare = v;
     } else if (strcmp(a, "--sweep") == 0) {
@@ -184,6 +190,14 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
     }
     if (strcmp(o->scene, "all") != 0 && scene_find(o->scene) == NULL) {
         fprintf(stderr, "no scene named %s (see --list)\n", o->scene);
+        return 2;
+    }
+    if (o->record != NULL && strcmp(o->scene, "all") == 0) {
+        fprintf(stderr, "--record needs one scene (--scene NAME), not all\n");
+        return 2;
+    }
+    if (o->record_contacts && o->record == NULL) {
+        fprintf(stderr, "--record-contacts needs --record FILE\n");
         return 2;
     }
     if (o->compare != NULL && strcmp(o->compare, "bullet") != 0) {

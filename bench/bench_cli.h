@@ -42,6 +42,8 @@ typedef struct bench_options {
     bool force;            /* run a scene tessera does not support yet */
     bool sleep;            /* sleeping on in every scene (tessera) */
     const char *compare;   /* "bullet" or NULL */
+    const char *record;    /* --record FILE: replay file of the first run (NULL = none) */
+    bool record_contacts;  /* --record-contacts: the recording holds contact points too */
     int sweep_count;
     bench_sweep sweeps[BENCH_MAX_SWEEPS];
 } bench_options;

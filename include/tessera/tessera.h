@@ -29,6 +29,7 @@
 
 #include "tessera/types.h"
 #include "tessera/joint.h"
+#include "tessera/snapshot.h"
 #include "tessera/bulk.h"
 #include "tessera/solver.h"
 #include "tessera/shapes.h"

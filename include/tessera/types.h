@@ -88,6 +88,8 @@ typedef enum ts_result {
     TS_ERROR_UNSUPPORTED,       /**< a feature this build does not have */
     TS_ERROR_OUT_OF_MEMORY,     /**< the allocator returned NULL; nothing was changed */
     TS_ERROR_CAPACITY,          /**< a fixed limit was reached (e.g. too many worlds) */
+    TS_ERROR_INVALID_DATA,      /**< bytes that are no valid snapshot (truncated, corrupted, another format version) */
+    TS_ERROR_IO,                /**< a file could not be opened, read or written (the message names it) */
 } ts_result;
 
 /* ---- ids: index + generation; a zeroed id is the null id ---- */

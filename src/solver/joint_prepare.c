@@ -36,6 +36,9 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_joint_scratch *s, ts_records *records, co
 {
     const ts_allocator *allocator = &records->allocator;
     uint32_t graph_revision = graph->joint_revision, store_revision = records->store.table.revision;
+    if (s->ball_kept != NULL && (s->layout_graph_revision != graph_revision || s->layout_store_revision != store_revision)) {
+        ts_joint_scratch_free_kept(s, allocator); /* the saved world would have laid its bundles out afresh too */
+    }
     if (s->layout_width == TS_W && s->layout_graph_revision == graph_revision &&
         s->layout_store_revision == store_revision) {
         s->layout_rebuilt = false; /* the same joints in the same colours on the same body slots */
@@ -122,6 +125,9 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_joint_scratch *s, ts_records *records, co
 bool TS_WIDE(ts_joint_take_ball_fill)(ts_joint_scratch *s, ts_records *records, int32_t step)
 {
     bool fill = s->layout_rebuilt || s->ball_step != step - 1;
+    if (s->ball_kept != NULL && s->ball_step != step - 1) {
+        ts_joint_scratch_free_kept(s, &records->allocator); /* the saved world would have filled its bundles too */
+    }
     if (fill) {
         ts_joint_flush_impulses(s, records); /* the fill reads the joints' impulses */
     }

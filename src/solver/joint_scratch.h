@@ -54,9 +54,23 @@ typedef struct ts_joint_scratch {
      * before a joint's impulses or reactions are read. */
     bool ball_impulses_pending;
     float ball_inv_h;
+    /* A loaded snapshot's kept ball lanes (solver/solver_snapshot.h): per
+     * joint id TS_BALL_KEPT floats, the first 1 when the joint has them.
+     * The first step after the load lays the bundles out afresh and puts
+     * these back into their lanes, so that it goes on as the saved world's
+     * next step would have with the bundles it kept; then they are freed. */
+    float *ball_kept;
+    int32_t ball_kept_count; /* joints (ids) it has room for; 0: none */
 } ts_joint_scratch;
 
+/* Floats of one joint's kept ball lane: the flag, then the pose of the
+ * substep (arms, gap, K^-1), the impulse and the step-start pose. */
+#define TS_BALL_KEPT 28
+
 void ts_joint_scratch_free(ts_joint_scratch *scratch, const ts_allocator *allocator);
+
+/* Frees a loaded snapshot's kept ball lanes (ball_kept). */
+void ts_joint_scratch_free_kept(ts_joint_scratch *scratch, const ts_allocator *allocator);
 
 /* Writes the ball bundles' pending impulses to their joints (nothing when
  * none are pending); the generic entry and its build per width. */
