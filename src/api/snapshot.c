@@ -51,6 +51,25 @@ ts_result ts_world_save(ts_world_id id, void *buffer, size_t capacity, size_t *s
                            (int)i, (int)shape->type);
         }
     }
+    /* Nor the settings and state that came with custom constraints, motion
+     * locks, planar worlds and speed limits (issues 25 and 21, merged after
+     * format 1): such a world is refused rather than resumed differently. */
+    if (world->planar || world->records.store.locked_count != 0) {
+        return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
+                       "the world is planar or has bodies with motion locks: snapshots do not hold these yet");
+    }
+    if (world->solver.max_linear_speed != TS_DEFAULT_MAX_LINEAR_SPEED ||
+        world->solver.max_rotation != TS_DEFAULT_MAX_ROTATION) {
+        return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
+                       "the world's speed limits are not the defaults: snapshots do not hold them yet");
+    }
+    for (int32_t i = 0; i < world->records.joint_ids.next_index; ++i) {
+        const ts_joint *joint = world->records.joints + i;
+        if (joint->alive && joint->type == TS_JOINT_CUSTOM) {
+            return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
+                           "joint %d is a custom constraint: snapshots do not hold these yet", (int)i);
+        }
+    }
     ts_writer w = {buffer, capacity, 0};
     ts_put_bytes(&w, magic, sizeof magic);
     ts_put_u32(&w, TS_SNAPSHOT_FORMAT_VERSION);
