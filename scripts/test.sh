@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: the layer check of src/ (scripts/check_layers.sh),
-# the default build (made by scripts/setup.sh) and a second build whose wide
-# kernels are SIMDe's portable C (-DTESSERA_SIMD=OFF), so that both paths stay
-# bitwise equal and green; then the suite again under ThreadSanitizer. Between
-# the first two: the install-and-link test of scripts/test_consumer.sh and the
-# API reference.
+# the default build's suite (made by scripts/setup.sh), the install-and-link
+# test of scripts/test_consumer.sh, the API reference, the aarch64 hashes
+# (scripts/check_arm.sh), the suite under ThreadSanitizer, a clang build whose
+# wide kernels are SIMDe's portable C under ASan + UBSan (both paths stay
+# bitwise equal and clean) with a bounded fuzz run, and the browser viewer.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -32,10 +32,6 @@ cmake --build "$BUILD_DIR" --target docs
 # there (~3.5 min on 2 cores: the cross build ~2, the run ~1.5).
 scripts/check_arm.sh
 
-cmake -S . -B "$PORTABLE_DIR" -DCMAKE_BUILD_TYPE=Release -DTESSERA_SIMD=OFF -DTESSERA_BUILD_BENCH=OFF >/dev/null
-cmake --build "$PORTABLE_DIR" -j "$(nproc)" >/dev/null
-ctest --test-dir "$PORTABLE_DIR" -j "$(nproc)" --output-on-failure
-
 # ThreadSanitizer over the whole suite: clang with LLVM's OpenMP runtime,
 # whose Archer tool tells TSan about OpenMP's barriers and locks (gcc's
 # libgomp is not built for TSan and would report its own barriers). The
@@ -54,25 +50,30 @@ cmake -S . -B "$TSAN_DIR" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDeb
 cmake --build "$TSAN_DIR" -j "$(nproc)" >/dev/null
 OMP_TOOL_LIBRARIES="$ARCHER" TESSERA_TEST_MAX_STEPS=120 \
     TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1 ${TSAN_OPTIONS:-}" \
-    ctest --test-dir "$TSAN_DIR" -j "$(nproc)" --output-on-failure
+    ctest --test-dir "$TSAN_DIR" -LE slow -j "$(nproc)" --output-on-failure
 
-# AddressSanitizer + UndefinedBehaviorSanitizer (issue 21): the suite
-# without the `slow` label in a clang build where any report aborts
-# (-fno-sanitize-recover=all), then the libFuzzer driver over the public
+# The portable build and AddressSanitizer + UndefinedBehaviorSanitizer in
+# one (issue 21; one build instead of two keeps CI near its budget): the
+# wide kernels as SIMDe's portable C (-DTESSERA_SIMD=OFF), so their bits are
+# held to the native widths' by the same tests, and the suite without the
+# `slow` label in a clang build where any sanitizer report aborts
+# (-fno-sanitize-recover=all), but test_threads (its worlds of every thread
+# count take minutes here; ThreadSanitizer runs it); then the libFuzzer driver over the public
 # API (tests/fuzz/fuzz_api.c, same build: the library carries the fuzzer's
 # coverage counters) for FUZZ_SECONDS over the seed corpus, into a scratch
 # copy so the repo's corpus stays as committed. A crash input is written to
 # $ASAN_DIR/fuzz-crashes/: add it to tests/fuzz/corpus/ with the fix.
-ASAN_DIR="${ASAN_DIR:-build-asan}"
-FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+ASAN_DIR="${ASAN_DIR:-$PORTABLE_DIR}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 cmake -S . -B "$ASAN_DIR" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_BUILD_BENCH=OFF \
+    -DTESSERA_SIMD=OFF \
     -DTESSERA_FUZZ=ON \
     "-DCMAKE_C_FLAGS=-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-psabi" \
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined \
     -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address,undefined >/dev/null
 cmake --build "$ASAN_DIR" -j "$(nproc)" >/dev/null
 ASAN_OPTIONS="detect_leaks=1 abort_on_error=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1" \
-    TESSERA_TEST_MAX_STEPS=120 ctest --test-dir "$ASAN_DIR" -LE slow -j "$(nproc)" --output-on-failure
+    TESSERA_TEST_MAX_STEPS=120 ctest --test-dir "$ASAN_DIR" -LE slow -E '^test_threads$' -j "$(nproc)" --output-on-failure
 rm -rf "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
 mkdir -p "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
 cp tests/fuzz/corpus/* "$ASAN_DIR/fuzz-corpus/"
