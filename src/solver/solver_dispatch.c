@@ -76,8 +76,9 @@ bool ts_simd_width_is_built(int width)
 }
 
 /* The widest width the CPU runs natively: 16 where width 16's AVX-512 build
- * runs (avx512f/dq/bw/vl; measured faster than 8 in every scene and kernel
- * pass on an AMD EPYC with AVX-512, docs/performance.md), else 8 on AVX2, 4
+ * runs (avx512f/dq/bw/vl; measured faster than 8 in every scene, and in
+ * every kernel pass but the warm start (equal), on an AMD EPYC with AVX-512:
+ * docs/performance.md), else 8 on AVX2, 4
  * on SSE4.1. Elsewhere SIMDe emulates 16 on narrower registers: exact, for
  * tests, only when forced. */
 int ts_detect_simd_width(void)
