@@ -73,6 +73,7 @@ cmake -S . -B "$ASAN_DIR" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDeb
     -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address,undefined >/dev/null
 cmake --build "$ASAN_DIR" -j "$(nproc)" >/dev/null
 ASAN_OPTIONS="detect_leaks=1 abort_on_error=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1" \
+    LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp ${LSAN_OPTIONS:-}" \
     TESSERA_TEST_MAX_STEPS=120 ctest --test-dir "$ASAN_DIR" -LE slow -E '^test_threads$' -j "$(nproc)" --output-on-failure
 rm -rf "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
 mkdir -p "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"

@@ -48,7 +48,9 @@ static bool reserve_ids(const ts_allocator *a, ts_id_pool *pool, void **records,
         !ts_id_pool_reserve(pool, a, ids)) {
         return false;
     }
-    memset(*keyed + old, 0, (size_t)(*keyed_capacity - old) * sizeof(ts_keyed));
+    if (*keyed_capacity > old) { /* nothing new when no key was: *keyed may still be NULL */
+        memset(*keyed + old, 0, (size_t)(*keyed_capacity - old) * sizeof(ts_keyed));
+    }
     return true;
 }
 
