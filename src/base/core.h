@@ -30,6 +30,8 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define ts_popcount64(x) __builtin_popcountll(x)
+/* Index of the lowest set bit of x (x != 0). */
+#define ts_ctz32(x) __builtin_ctz(x)
 #define TS_FORCE_INLINE static inline __attribute__((always_inline))
 #define TS_RESTRICT __restrict__
 #define TS_THREAD_LOCAL __thread
@@ -41,6 +43,12 @@
 #elif defined(_MSC_VER)
 #include <intrin.h>
 #define ts_popcount64(x) ((int)__popcnt64(x))
+static __forceinline int ts_ctz32(uint32_t x)
+{
+    unsigned long index;
+    _BitScanForward(&index, x);
+    return (int)index;
+}
 #define TS_FORCE_INLINE static __forceinline
 #define TS_RESTRICT __restrict
 #define TS_THREAD_LOCAL __declspec(thread)
@@ -53,6 +61,14 @@
 #define TS_PREFETCH(p) ((void)(p))
 #endif
 #else
+static inline int ts_ctz32(uint32_t x)
+{
+    int n = 0;
+    for (; (x & 1u) == 0; x >>= 1) {
+        ++n;
+    }
+    return n;
+}
 static inline int ts_popcount64(uint64_t x)
 {
     int n = 0;

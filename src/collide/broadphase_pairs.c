@@ -21,13 +21,13 @@ typedef struct pair_query {
     bool failed;            /* out of memory */
 } pair_query;
 
-/* Whether two shapes may touch at all: different bodies, at least one of
- * them dynamic, no joint between them that forbids it, and each one's
+/* Whether two shapes may touch at all: different bodies, neither a sensor,
+ * at least one of them dynamic, no joint between them that forbids it, and each one's
  * category in the other's mask. */
 static bool should_collide(const ts_records *records, const ts_shape *a, const ts_shape *b)
 {
-    if (a->body == b->body) {
-        return false;
+    if (a->body == b->body || a->is_sensor || b->is_sensor) {
+        return false; /* sensors see others through collide/sensor.c, never through contacts */
     }
     if (records->bodies[a->body].type != TS_BODY_DYNAMIC && records->bodies[b->body].type != TS_BODY_DYNAMIC) {
         return false;
@@ -192,8 +192,11 @@ void ts_broadphase_register_pairs(ts_records *records, ts_collision *collision)
 {
     ts_broadphase *bp = &collision->broadphase;
     /* A pair can be found twice (two queries of one moved shape, static and
-     * movable); sort and drop repeats. */
-    qsort(bp->new_pairs, (size_t)bp->new_pair_count, sizeof(uint64_t), compare_keys);
+     * movable); sort and drop repeats (qsort of no pairs: the array may be
+     * NULL, which qsort may not be given). */
+    if (bp->new_pair_count > 0) {
+        qsort(bp->new_pairs, (size_t)bp->new_pair_count, sizeof(uint64_t), compare_keys);
+    }
     int32_t unique = 0;
     for (int32_t i = 0; i < bp->new_pair_count; ++i) {
         if (unique == 0 || bp->new_pairs[i] != bp->new_pairs[unique - 1]) {

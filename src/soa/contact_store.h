@@ -28,7 +28,7 @@ enum {
     TS_CONTACT_CACHED = 16,  /* the recycling columns hold the last full test (collide/contact_recycle.h) */
 };
 
-#define TS_CONTACT_COLUMNS 34
+#define TS_CONTACT_COLUMNS 36
 
 typedef struct ts_contact_store {
     union {
@@ -53,6 +53,10 @@ typedef struct ts_contact_store {
              * rotations at the last full test */
             float *cache_ax, *cache_ay, *cache_az, *cache_aw;
             float *cache_bx, *cache_by, *cache_bz, *cache_bw;
+            /* hulls: the feature that decided the last separating axis
+             * test and its contact's depth (collide/collide_hull.h) */
+            uint32_t *sat_feature;
+            float *sat_depth;
             /* per point */
             float *anchor_ax, *anchor_ay, *anchor_az; /* point - centre of mass of A, world, at the last full test */
             float *separation;                        /* negative = penetration */

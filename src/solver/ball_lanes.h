@@ -47,11 +47,12 @@ TS_FORCE_INLINE ts_wsym3 lane_point_mass(const ts_ball_bundle *b, const ts_ball_
 }
 
 /* The angular velocity change I^-1 L of one body of every lane. */
-TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_cold *cold, bool general, const float iso_row[TS_W],
-                                    const float rows[6][TS_W], ts_wv3 l)
+TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_cold *cold, bool general, const float iso_row[TS_W], bool side_b,
+                                    ts_wv3 l)
 {
     ts_wv3 r = ts_wv3_scale(ts_w_load(iso_row), l);
-    if (general) {
+    if (general) { /* cold is NULL otherwise: its rows are named only here */
+        const float(*rows)[TS_W] = side_b ? cold->inv_inertia_b : cold->inv_inertia_a;
         r = ts_wv3_select(isotropic_lanes(cold), r, ts_wsym3_mul(ts_wsym3_load(rows), l));
     }
     return r;

@@ -2,16 +2,16 @@
  * that use it): the gather of ts_body_state records into lanes and the
  * scatter back, with 4x4 transposes of 16-byte groups at W = 4, 8x8
  * transposes of 32-byte halves (v, w and dp, dq) at W = 8, 4x4 transposes
- * within the four 128-bit quarters of 512-bit rows at W = 16, and lane by
- * lane at W = 1. Constraint kernels gather by body index and
- * scatter only the velocities of dynamic bodies; the integrators gather W
- * consecutive states and scatter all of each. */
+ * within the four 128-bit quarters of 512-bit rows at W = 16 in its AVX-512
+ * build (TS_W16_QUARTERS), and lane by lane otherwise. Constraint kernels
+ * gather by body index and scatter only the velocities of dynamic bodies;
+ * the integrators gather W consecutive states and scatter all of each. */
 #ifndef TS_BODY_LANES_H
 #define TS_BODY_LANES_H
 
 #include "base/core.h"
 #include "solver/body_state.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 #include <string.h>
 
@@ -172,7 +172,7 @@ TS_FORCE_INLINE void scatter_position(ts_body_state *states, const int32_t index
 #endif
 }
 
-#elif TS_W == 16
+#elif TS_W16_QUARTERS
 
 /* A row of four lanes' 16-byte groups, one per 128-bit quarter: lanes l,
  * l + 4, l + 8 and l + 12 (rows l = 0..3). */
@@ -361,7 +361,7 @@ TS_FORCE_INLINE void scatter_all(ts_body_state *states, const int32_t index[TS_W
 #endif
 }
 #undef TS_STORE_STATES
-#elif TS_W == 16
+#elif TS_W16_QUARTERS
 TS_FORCE_INLINE void scatter_all(ts_body_state *states, const int32_t index[TS_W], int count, body_lanes b)
 {
     uint32_t write = count == TS_W ? 0xFFFFu : (1u << count) - 1u;

@@ -16,7 +16,7 @@
 #define TS_CONTACT_SOLVER_H
 
 #include "solver/body_state.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 #include "base/core.h"
 

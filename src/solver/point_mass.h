@@ -6,7 +6,7 @@
 #define TS_POINT_MASS_H
 
 #include "base/core.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 /* [r]x^T S [r]x, the angular part of K for an anchor r: column j is
  * (S (r x e_j)) x r, with r x e_x = (0, rz, -ry), r x e_y = (-rz, 0, rx),

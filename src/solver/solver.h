@@ -57,10 +57,15 @@ typedef struct ts_solver {
     bool enable_warm_starting;
     float joint_hertz;
     float joint_damping_ratio;
+    float max_linear_speed; /* ts_world_def.max_linear_speed (tessera/limits.h) */
+    float max_rotation;     /* ts_world_def.max_rotation: the largest turn per substep */
     /* Some awake body's force or torque column may be non-zero (set by
      * ts_body_apply_force and the like, which wake the body): the soft
      * step's write-back clears them, and skips that otherwise. */
     bool forces_pending;
+    /* The lowest joint index of the custom constraints the last step's
+     * solve dropped for a bad row (custom_constraint.h), or -1. */
+    int32_t dropped_joint;
     ts_solver_scratch scratch;      /* body states and constraint bundles of a step */
     ts_joint_scratch joint_scratch; /* joint bundles of a step (joint_scratch.h) */
 } ts_solver;

@@ -6,7 +6,7 @@
 
 #include "base/array.h"
 
-/* Width 16 has two builds (solver/wide.h): for AVX-512 (_w16x) where the
+/* Width 16 has two builds (base/wide.h): for AVX-512 (_w16x) where the
  * CPU and its OS run avx512f/dq/bw/vl, else on AVX2 registers (_w16). Both
  * give the same bits. */
 #ifdef TS_BUILT_W16X
@@ -75,8 +75,9 @@ bool ts_simd_width_is_built(int width)
 }
 
 /* The widest width the CPU runs natively: 16 where width 16's AVX-512 build
- * runs (avx512f/dq/bw/vl; measured faster than 8 in every scene and kernel
- * pass on an AMD EPYC with AVX-512, docs/performance.md), else 8 on AVX2, 4
+ * runs (avx512f/dq/bw/vl; measured faster than 8 in every scene, and in
+ * every kernel pass but the warm start (equal), on an AMD EPYC with AVX-512:
+ * docs/performance.md), else 8 on AVX2, 4
  * on SSE4.1. Elsewhere SIMDe emulates 16 on narrower registers: exact, for
  * tests, only when forced. */
 int ts_detect_simd_width(void)

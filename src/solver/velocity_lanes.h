@@ -8,14 +8,16 @@
  * yields all eight lanes of x, y and z (7 shuffles; the padding column is
  * never formed); W = 4 is the same on 128-bit rows, W = 16 on 512-bit rows
  * of four quarters (lanes l, l + 4, l + 8, l + 12: AVX-512's unpack and
- * shuffle work within quarters). W = 1 goes lane by lane. gather_state does the same for a whole state (v, w, dp, dq). */
+ * shuffle work within quarters; only in the AVX-512 build, TS_W16_QUARTERS:
+ * emulated on AVX2 they cost twice the lane-by-lane way). W = 1 and the
+ * AVX2 build of W = 16 go lane by lane. gather_state does the same for a whole state (v, w, dp, dq). */
 #ifndef TS_VELOCITY_LANES_H
 #define TS_VELOCITY_LANES_H
 
 #include "base/core.h"
 #include "solver/body_lanes.h"
 #include "solver/body_state.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -29,9 +31,9 @@ typedef struct velocity_lanes {
  * spare a shift per lane and pass). */
 #define VL_LANE(states, index, l, scale) ((const float *)((const char *)(states) + (ptrdiff_t)(index)[l] * (scale)))
 
-#if TS_W == 4 || TS_W == 8 || TS_W == 16
+#if TS_W == 4 || TS_W == 8 || TS_W16_QUARTERS
 
-#if TS_W == 16
+#if TS_W16_QUARTERS
 #define VL_UNPACKLO simde_mm512_unpacklo_ps
 #define VL_UNPACKHI simde_mm512_unpackhi_ps
 #define VL_SHUFFLE simde_mm512_shuffle_ps
@@ -145,7 +147,7 @@ TS_FORCE_INLINE void group_rows(ts_wv3 c, ts_wf rows[4]) { column_rows(c.x, c.y,
 TS_FORCE_INLINE void store_row(ts_body_state *states, const int32_t index[TS_W], int l, int offset, ts_wf row,
                                uint32_t write)
 {
-#if TS_W == 16
+#if TS_W16_QUARTERS
 #define VL_STORE_QUARTER(q)                                                                                   \
     if ((write >> (l + 4 * (q)) & 1u) != 0) {                                                                 \
         simde_mm_storeu_ps((float *)(states + index[l + 4 * (q)]) + offset, simde_mm512_extractf32x4_ps(row, q)); \
@@ -208,7 +210,7 @@ TS_FORCE_INLINE void store_lane(ts_body_state *states, int32_t index, simde__m12
 TS_FORCE_INLINE void store_lane_rows(ts_body_state *states, const int32_t index[TS_W], int l, ts_wf v, ts_wf w,
                                      uint32_t write, int scale)
 {
-#if TS_W == 16
+#if TS_W16_QUARTERS
 #define VL_STORE_QUARTER(q)                                                                                   \
     if ((write >> (l + 4 * (q)) & 1u) != 0) {                                                                 \
         store_lane(states, index[l + 4 * (q)], simde_mm512_extractf32x4_ps(v, q), simde_mm512_extractf32x4_ps(w, q), \

@@ -4,7 +4,7 @@
 #ifndef TS_WIDE_ATAN2_H
 #define TS_WIDE_ATAN2_H
 
-#include "solver/wide.h"
+#include "base/wide.h"
 
 /* atan2(y, x) to ~1e-5 rad: on [0, 1] atan(t) is an odd polynomial of degree
  * 11 (a minimax fit), extended by atan(t) = pi/2 - atan(1/t) and the

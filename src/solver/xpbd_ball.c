@@ -104,9 +104,9 @@ TS_FORCE_INLINE void warm_start(const ts_xpbd_ball_context *c, ts_ball_bundle *b
     ts_wv3_store(b->impulse, impulse);
     /* each body's turn over the substep, h I^-1 (r x P), shortened */
     ts_wv3 turn_a = ts_xpbd_clamp_turn(
-        ts_wv3_scale(h, lane_angular(cold, general, b->iso_inertia_a, cold->inv_inertia_a, ts_wv3_cross(ra, impulse))));
+        ts_wv3_scale(h, lane_angular(cold, general, b->iso_inertia_a, false, ts_wv3_cross(ra, impulse))));
     ts_wv3 turn_b = ts_xpbd_clamp_turn(
-        ts_wv3_scale(h, lane_angular(cold, general, b->iso_inertia_b, cold->inv_inertia_b, ts_wv3_cross(rb, impulse))));
+        ts_wv3_scale(h, lane_angular(cold, general, b->iso_inertia_b, true, ts_wv3_cross(rb, impulse))));
     velocity_lanes va = {ts_wv3_mul_sub(sa.v, ts_w_load(b->inv_mass_a), impulse), ts_wv3_sub(sa.w, ts_wv3_scale(inv_h, turn_a))};
     velocity_lanes vb = {ts_wv3_mul_add(sb.v, ts_w_load(b->inv_mass_b), impulse), ts_wv3_add(sb.w, ts_wv3_scale(inv_h, turn_b))};
     scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
@@ -150,8 +150,8 @@ TS_FORCE_INLINE void project(const ts_xpbd_ball_context *c, ts_ball_bundle *b, c
     ts_wv3 gap = ts_wv3_add(ts_wv3_add(ts_wv3_sub(sb.dp, sa.dp), ts_wv3_sub(rb, ra)), ts_wv3_load(b->delta_center));
     ts_wv3 correction = ts_wv3_neg(ts_wsym3_mul(lane_point_mass(b, cold, general, ra, rb), gap));
     ts_wf ma = ts_w_load(b->inv_mass_a), mb = ts_w_load(b->inv_mass_b);
-    ts_wv3 turn_a = lane_angular(cold, general, b->iso_inertia_a, cold->inv_inertia_a, ts_wv3_cross(ra, correction));
-    ts_wv3 turn_b = lane_angular(cold, general, b->iso_inertia_b, cold->inv_inertia_b, ts_wv3_cross(rb, correction));
+    ts_wv3 turn_a = lane_angular(cold, general, b->iso_inertia_a, false, ts_wv3_cross(ra, correction));
+    ts_wv3 turn_b = lane_angular(cold, general, b->iso_inertia_b, true, ts_wv3_cross(rb, correction));
     ts_wv3 old = ts_wv3_load(b->impulse);
     ts_wv3 impulse = ts_wv3_mul_add(old, inv_h, correction);
     ts_wf zero = ts_w_zero();

@@ -32,7 +32,7 @@
 #include "soa/records.h"
 #include "solver/body_state.h"
 #include "solver/joint_scratch.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 struct ts_solver;
 

@@ -68,6 +68,7 @@
 #include "base/timer.h"
 #include "solver/contact_prepare.h"
 #include "solver/contact_solver.h"
+#include "solver/custom_constraint.h"
 #include "solver/integrate.h"
 #include "solver/joint_prepare.h"
 #include "solver/solver.h"
@@ -123,6 +124,7 @@ typedef struct xpbd_run {
     ts_joint_prepare_context ball_prepare; /* their preparation (the soft step's) */
     ts_xpbd_ball_context ball_kernels;
     ts_vec3 gravity;
+    ts_speed_limit limit; /* the world's speed limits in a substep */
     int substeps;
     int substep; /* the substep in progress */
     int32_t awake;
@@ -195,11 +197,37 @@ static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
     }
 }
 
-/* Joint bundle k: its ball bundle (xpbd_ball.h) or XPBD's general one. */
+/* A bundle of custom constraints (custom_constraint.h): its lanes' scalar rows. */
+static void run_custom_bundle(const xpbd_run *r, ts_joint_bundle_ref ref, pass kind)
+{
+    const ts_xpbd_joint_context *c = &r->joint_kernels;
+    ts_custom_lane *lanes = (ts_custom_lane *)c->joint_scratch->custom_lanes + ref.slot;
+    ts_custom_pass p = {c->states, c->h, c->inv_h, 0.0f, 1.0f, 0.0f};
+    switch (kind) {
+    case PASS_PREPARE:
+        for (int l = 0; l < ref.lanes; ++l) {
+            ts_custom_prepare(lanes + l, r->records, c->states, c->joint_scratch->sorted[ref.first + l], c->awake,
+                              c->h, false, true);
+        }
+        break;
+    case PASS_POSITIONS: ts_custom_xpbd_positions(lanes, ref.lanes, &p, false); break;
+    case PASS_JOINT_POSITIONS: ts_custom_xpbd_positions(lanes, ref.lanes, &p, true); break;
+    case PASS_VELOCITIES: ts_custom_xpbd_velocities(lanes, ref.lanes, &p); break;
+    case PASS_STORE: ts_custom_store(lanes, ref.lanes, r->records, c->inv_h); break;
+    default: break;
+    }
+}
+
+/* Joint bundle k: its ball bundle (xpbd_ball.h), its custom lanes or XPBD's
+ * general one. */
 static void run_joint_bundle(const xpbd_run *r, int32_t k, pass kind)
 {
     const ts_joint_scratch *s = &r->solver->joint_scratch;
     ts_joint_bundle_ref ref = s->refs[k];
+    if (ref.type == TS_JOINT_CUSTOM) {
+        run_custom_bundle(r, ref, kind);
+        return;
+    }
     if (ref.type == TS_JOINT_BALL) {
         ts_ball_bundle *ball = r->balls + ref.slot;
         switch (kind) {
@@ -275,17 +303,17 @@ static void run_block(void *context, int32_t block, int worker)
     case PASS_INTEGRATE_VELOCITIES: {
         ts_free_bodies first = r->free_bodies && r->substep == 0 ? TS_FREE_ALL_SUBSTEPS : free;
         bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, r->gravity, h, first, r->substeps,
-                                               r->solver->forces_pending);
+                                               r->solver->forces_pending, r->limit);
         break;
     }
     case PASS_INTEGRATE_POSITIONS:
         if (r->kernels.substep_start != NULL && begin < end) { /* the poses the push pass measures from */
             memcpy(scratch->substep_start + begin, states + begin, sizeof(ts_body_state) * (size_t)(end - begin));
         }
-        bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, h, free);
+        bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, h, free, r->limit);
         break;
     case PASS_FINISH:
-        TS_WIDE(ts_states_finish_wide)(states, store, begin, end, r->solver->forces_pending, free);
+        TS_WIDE(ts_states_finish_wide)(states, store, begin, end, r->solver->forces_pending, free, r->limit);
         r->finish(r->finish_context, begin, end);
         break;
     case PASS_PREPARE:
@@ -464,9 +492,11 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
         .balls = TS_WIDE(ts_ball_bundles)(&solver->joint_scratch),
         /* the pose at the step's start from the bodies' every step (xpbd_ball.h) */
         .ball_prepare = {records, &solver->joint_scratch, awake, h, solver->enable_warm_starting,
-                         TS_WIDE(ts_joint_take_ball_fill)(&solver->joint_scratch, records, in->step), true},
+                         TS_WIDE(ts_joint_take_ball_fill)(&solver->joint_scratch, records, in->step), true,
+                         scratch->states},
         .ball_kernels = {scratch->states, &solver->joint_scratch, h, 1.0f / h, joint_warm_scale},
         .gravity = g,
+        .limit = {solver->max_linear_speed, solver->max_rotation / h},
         .substeps = solver->substeps,
         .awake = awake,
     };
@@ -482,6 +512,8 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
     }
     run_xpbd(&r);
     solver->forces_pending = false; /* the write-back cleared them */
+    solver->dropped_joint = ts_custom_take_dropped(solver->joint_scratch.custom_lanes,
+                                                   solver->joint_scratch.custom_count, records);
     int32_t bad = INT32_MAX;
     for (int w = 0; w < workers; ++w) {
         bad = min_slot(bad, r.first_bad[w]);

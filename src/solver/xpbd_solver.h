@@ -9,7 +9,7 @@
 #include "base/core.h"
 #include "solver/body_state.h"
 #include "solver/solver.h"
-#include "solver/wide.h"
+#include "base/wide.h"
 
 /* As ts_solve (solver.h), with XPBD's substep loop. */
 ts_result ts_solve_xpbd_w1(ts_solver *solver, const ts_solve_input *in, int32_t *held);

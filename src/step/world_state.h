@@ -8,6 +8,7 @@
 #include "base/core.h"
 #include "base/parallel.h"
 #include "collide/collision.h"
+#include "collide/ray_batch.h"
 #include "islands/graph.h"
 #include "islands/island.h"
 #include "soa/records.h"
@@ -20,9 +21,14 @@ typedef struct ts_world {
     ts_constraint_graph graph; /* islands: colours of the touching contacts and the joints */
     ts_solver solver;          /* solver: settings, scratch */
     ts_parallel parallel;      /* base: the step's workers and stages */
+    /* ts_world_cast_rays (api/query.c): 1 while a batch holds the workers
+     * and the memory of the wide tree, which is kept between batches */
+    _Atomic int query_workers;
+    ts_ray_bvh ray_bvh;
 
     int thread_count;  /* workers of a step (base/parallel.h) */
     bool enable_sleep; /* islands at rest sleep (islands/sleep.h) */
+    bool planar;       /* every dynamic body locked to its x-y plane (ts_world_def.planar) */
     void *user_data;
     float step_dt; /* dt of the step in progress */
     int step_count;

@@ -1,7 +1,8 @@
-/* The lane vocabulary of the width-generic solver kernels.
+/* The lane vocabulary of the width-generic kernels (the solver's, and the
+ * batched ray casts' shape tests in collide/).
  *
  * A kernel is written once against these names and compiled at a width
- * TS_W: one ts_wf holds TS_W floats, one lane per constraint. Only exact IEEE
+ * TS_W: one ts_wf holds TS_W floats, one lane per constraint (or shape). Only exact IEEE
  * operations are offered (add, sub, mul, div, sqrt, min, max, compare,
  * select, mask bits), no fused multiply-add and no approximate reciprocal, so every width
  * rounds every lane the same way and the results are bitwise identical to the
@@ -32,8 +33,10 @@
 #define TS_WIDE_CAT(name, w) TS_WIDE_CAT_(name, w)
 #if defined(TS_W16_AVX512)
 #define TS_WIDE(name) TS_WIDE_CAT(name, 16x)
+#define TS_W16_QUARTERS 1 /* gathers by 4x4 transposes in 512-bit quarters (body_lanes.h) */
 #else
 #define TS_WIDE(name) TS_WIDE_CAT(name, TS_W)
+#define TS_W16_QUARTERS 0
 #endif
 
 #if TS_W == 1
@@ -54,6 +57,7 @@ static inline ts_wf ts_w_sqrt(ts_wf a) { return sqrtf(a); }
 static inline ts_wf ts_w_min(ts_wf a, ts_wf b) { return a < b ? a : b; }
 static inline ts_wf ts_w_max(ts_wf a, ts_wf b) { return a > b ? a : b; }
 static inline ts_wm ts_w_gt(ts_wf a, ts_wf b) { return a > b; }
+static inline ts_wm ts_w_ge(ts_wf a, ts_wf b) { return a >= b; }
 static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return a && b; }
 static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return a || b; }
 static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false) { return m ? if_true : if_false; }
@@ -80,6 +84,7 @@ static inline ts_wf ts_w_sqrt(ts_wf a) { return simde_mm_sqrt_ps(a); }
 static inline ts_wf ts_w_min(ts_wf a, ts_wf b) { return simde_mm_min_ps(a, b); }
 static inline ts_wf ts_w_max(ts_wf a, ts_wf b) { return simde_mm_max_ps(a, b); }
 static inline ts_wm ts_w_gt(ts_wf a, ts_wf b) { return simde_mm_cmpgt_ps(a, b); }
+static inline ts_wm ts_w_ge(ts_wf a, ts_wf b) { return simde_mm_cmpge_ps(a, b); }
 static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return simde_mm_and_ps(a, b); }
 static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return simde_mm_or_ps(a, b); }
 static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false) { return simde_mm_blendv_ps(if_false, if_true, m); }
@@ -106,6 +111,7 @@ static inline ts_wf ts_w_sqrt(ts_wf a) { return simde_mm256_sqrt_ps(a); }
 static inline ts_wf ts_w_min(ts_wf a, ts_wf b) { return simde_mm256_min_ps(a, b); }
 static inline ts_wf ts_w_max(ts_wf a, ts_wf b) { return simde_mm256_max_ps(a, b); }
 static inline ts_wm ts_w_gt(ts_wf a, ts_wf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
+static inline ts_wm ts_w_ge(ts_wf a, ts_wf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GE_OQ); }
 static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return simde_mm256_and_ps(a, b); }
 static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return simde_mm256_or_ps(a, b); }
 static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false)
@@ -139,6 +145,7 @@ static inline ts_wf ts_w_sqrt(ts_wf a) { return simde_mm512_sqrt_ps(a); }
 static inline ts_wf ts_w_min(ts_wf a, ts_wf b) { return simde_mm512_min_ps(a, b); }
 static inline ts_wf ts_w_max(ts_wf a, ts_wf b) { return simde_mm512_max_ps(a, b); }
 static inline ts_wm ts_w_gt(ts_wf a, ts_wf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
+static inline ts_wm ts_w_ge(ts_wf a, ts_wf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GE_OQ); }
 static inline ts_wm ts_w_and(ts_wm a, ts_wm b) { return (ts_wm)(a & b); }
 static inline ts_wm ts_w_or(ts_wm a, ts_wm b) { return (ts_wm)(a | b); }
 static inline ts_wf ts_w_select(ts_wm m, ts_wf if_true, ts_wf if_false)
