@@ -33,8 +33,12 @@
  *
  * Velocity pass (after the position pass moved the velocities): a point
  * that pushed (λn > 0) gets vn' = target, target = -e ṽn when it approached
- * faster than the threshold (ṽn: its normal velocity before the position
- * pass) and 0 otherwise, through an impulse whose sum with the position
+ * faster than the threshold (ṽn: its normal velocity at the substep's start,
+ * read by a pass over the bouncing contacts before any warm start: read
+ * after it, ṽn held the warm start's velocity changes, which the position
+ * pass then takes back, and a touching row of a Newton's cradle bounced off
+ * approach speeds it never had, 12% above its energy at 8 substeps and 2.8
+ * times it with a sphere thrown into the row) and 0 otherwise, through an impulse whose sum with the position
  * pass's λn / h stays >= 0 (so it may take back the separating speed a
  * push-out made, no more). Friction and twist are the soft step's: at the
  * manifold centre, accumulated over the step from the warm start, within
@@ -93,6 +97,29 @@ bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_contact_b
     ts_w_store(x->deep, ts_w_select(deep, ts_w_splat(1.0f), zero));
     x->any_deep = ts_w_mask_bits(deep) != 0;
     return x->any_deep != 0;
+}
+
+bool TS_WIDE(ts_xpbd_contact_bounces)(const ts_contact_bundle *b)
+{
+    return ts_w_mask_bits(ts_w_gt(ts_w_load(b->restitution), ts_w_zero())) != 0;
+}
+
+/* The approach speeds of the points (header comment): the velocities of
+ * the substep's start, which the warm start has not yet changed. */
+void TS_WIDE(ts_xpbd_contact_approach)(const ts_xpbd_context *c, const ts_contact_bundle *b, ts_xpbd_contact_lanes *x)
+{
+    if (!TS_WIDE(ts_xpbd_contact_bounces)(b)) {
+        return; /* approach stays 0 (ts_xpbd_contact_begin): nothing bounces */
+    }
+    pair_lanes p = TS_PAIR_LOAD(c->states, b);
+    ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
+    for (int j = 0; j < 4; ++j) {
+        const ts_contact_point_lanes *cp = b->points + j;
+        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
+        ts_wv3 dv = ts_pair_relative_velocity(&p, ra, ts_contact_anchor_b(ra, shift));
+        ts_w_store(x->approach[j], ts_wv3_dot(dv, n));
+    }
 }
 
 /* Warm start (header comment): one linear and one angular impulse per body,
@@ -220,13 +247,6 @@ void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts
     ts_wf allowed[4];
     tolerated_overlap(c, b, x, &p, n, pushed, allowed);
     ts_wv3 shift = ts_wv3_load(b->anchor_shift);
-    /* the normal velocities before any correction, for restitution */
-    for (int j = 0; j < 4; ++j) {
-        const ts_contact_point_lanes *cp = b->points + j;
-        ts_wv3 ra = ts_wv3_load(cp->anchor_a);
-        ts_wv3 dv = ts_pair_relative_velocity(&p, ra, ts_contact_anchor_b(ra, shift));
-        ts_w_store(x->approach[j], ts_wv3_dot(dv, n));
-    }
     bool reverse = (substep & 1) != 0;
     for (int sweep = 0; sweep < TS_XPBD_POINT_SWEEPS; ++sweep) {
         for (int j = 0; j < 4; ++j) {

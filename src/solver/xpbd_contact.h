@@ -7,6 +7,8 @@
  * TS_W; every lane follows the same IEEE operations at every width.
  *
  * Per substep (xpbd_solver.c has the order and the reasons):
+ *   approach:   each point's normal velocity at the substep's start (only
+ *               in steps with a bouncing contact);
  *   warm start: before the positions are integrated, the normal impulses of
  *               the last substep, scaled by TS_XPBD_WARM_SCALE, and the
  *               friction and twist impulses, whole, as velocity changes;
@@ -29,7 +31,7 @@
 typedef struct ts_xpbd_contact_lanes {
     float start_separation[4][TS_W]; /* the narrowphase separation at the step's start */
     float lambda[4][TS_W];           /* normal multiplier of this substep (warm start included), kg m */
-    float approach[4][TS_W];         /* normal velocity before this substep's position pass */
+    float approach[4][TS_W];         /* normal velocity at this substep's start, before its warm start */
     float deep[TS_W]; /* 1: a point of the lane's contact started the step deeper than TS_CONTACT_PUSH_DEPTH */
     int32_t any_deep; /* some lane did: the push pass moves the bundle's deep lanes (per lane: same at every width) */
 } ts_xpbd_contact_lanes;
@@ -50,6 +52,15 @@ typedef struct ts_xpbd_context {
  * a point of the bundle starts deeper than TS_CONTACT_PUSH_DEPTH (the step
  * then runs the push pass, xpbd_push.c). */
 bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_contact_bundle *b, ts_xpbd_contact_lanes *x);
+
+/* Whether some lane of the bundle has restitution (its points need their
+ * approach speeds). */
+bool TS_WIDE(ts_xpbd_contact_bounces)(const ts_contact_bundle *b);
+
+/* At a substep's start, before the warm start (in a step where some
+ * contact bounces): each point's normal velocity, the approach speed
+ * restitution answers (in bundles without restitution, nothing). */
+void TS_WIDE(ts_xpbd_contact_approach)(const ts_xpbd_context *c, const ts_contact_bundle *b, ts_xpbd_contact_lanes *x);
 
 /* The warm start of a substep, before its positions are integrated: the
  * velocity changes of warm_scale times the last substep's normal impulses

@@ -4,13 +4,17 @@
  * soft step's joint layout (xpbd_joint_prepare.c), then runs, per substep,
  *
  *   velocities   v += h a (the soft step's integrator);
+ *   approach     in a step with a bouncing contact: each point's normal
+ *                velocity, before the warm start changes it (restitution
+ *                answers it, xpbd_contact.c);
  *   warm start   the last substep's multipliers, scaled, as velocity
  *                changes (contacts' normal impulses and ball and fixed
  *                joints' by TS_XPBD_WARM_SCALE, friction and twist whole);
  *   positions    dp += h v, dq by w (the soft step's integrator): the
  *                prediction;
  *   projection   one pass over the contacts and joints, colour by colour
- *                (xpbd_contact.c, xpbd_joint.c): rigid non-penetration with
+ *                (xpbd_contact.c, xpbd_joint.c, and custom constraints'
+ *                rows, custom_constraint.c): rigid non-penetration with
  *                a capped push-out, the joints' locks, limits and springs;
  *                each correction moves the velocities with the pose
  *                (xpbd_lanes.h); then a second pass over the joints alone;
@@ -131,6 +135,7 @@ typedef struct xpbd_run {
     bool free_bodies;                  /* some bundle of free bodies runs its step in the first velocity pass */
     int32_t first_bad[TS_MAX_THREADS]; /* per worker: the first body held at its last finite state */
     bool deep[TS_MAX_THREADS];         /* per worker: a contact it prepared starts deeper than the push depth */
+    bool bouncy[TS_MAX_THREADS];       /* per worker: a contact it prepared has restitution */
     bool free_found[TS_MAX_THREADS];   /* per worker: the states' start met a full bundle of free bodies */
 } xpbd_run;
 
@@ -140,6 +145,7 @@ typedef enum pass {
     PASS_INTEGRATE_POSITIONS,
     PASS_FINISH,
     PASS_PREPARE,
+    PASS_APPROACH,
     PASS_WARM_START,
     PASS_POSITIONS,
     PASS_JOINT_POSITIONS,
@@ -180,6 +186,9 @@ static void prepare_bundles(xpbd_run *r, int32_t begin, int32_t end, int worker)
         if (TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->bundles + k, r->lanes + k)) {
             r->deep[worker] = true;
         }
+        if (TS_WIDE(ts_xpbd_contact_bounces)(r->bundles + k)) {
+            r->bouncy[worker] = true;
+        }
     }
 }
 
@@ -188,6 +197,7 @@ static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
     ts_contact_bundle *b = r->bundles + k;
     ts_xpbd_contact_lanes *x = r->lanes + k;
     switch (kind) {
+    case PASS_APPROACH: TS_WIDE(ts_xpbd_contact_approach)(&r->kernels, b, x); break;
     case PASS_WARM_START: TS_WIDE(ts_xpbd_contact_warm_start)(&r->kernels, b, x); break;
     case PASS_POSITIONS: TS_WIDE(ts_xpbd_contact_solve_positions)(&r->kernels, b, x, r->substep); break;
     case PASS_VELOCITIES: TS_WIDE(ts_xpbd_contact_solve_velocities)(&r->kernels, b, x); break;
@@ -389,9 +399,10 @@ static void run_xpbd(xpbd_run *r)
     double mark = ts_now_ms();
     run_bodies(r, PASS_STATES_BEGIN);
     run_all_bundles(r, PASS_PREPARE);
-    bool deep = false;
+    bool deep = false, bouncy = false;
     for (int w = 0; w < r->parallel->worker_count; ++w) {
         deep = deep || r->deep[w];
+        bouncy = bouncy || r->bouncy[w];
         r->free_bodies = r->free_bodies || r->free_found[w];
     }
     r->kernels.substep_start = deep ? r->scratch->substep_start : NULL;
@@ -400,6 +411,9 @@ static void run_xpbd(xpbd_run *r)
     for (int sub = 0; sub < r->substeps; ++sub) {
         r->substep = sub;
         run_bodies(r, PASS_INTEGRATE_VELOCITIES);
+        if (bouncy) { /* every contact bundle, overflow included: each writes only its own lanes */
+            run_stage(r, PASS_APPROACH, 0, r->scratch->color_begin[TS_OVERFLOW_COLOR + 1], 0, 0, TS_BUNDLE_BLOCK);
+        }
         lap(&mark, &p->integrate_velocities);
         if (warm) {
             run_colors(r, PASS_WARM_START);
@@ -508,6 +522,7 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
     for (int w = 0; w < workers; ++w) {
         r.first_bad[w] = INT32_MAX;
         r.deep[w] = false;
+        r.bouncy[w] = false;
         r.free_found[w] = false;
     }
     run_xpbd(&r);
