@@ -88,6 +88,22 @@ TS_FORCE_INLINE void scatter_state_at(ts_body_state *states, const int32_t offse
 }
 #endif
 
+/* Lanes whose joint carries more than TS_XPBD_LOADED_RATIO times the
+ * weight of its two bodies (in a reference gravity of 10 m/s^2): the
+ * impulse of the substep so far against (mA + mB) g0 h. A static or
+ * sleeping side counts as infinitely heavy (inverse mass 0): such a joint
+ * is never loaded in this sense. Only the lane's own numbers decide, so a
+ * lane's bits do not depend on its bundle-mates. */
+TS_FORCE_INLINE ts_wm loaded_lanes(const ts_xpbd_ball_context *c, const ts_ball_bundle *b)
+{
+    ts_wf ma = ts_w_load(b->inv_mass_a), mb = ts_w_load(b->inv_mass_b);
+    ts_wv3 impulse = ts_wv3_load(b->impulse);
+    /* |P| > N g0 h (1/mA + 1/mB), squared and multiplied out: |P| mA mB > N g0 h (mA + mB) */
+    ts_wf weight = ts_w_mul(ts_w_splat(TS_XPBD_LOADED_RATIO * 10.0f * c->h), ts_w_add(ma, mb));
+    ts_wf load = ts_w_mul(ts_w_mul(ma, mb), ts_w_sqrt(ts_wv3_dot(impulse, impulse)));
+    return ts_w_and(ts_w_gt(load, weight), ts_w_gt(ts_w_mul(ma, mb), ts_w_zero()));
+}
+
 TS_FORCE_INLINE void warm_start(const ts_xpbd_ball_context *c, ts_ball_bundle *b, const ts_ball_cold *cold,
                                 bool general)
 {
@@ -100,7 +116,10 @@ TS_FORCE_INLINE void warm_start(const ts_xpbd_ball_context *c, ts_ball_bundle *b
      * below its anchor read a reaction 9% off after 2 s) */
     ts_wv3 ra = ts_wquat_rotate(sa.dq, ts_wv3_load(b->anchor_a));
     ts_wv3 rb = ts_wquat_rotate(sb.dq, ts_wv3_load(b->anchor_b));
-    ts_wv3 impulse = ts_wv3_scale(ts_w_splat(c->warm_scale), ts_wv3_load(b->impulse));
+    /* loaded lanes carry warm_scale of the multiplier, the others less (xpbd_ball.h) */
+    ts_wf scale = ts_w_select(loaded_lanes(c, b), ts_w_splat(c->warm_scale),
+                              ts_w_splat(c->warm_scale * TS_XPBD_LIGHT_WARM_SHARE));
+    ts_wv3 impulse = ts_wv3_scale(scale, ts_wv3_load(b->impulse));
     ts_wv3_store(b->impulse, impulse);
     /* each body's turn over the substep, h I^-1 (r x P), shortened */
     ts_wv3 turn_a = ts_xpbd_clamp_turn(
@@ -119,22 +138,6 @@ TS_FORCE_INLINE ts_wm violent_lanes(ts_wv3 turn_a, ts_wv3 turn_b)
 {
     ts_wf limit = ts_w_splat(TS_XPBD_WARM_MAX_TURN * TS_XPBD_WARM_MAX_TURN);
     return ts_w_or(ts_w_gt(ts_wv3_dot(turn_a, turn_a), limit), ts_w_gt(ts_wv3_dot(turn_b, turn_b), limit));
-}
-
-/* Lanes whose joint carries more than TS_XPBD_LOADED_RATIO times the
- * weight of its two bodies (in a reference gravity of 10 m/s^2): the
- * impulse of the substep so far against (mA + mB) g0 h. A static or
- * sleeping side counts as infinitely heavy (inverse mass 0): such a joint
- * is never loaded in this sense. Only the lane's own numbers decide, so a
- * lane's bits do not depend on its bundle-mates. */
-TS_FORCE_INLINE ts_wm loaded_lanes(const ts_xpbd_ball_context *c, const ts_ball_bundle *b)
-{
-    ts_wf ma = ts_w_load(b->inv_mass_a), mb = ts_w_load(b->inv_mass_b);
-    ts_wv3 impulse = ts_wv3_load(b->impulse);
-    /* |P| > N g0 h (1/mA + 1/mB), squared and multiplied out: |P| mA mB > N g0 h (mA + mB) */
-    ts_wf weight = ts_w_mul(ts_w_splat(TS_XPBD_LOADED_RATIO * 10.0f * c->h), ts_w_add(ma, mb));
-    ts_wf load = ts_w_mul(ts_w_mul(ma, mb), ts_w_sqrt(ts_wv3_dot(impulse, impulse)));
-    return ts_w_and(ts_w_gt(load, weight), ts_w_gt(ts_w_mul(ma, mb), ts_w_zero()));
 }
 
 /* `masked` (a constant of each caller): only `lanes` change; else all. */

@@ -499,7 +499,8 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
                     .restitution_threshold = solver->restitution_threshold > bounce_floor
                                                  ? solver->restitution_threshold
                                                  : bounce_floor,
-                    .warm_scale = warm_scale},
+                    .warm_scale = warm_scale,
+                    .substeps = solver->substeps},
         .joints = scratch->xpbd_joint_bundles,
         .joint_begin = solver->joint_scratch.color_begin,
         .joint_kernels = {scratch->states, records, &solver->joint_scratch, awake, h, 1.0f / h, joint_warm_scale},
