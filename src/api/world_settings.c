@@ -98,6 +98,7 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
             world->records.joints[j].impulses = (ts_joint_impulses){{0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
         }
         world->solver.type = solver;
+        world->solver.switched = true;
         world->solver.joint_scratch.ball_step = -1; /* the ball bundles' impulses are gone too */
         world->solver.joint_scratch.ball_impulses_pending = false;
     }

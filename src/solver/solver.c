@@ -470,6 +470,7 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
         ts_joint_scratch_free_kept(&solver->joint_scratch, &records->allocator); /* put back into the bundles */
     }
     solver->forces_pending = false; /* the write-back cleared them */
+    solver->switched = false;
     solver->dropped_joint = ts_custom_take_dropped(solver->joint_scratch.custom_lanes,
                                                    solver->joint_scratch.custom_count, records);
     int32_t bad = INT32_MAX;

@@ -63,6 +63,10 @@ typedef struct ts_solver {
      * ts_body_apply_force and the like, which wake the body): the soft
      * step's write-back clears them, and skips that otherwise. */
     bool forces_pending;
+    /* ts_world_set_solver changed the solver since the last step: XPBD's
+     * next step lets the overlap the soft step's contacts held out evenly
+     * over the step (xpbd_contact.c); any step clears it. */
+    bool switched;
     /* The lowest joint index of the custom constraints the last step's
      * solve dropped for a bad row (custom_constraint.h), or -1. */
     int32_t dropped_joint;

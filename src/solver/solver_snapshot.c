@@ -33,7 +33,8 @@ void ts_solver_save(ts_writer *w, ts_solver *solver, ts_records *records, const 
                           solver->contact_damping_ratio, solver->contact_push_speed, solver->contact_mass_ratio,
                           solver->restitution_threshold, solver->joint_hertz, solver->joint_damping_ratio, 0.0f};
     ts_put_f32_array(w, settings, 10);
-    ts_put_u8(w, (uint8_t)((solver->enable_warm_starting ? 1 : 0) | (solver->forces_pending ? 2 : 0)));
+    ts_put_u8(w, (uint8_t)((solver->enable_warm_starting ? 1 : 0) | (solver->forces_pending ? 2 : 0) |
+                           (solver->switched ? 4 : 0)));
     /* A world loaded and not stepped since still holds the lanes it loaded. */
     const ts_joint_scratch *s = &solver->joint_scratch;
     bool loaded = s->ball_kept != NULL && s->layout_graph_revision == graph->joint_revision &&
@@ -141,7 +142,7 @@ ts_load_status ts_solver_load(ts_reader *r, ts_solver *solver, const ts_records 
     if (r->failed) {
         return TS_LOAD_INVALID;
     }
-    if (type > TS_SOLVER_XPBD || substeps < 1 || substeps > 64 || flags > 3 || !ts_is_finite(v[0]) ||
+    if (type > TS_SOLVER_XPBD || substeps < 1 || substeps > 64 || flags > 7 || !ts_is_finite(v[0]) ||
         !ts_is_finite(v[1]) || !ts_is_finite(v[2]) || !positive(v[3]) || !non_negative(v[4]) || !positive(v[5]) ||
         !(v[6] >= 1.0f && v[6] <= 1.0e30f) || !non_negative(v[7]) || !positive(v[8]) || !non_negative(v[9])) {
         ts_reader_fail(r, "a solver setting is out of range (solver %u, %llu substeps)", (unsigned)type,
@@ -160,6 +161,7 @@ ts_load_status ts_solver_load(ts_reader *r, ts_solver *solver, const ts_records 
     solver->joint_damping_ratio = v[9];
     solver->enable_warm_starting = (flags & 1) != 0;
     solver->forces_pending = (flags & 2) != 0;
+    solver->switched = (flags & 4) != 0; /* set between a solver switch and the next step */
     ts_joint_scratch *s = &solver->joint_scratch;
     s->layout_width = 0; /* laid out at the first step, at this world's width */
     s->ball_step = -1;

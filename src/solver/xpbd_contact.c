@@ -9,18 +9,18 @@
  * allowed = max(0, -s_start - push_speed t) the overlap the step started
  * with, less what may be pushed out by the end of this substep (time t since
  * the step's start): old overlap leaves at push_speed at most, new overlap
- * (from this substep's motion) is removed at once. A cold point (warm
- * starting on, no impulse from the last step: a new contact, or the first
- * step after a solver switch, which clears the impulses) got its overlap
- * from outside XPBD's solve and lets it out evenly over the step, t / dt of
- * it by time t (and at push_speed at most): pushed out in the first
- * substep, the velocities that follow the push add up along a column, and a
- * stack of 5 boxes that the soft step had left 0.9 mm deep per contact
- * jumped 1.6 cm when XPBD took over at 8 substeps (6.3 mm now). A warm
- * point's overlap is what its own solve left (a loaded stack's sag) and
- * goes in the first substep: let out evenly, the 1,000 kg box on 1 kg boxes
- * fell through at 8 substeps and the B = 50 pyramid's top sank 0.124 m
- * (0.017 m deep and 0.013 m kept warm points at once). Per sweep:
+ * (from this substep's motion) is removed at once. In the first step after
+ * a switch from the soft step (ts_world_set_solver), the overlap its soft
+ * contacts held under load goes evenly over the step instead, t / dt of it
+ * by time t (and at push_speed at most): pushed out in the first substep,
+ * the velocities that follow the push add up along a column, and a stack
+ * of 5 boxes the soft step had left 0.9 mm deep per contact jumped 1.6 cm
+ * when XPBD took over at 8 substeps (6.3 mm now). Not in other steps: the
+ * overlap a step starts with is then what XPBD's own solve left (a loaded
+ * stack's sag), and let out evenly it is kept too long: the 1,000 kg box
+ * on 1 kg boxes fell through at 8 substeps, the B = 50 pyramid's top sank
+ * 0.124 m (0.034 m at once), and for new contacts alone large_pyramid's top
+ * moved 0.34 m (0.087 m). Per sweep:
  *     Δλ = -C / w,  λ + Δλ >= 0,  w = wA + wB,  wi = 1/mi + (ri x n) . Ii^-1 (ri x n)
  * where λ starts from the warm start's multiplier, and the change of the
  * correction P = Δλ n moves the bodies by
@@ -91,6 +91,7 @@ TS_FORCE_INLINE ts_wv3 corrected_offset(const corrections *k, ts_wv3 ra, ts_wv3 
 
 bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_contact_bundle *b, ts_xpbd_contact_lanes *x)
 {
+    (void)c;
     ts_wv3 n = ts_wv3_load(b->normal);
     ts_wf zero = ts_w_zero();
     ts_wm deep = ts_w_gt(zero, ts_w_splat(1.0f)); /* none */
@@ -103,12 +104,6 @@ bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_contact_b
                                       ts_w_gt(ts_w_load(cp->normal_mass), zero)));
         ts_w_store(x->lambda[k], zero);
         ts_w_store(x->approach[k], zero);
-        /* a cold point (no impulse from the last step; warm starting on):
-         * its overlap came from outside the solve, pushed out evenly */
-        ts_wm cold = ts_w_and(ts_w_gt(ts_w_splat(c->warm_scale), zero),
-                              ts_w_and(ts_w_ge(ts_w_load(cp->normal_impulse), zero),
-                                       ts_w_ge(zero, ts_w_load(cp->normal_impulse))));
-        ts_w_store(x->cold[k], ts_w_select(cold, ts_w_splat(1.0f), zero));
     }
     ts_w_store(x->deep, ts_w_select(deep, ts_w_splat(1.0f), zero));
     x->any_deep = ts_w_mask_bits(deep) != 0;
@@ -205,8 +200,8 @@ TS_FORCE_INLINE void tolerated_overlap(const ts_xpbd_context *c, const ts_contac
     ts_wf depth = ts_w_splat(TS_CONTACT_PUSH_DEPTH);
     for (int j = 0; j < 4; ++j) {
         ts_wf start = ts_w_min(ts_w_neg(ts_w_load(x->start_separation[j])), depth);
-        /* a cold point's let out evenly over the step (header comment) */
-        ts_wf push = ts_w_select(ts_w_gt(ts_w_load(x->cold[j]), zero), ts_w_min(pushed, ts_w_mul(start, elapsed)), pushed);
+        /* after a solver switch, let out evenly over the step (header comment) */
+        ts_wf push = c->switched ? ts_w_min(pushed, ts_w_mul(start, elapsed)) : pushed;
         allowed[j] = ts_w_max(ts_w_sub(start, push), zero);
     }
     if (c->substep_start == NULL) {

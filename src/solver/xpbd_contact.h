@@ -32,7 +32,6 @@ typedef struct ts_xpbd_contact_lanes {
     float start_separation[4][TS_W]; /* the narrowphase separation at the step's start */
     float lambda[4][TS_W];           /* normal multiplier of this substep (warm start included), kg m */
     float approach[4][TS_W];         /* normal velocity at this substep's start, before its warm start */
-    float cold[4][TS_W];             /* 1: the point started the step without an impulse (xpbd_contact.c) */
     float deep[TS_W]; /* 1: a point of the lane's contact started the step deeper than TS_CONTACT_PUSH_DEPTH */
     int32_t any_deep; /* some lane did: the push pass moves the bundle's deep lanes (per lane: same at every width) */
 } ts_xpbd_contact_lanes;
@@ -47,7 +46,8 @@ typedef struct ts_xpbd_context {
     float push_step;       /* push_speed h: the most a deep contact's overlap shrinks per substep, m */
     float restitution_threshold; /* approach speed below which nothing bounces, m/s */
     float warm_scale;     /* part of the last substep's normal impulses applied by the warm start (0: none) */
-    int substeps;         /* substeps of the step (old overlap is pushed out evenly over them) */
+    int substeps;         /* substeps of the step */
+    bool switched;        /* the first step after a switch from the soft step: old overlap goes evenly */
 } ts_xpbd_context;
 
 /* At the step's start: start separations, zero multipliers. Returns whether

@@ -500,7 +500,8 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
                                                  ? solver->restitution_threshold
                                                  : bounce_floor,
                     .warm_scale = warm_scale,
-                    .substeps = solver->substeps},
+                    .substeps = solver->substeps,
+                    .switched = solver->switched},
         .joints = scratch->xpbd_joint_bundles,
         .joint_begin = solver->joint_scratch.color_begin,
         .joint_kernels = {scratch->states, records, &solver->joint_scratch, awake, h, 1.0f / h, joint_warm_scale},
@@ -528,6 +529,7 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
     }
     run_xpbd(&r);
     solver->forces_pending = false; /* the write-back cleared them */
+    solver->switched = false;
     solver->dropped_joint = ts_custom_take_dropped(solver->joint_scratch.custom_lanes,
                                                    solver->joint_scratch.custom_count, records);
     int32_t bad = INT32_MAX;
