@@ -70,10 +70,9 @@ ts_result ts_world_set_substeps(ts_world_id id, int substeps)
     return TS_OK;
 }
 
-/* The two solvers' stored impulses (contacts and joints) mean different
- * things to the next step (the soft step warm starts from its own; XPBD's
- * are the last substep's, for reporting), so a switch clears them: the
- * first step after it starts cold, as a new contact or joint does. */
+/* A switch clears the stored impulses (contacts and joints): the first
+ * step after it starts cold, as a new contact or joint does; and it marks
+ * the switch for XPBD's first step (ts_solver.switched, xpbd_contact.c). */
 ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
 {
     if (solver != TS_SOLVER_SOFT_STEP && solver != TS_SOLVER_XPBD) {
