@@ -29,6 +29,7 @@
 #include "tessera/types.h"
 #include "tessera/joint.h"
 #include "tessera/query.h"
+#include "tessera/sensor.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -127,6 +127,7 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
         .is_sensor = def->is_sensor,
         .user_data = def->user_data,
     };
+    world->sensors.any = world->sensors.any || def->is_sensor;
     if (body->last_shape != -1) {
         world->records.shapes[body->last_shape].next = index;
     } else {

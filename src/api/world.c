@@ -2,6 +2,7 @@
  * destruction. Its settings and the entry to a step are in
  * world_settings.c, what it reports in world_read.c. */
 #include "api/world.h"
+#include "api/sensor.h"
 
 #include "base/alloc.h"
 #include "base/validate.h"
@@ -211,6 +212,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_solver_scratch_free(&world->solver.scratch, a);
     ts_parallel_destroy(&world->parallel, a);
     ts_ray_bvh_free(&world->ray_bvh, a);
+    ts_sensor_free(world);
     world->records.bodies = NULL;
     world->records.shapes = NULL;
     world->records.joints = NULL;
