@@ -7,14 +7,15 @@
 
 void bench_print_usage(const char *program)
 {
-    printf("usage: %s [--scene NAME|all] [--small] [--base B] [--grid G] [--height H] [--count N]\n"
-           "       [--side S] [--stacks K] [--steps N] [--runs R] [--threads T] [--solver soft_step|xpbd]\n"
+    printf("usage: %s [--scene NAME|all] [--small|--huge] [--base B] [--grid G] [--height H] [--count N]\n"
+           "       [--side S] [--stacks K] [--layers L] [--steps N] [--runs R] [--threads T] [--solver soft_step|xpbd]\n"
            "       [--substeps S] [--contact-hertz F] [--width W] [--sweep KEY=V1,V2,...] [--compare bullet] [--json]\n"
-           "       [--no-quality] [--collide-only] [--sleep] [--force] [--list]\n"
+           "       [--no-quality] [--collide-only] [--sleep] [--force] [--list] [--record FILE] [--record-contacts]\n"
            "\n"
            "Scenes are those of shared/scenes.md plus free_fall (N free spinning boxes);\n"
            "--list shows them and what each still waits for. Parameters default to scenes.md's\n"
-           "(--small: each scene's small variant). --runs R repeats each setting R times and\n"
+           "(--small: each scene's small variant; --huge: the huge one, ~100k to 1M bodies, where a\n"
+           "scene has one: many_pyramids G=44, free_fall N=1M; the JSON's extra has bytes_per_body). --runs R repeats each setting R times and\n"
            "reports the min and median across runs. --sweep threads=1,2,4 (or width=, substeps=,\n"
            "solver=; several --sweep combine) runs every value side by side, interleaved.\n"
            "--width W forces the solver's SIMD lanes (1, 4, 8, 16; default: TESSERA_SIMD, else the\n"
@@ -27,7 +28,11 @@ void bench_print_usage(const char *program)
            "sleep_field), to see what sleeping saves once a scene comes to rest.\n"
            "--collide-only turns gravity off, so a scene keeps its initial state, and times the\n"
            "collision stages (also for scenes that wait for the solver). --force runs a scene\n"
-           "that tessera does not support yet.\n",
+           "that tessera does not support yet.\n"
+           "--record FILE writes the first run of one scene, every step from the start, to a replay\n"
+           "file for the browser viewer (viewer/, docs/recording.md); its timed steps then include\n"
+           "the recording (record_ms in --json: its mean per step). --record-contacts adds the\n"
+           "contact points and normals.\n",
            program);
 }
 
@@ -88,10 +93,11 @@ static int parse_param(const char *flag, const char *value, bench_options *o, in
         int minimum;
     } params[] = {{"--base", SCENE_PARAM_BASE, 1},     {"--grid", SCENE_PARAM_GRID, 2},
                   {"--height", SCENE_PARAM_HEIGHT, 1}, {"--count", SCENE_PARAM_COUNT, 1},
-                  {"--side", SCENE_PARAM_SIDE, 2},     {"--stacks", SCENE_PARAM_STACKS, 1}};
+                  {"--side", SCENE_PARAM_SIDE, 2},     {"--stacks", SCENE_PARAM_STACKS, 1},
+                  {"--layers", SCENE_PARAM_LAYERS, 1}};
     int *fields[] = {&o->given.base, &o->given.grid, &o->given.height, &o->given.count, &o->given.side,
-                     &o->given.stacks};
-    for (int i = 0; i < 6; ++i) {
+                     &o->given.stacks, &o->given.layers};
+    for (int i = 0; i < 7; ++i) {
         if (strcmp(flag, params[i].flag) == 0) {
             *matched = 1;
             o->given_mask |= params[i].bit;
@@ -115,11 +121,11 @@ static int parse_positive_float(const char *v, const char *name, float *out)
 
 static int parse_flag(const char *a, bench_options *o)
 {
-    bool *flags[] = {&o->json,         &o->list,       &o->help,  &o->help, &o->collide_only,
-                     &o->no_quality,   &o->force,      &o->small, &o->sleep};
+    bool *flags[] = {&o->json,       &o->list,  &o->help,  &o->help, &o->collide_only, &o->no_quality,
+                     &o->force,      &o->small, &o->sleep, &o->huge, &o->record_contacts};
     const char *names[] = {"--json", "--list", "--help", "-h", "--collide-only", "--no-quality", "--force", "--small",
-                           "--sleep"};
-    for (int i = 0; i < 9; ++i) {
+                           "--sleep", "--huge", "--record-contacts"};
+    for (int i = 0; i < 11; ++i) {
         if (strcmp(a, names[i]) == 0) {
             *flags[i] = true;
             return 1;
@@ -151,6 +157,8 @@ static int parse_valued(const char *a, char *v, bench_options *o)
         return parse_int(v, a, 0, &o->width);
     } else if (strcmp(a, "--solver") == 0) {
         o->solver = v;
+    } else if (strcmp(a, "--record") == 0) {
+        o->record = v;
     } else if (strcmp(a, "--compare") == 0) {
         o->compare = v;
     } else if (strcmp(a, "--sweep") == 0) {
@@ -184,6 +192,14 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         fprintf(stderr, "no scene named %s (see --list)\n", o->scene);
         return 2;
     }
+    if (o->record != NULL && strcmp(o->scene, "all") == 0) {
+        fprintf(stderr, "--record needs one scene (--scene NAME), not all\n");
+        return 2;
+    }
+    if (o->record_contacts && o->record == NULL) {
+        fprintf(stderr, "--record-contacts needs --record FILE\n");
+        return 2;
+    }
     if (o->compare != NULL && strcmp(o->compare, "bullet") != 0) {
         fprintf(stderr, "--compare knows only bullet, got '%s'\n", o->compare);
         return 2;
@@ -193,13 +209,14 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
 
 scene_params bench_scene_params(const bench_options *o, const scene_info *scene)
 {
-    scene_params p = o->small ? scene->small : scene->defaults;
+    scene_params p = o->huge ? scene->huge : o->small ? scene->small : scene->defaults;
     p.base = o->given_mask & SCENE_PARAM_BASE ? o->given.base : p.base;
     p.grid = o->given_mask & SCENE_PARAM_GRID ? o->given.grid : p.grid;
     p.height = o->given_mask & SCENE_PARAM_HEIGHT ? o->given.height : p.height;
     p.count = o->given_mask & SCENE_PARAM_COUNT ? o->given.count : p.count;
     p.side = o->given_mask & SCENE_PARAM_SIDE ? o->given.side : p.side;
     p.stacks = o->given_mask & SCENE_PARAM_STACKS ? o->given.stacks : p.stacks;
+    p.layers = o->given_mask & SCENE_PARAM_LAYERS ? o->given.layers : p.layers;
     return p;
 }
 
@@ -207,7 +224,7 @@ void bench_params_arguments(const scene_info *scene, const scene_params *params,
 {
     size_t used = 0;
     buffer[0] = '\0';
-    for (unsigned bit = 1; bit <= SCENE_PARAM_STACKS; bit <<= 1) {
+    for (unsigned bit = 1; bit <= SCENE_PARAM_LAYERS; bit <<= 1) {
         if ((scene->params_used & bit) && used < size) {
             used += (size_t)snprintf(buffer + used, size - used, "%s--%s %d", used ? " " : "", scene_param_name(bit),
                                      scene_param_value(params, bit));

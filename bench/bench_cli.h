@@ -28,6 +28,7 @@ typedef struct bench_options {
     scene_params given;    /* scene parameters given on the command line */
     unsigned given_mask;   /* SCENE_PARAM_* bits of those given */
     bool small;            /* start from each scene's small variant */
+    bool huge;             /* each scene's huge variant; scenes without one are skipped */
     int steps;             /* timed steps; 0 = each scene's own */
     int runs;              /* 1..BENCH_MAX_RUNS */
     int threads;           /* -1 = not given */
@@ -41,6 +42,8 @@ typedef struct bench_options {
     bool force;            /* run a scene tessera does not support yet */
     bool sleep;            /* sleeping on in every scene (tessera) */
     const char *compare;   /* "bullet" or NULL */
+    const char *record;    /* --record FILE: replay file of the first run (NULL = none) */
+    bool record_contacts;  /* --record-contacts: the recording holds contact points too */
     int sweep_count;
     bench_sweep sweeps[BENCH_MAX_SWEEPS];
 } bench_options;

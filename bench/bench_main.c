@@ -72,7 +72,9 @@ static bool run_settings(bench_state *st, const scene_info *scene, const scene_p
     for (int r = 0; r < o->runs; ++r) {
         for (int c = 0; c < st->config_count; ++c) {
             bench_result *out = &results[c * o->runs + r];
-            if (!tessera_run(scene, params, &st->configs[c].run, r, out)) {
+            tessera_run_config run = st->configs[c].run;
+            run.record_path = r == 0 && c == 0 ? run.record_path : NULL; /* --record: the first run only */
+            if (!tessera_run(scene, params, &run, r, out)) {
                 fprintf(stderr, "tessera-bench: %s (%s): %s\n", scene->name,
                         st->configs[c].label[0] ? st->configs[c].label : "default settings", out->error);
                 return false;
@@ -153,7 +155,8 @@ int main(int argc, char **argv)
     }
     int failures = 0;
     for (const scene_info *s = scene_table; s->name != NULL; ++s) {
-        if (strcmp(o.scene, "all") == 0 || strcmp(o.scene, s->name) == 0) {
+        bool huge_ok = !o.huge || scene_has_huge(s); /* --huge: only scenes with a huge variant */
+        if ((strcmp(o.scene, "all") == 0 || strcmp(o.scene, s->name) == 0) && huge_ok) {
             failures += bench_scene(&st, s);
         }
     }

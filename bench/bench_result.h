@@ -13,7 +13,7 @@ extern "C" {
 
 #define BENCH_MAX_STAGES 32
 #define BENCH_MAX_COLORS 64
-#define BENCH_MAX_EXTRAS 8
+#define BENCH_MAX_EXTRAS 12
 
 /* The compiler of the translation unit that expands it. */
 #if defined(__clang__)

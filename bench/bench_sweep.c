@@ -24,6 +24,8 @@ static int base_config(const bench_options *o, bench_config *c)
     c->run.collide_only = o->collide_only;
     c->run.sleep = o->sleep;
     c->run.quality = !o->no_quality;
+    c->run.record_path = o->record;
+    c->run.record_contacts = o->record_contacts;
     return 0;
 }
 

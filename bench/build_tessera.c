@@ -2,6 +2,8 @@
  * bench maps description fields and run settings to tessera's API. */
 #include "build_tessera.h"
 
+#include "world_memory.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -20,9 +22,11 @@ ts_world_id tessera_create_world(const scene_desc *desc, const tessera_settings 
         def.contact_hertz = s->contact_hertz;
     }
     def.solver = s->solver;
+    def.planar = desc->planar;
     def.simd_width = s->width; /* 0: TESSERA_SIMD, else the widest the CPU runs */
     def.body_capacity = desc->body_count;
     def.shape_capacity = desc->body_count;
+    def.allocator = world_memory_allocator(); /* bytes per body, allocations in timed steps */
     ts_world_id world = ts_create_world(&def);
     if (ts_world_id_is_null(world)) {
         snprintf(error, size, "%s", ts_last_error());
@@ -30,7 +34,7 @@ ts_world_id tessera_create_world(const scene_desc *desc, const tessera_settings 
     return world;
 }
 
-static ts_shape_id create_shape(ts_body_id body, const scene_shape *s)
+static ts_shape_id create_shape(const scene_desc *desc, ts_body_id body, const scene_shape *s)
 {
     ts_shape_def def = ts_default_shape_def();
     def.density = s->density;
@@ -44,11 +48,20 @@ static ts_shape_id create_shape(ts_body_id body, const scene_shape *s)
         return ts_create_box_shape(body, &def, &(ts_box){vec(s->half_extents)});
     case SCENE_CAPSULE:
         return ts_create_capsule_shape(body, &def, &(ts_capsule){s->half_height, s->radius});
+    case SCENE_HULL: {
+        const scene_geometry *g = &desc->geometries[s->geometry];
+        return ts_create_hull_shape(body, &def, &(ts_hull_def){(const ts_vec3 *)g->points, g->point_count});
+    }
+    case SCENE_MESH: {
+        const scene_geometry *g = &desc->geometries[s->geometry];
+        ts_mesh_def mesh = {(const ts_vec3 *)g->points, g->point_count, g->indices, g->triangle_count};
+        return ts_create_mesh_shape(body, &def, &mesh);
+    }
     }
     return TS_NULL_SHAPE_ID;
 }
 
-static ts_body_id create_body(ts_world_id world, const scene_body *b, bool sleep)
+static ts_body_id create_body(const scene_desc *desc, ts_world_id world, const scene_body *b, bool sleep)
 {
     ts_body_def def = ts_default_body_def();
     def.type = b->type == SCENE_DYNAMIC ? TS_BODY_DYNAMIC : TS_BODY_STATIC;
@@ -58,7 +71,7 @@ static ts_body_id create_body(ts_world_id world, const scene_body *b, bool sleep
     def.angular_velocity = vec(b->angular_velocity);
     def.enable_sleep = sleep;
     ts_body_id body = ts_create_body(world, &def);
-    if (!ts_body_id_is_null(body) && ts_shape_id_is_null(create_shape(body, &b->shape))) {
+    if (!ts_body_id_is_null(body) && ts_shape_id_is_null(create_shape(desc, body, &b->shape))) {
         return TS_NULL_BODY_ID;
     }
     return body;
@@ -67,7 +80,7 @@ static ts_body_id create_body(ts_world_id world, const scene_body *b, bool sleep
 bool tessera_build_scene(ts_world_id world, const scene_desc *desc, ts_body_id *bodies, char *error, size_t size)
 {
     for (int i = 0; i < desc->body_count; ++i) {
-        bodies[i] = create_body(world, &desc->bodies[i], desc->sleep);
+        bodies[i] = create_body(desc, world, &desc->bodies[i], desc->sleep);
         if (ts_body_id_is_null(bodies[i])) {
             snprintf(error, size, "body %d: %s", i, ts_last_error());
             return false;
@@ -98,7 +111,7 @@ int tessera_width(ts_world_id world)
 }
 
 /* The instruction set behind a width, from the build options CMake passes
- * (BENCH_SIMD_PORTABLE: -DTESSERA_SIMD=OFF; BENCH_W16_NATIVE: AVX-512F built). */
+ * (BENCH_SIMD_PORTABLE: -DTESSERA_SIMD=OFF; BENCH_W16_NATIVE: width 16 also built for AVX-512, run where the CPU has it). */
 const char *tessera_simd_path(ts_world_id world)
 {
     int width = tessera_width(world);
@@ -108,10 +121,13 @@ const char *tessera_simd_path(ts_world_id world)
 #if defined(BENCH_SIMD_PORTABLE)
     return "simde-portable";
 #elif defined(__x86_64__) || defined(__i386__)
-#if defined(BENCH_W16_NATIVE)
-    const char *w16 = "avx512f";
-#else
     const char *w16 = "avx512f-names-on-avx2 (simde)";
+#if defined(BENCH_W16_NATIVE) && defined(__GNUC__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) {
+        w16 = "avx512 (f/dq/bw/vl)";
+    }
 #endif
     return width == 4 ? "sse4.1" : width == 8 ? "avx2" : w16;
 #elif defined(__aarch64__) || defined(__ARM_NEON)

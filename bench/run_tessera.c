@@ -4,6 +4,8 @@
 #include "bench_report.h"
 #include "bench_timing.h"
 #include "state_hash.h"
+#include "tessera/recorder.h"
+#include "world_memory.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,13 +56,38 @@ static void track_step(ts_world_id world, step_tracker *t)
     quality_track_step(&t->track, t->desc, t->positions);
 }
 
-static void step_once(ts_world_id world, bench_result *r)
+/* --record: the recorder of this run, and the time its frames took. */
+typedef struct run_recording {
+    ts_recorder *recorder; /* NULL when not recording */
+    double ms;             /* spent in ts_recorder_frame during the timed steps */
+    bool timing;
+} run_recording;
+
+/* One frame of the replay; a failure is said once and ends the recording
+ * (the file keeps the frames before it). */
+static void record_frame(run_recording *rec)
+{
+    if (rec->recorder == NULL) {
+        return;
+    }
+    double start = bench_now_ms();
+    ts_result result = ts_recorder_frame(rec->recorder);
+    rec->ms += rec->timing ? bench_now_ms() - start : 0.0;
+    if (result != TS_OK) {
+        fprintf(stderr, "tessera-bench: --record: %s\n", ts_recorder_last_error());
+        ts_recorder_close(rec->recorder);
+        rec->recorder = NULL;
+    }
+}
+
+static void step_once(ts_world_id world, bench_result *r, run_recording *rec)
 {
     ts_result result = ts_world_step(world, BENCH_DT);
     r->total_steps += 1;
     if (result != TS_OK && r->step_errors++ == 0) {
         snprintf(r->error, sizeof(r->error), "step %d: %s", r->total_steps, ts_last_error());
     }
+    record_frame(rec);
 }
 
 static void start_result(const scene_info *scene, const scene_params *params, const tessera_run_config *c, int run,
@@ -103,20 +130,22 @@ static void read_counters(ts_world_id world, bench_result *r)
 }
 
 /* Warm-up, then the timed steps: step times and the mean of each stage. */
-static void time_steps(ts_world_id world, bench_result *r, step_tracker *t)
+static void time_steps(ts_world_id world, bench_result *r, step_tracker *t, run_recording *rec)
 {
     double first_pairs = -1.0;
     ts_step_profile p, sum = {0};
     for (int i = 0; i < r->warmup_steps; ++i) {
-        step_once(world, r);
+        step_once(world, r, rec);
         track_step(world, t);
         ts_world_get_profile(world, &p);
         first_pairs = first_pairs < 0.0 ? p.update_pairs : first_pairs;
     }
+    rec->timing = true;
     double *times = malloc(sizeof(double) * (size_t)r->steps);
+    int64_t warm_allocations = world_memory_read().allocations;
     for (int i = 0; i < r->steps; ++i) {
         double start = bench_now_ms();
-        step_once(world, r);
+        step_once(world, r, rec);
         times[i] = bench_now_ms() - start;
         r->ms_mean += times[i] / r->steps;
         r->ms_max = times[i] > r->ms_max ? times[i] : r->ms_max;
@@ -127,8 +156,20 @@ static void time_steps(ts_world_id world, bench_result *r, step_tracker *t)
     }
     r->ms_median = bench_median(times, r->steps);
     free(times);
+    rec->timing = false;
+    if (rec->recorder != NULL) {
+        bench_add_extra(r, "record_ms", rec->ms / r->steps);
+    }
     profile_report(r, &sum, r->steps);
     bench_add_extra(r, "first_step_update_pairs_ms", first_pairs);
+    /* The world's memory after the timed steps (its allocator is the bench's,
+     * world_memory.h), and the allocations the timed steps made (none is the
+     * rule after warm-up). */
+    world_memory m = world_memory_read();
+    bench_add_extra(r, "world_bytes", (double)m.live_bytes);
+    bench_add_extra(r, "world_peak_bytes", (double)m.peak_bytes);
+    bench_add_extra(r, "bytes_per_body", r->bodies > 0 ? (double)m.live_bytes / r->bodies : 0.0);
+    bench_add_extra(r, "timed_step_allocations", (double)(m.allocations - warm_allocations));
 }
 
 /* Median step time of an empty world (the scene's ground only) with the
@@ -175,10 +216,10 @@ static void read_states(const ts_body_id *bodies, int count, body_state *states)
 
 /* Steps on to the check's step, then takes the scene's quality check. */
 static void take_quality(ts_world_id world, const scene_desc *desc, const ts_body_id *bodies,
-                         const tessera_run_config *c, bench_result *r, step_tracker *t)
+                         const tessera_run_config *c, bench_result *r, step_tracker *t, run_recording *rec)
 {
     while (r->total_steps < r->scene->quality_steps) {
-        step_once(world, r);
+        step_once(world, r, rec);
         track_step(world, t);
     }
     ts_world_counters counters;
@@ -197,6 +238,39 @@ static void take_quality(ts_world_id world, const scene_desc *desc, const ts_bod
     free(states);
 }
 
+/* --record: the replay file, every body of the scene, and the start as frame 0. */
+static bool start_recording(ts_world_id world, const ts_body_id *bodies, int count, const tessera_run_config *c,
+                            bench_result *r, run_recording *rec)
+{
+    if (c->record_path == NULL) {
+        return true;
+    }
+    ts_recorder_def def = ts_default_recorder_def();
+    def.dt = BENCH_DT;
+    def.contacts = c->record_contacts;
+    if (ts_recorder_create(world, c->record_path, &def, &rec->recorder) != TS_OK ||
+        ts_recorder_add_bodies(rec->recorder, bodies, count) != TS_OK) {
+        snprintf(r->error, sizeof(r->error), "--record: %s", ts_recorder_last_error());
+        ts_recorder_close(rec->recorder);
+        rec->recorder = NULL;
+        return false;
+    }
+    record_frame(rec);
+    return true;
+}
+
+static void finish_recording(const tessera_run_config *c, run_recording *rec)
+{
+    if (rec->recorder != NULL) {
+        int frames = ts_recorder_frame_count(rec->recorder);
+        if (ts_recorder_close(rec->recorder) == TS_OK) {
+            fprintf(stderr, "tessera-bench: recorded %d frames to %s\n", frames, c->record_path);
+        } else {
+            fprintf(stderr, "tessera-bench: --record: %s\n", ts_recorder_last_error());
+        }
+    }
+}
+
 static bool run_world(ts_world_id world, const scene_desc *desc, const tessera_run_config *c, bench_result *r)
 {
     ts_body_id *bodies = malloc(sizeof(ts_body_id) * (size_t)(desc->body_count > 0 ? desc->body_count : 1));
@@ -205,16 +279,19 @@ static bool run_world(ts_world_id world, const scene_desc *desc, const tessera_r
     step_tracker t = {c->quality && !c->collide_only, desc, bodies, malloc(sizeof(ts_transform) * n),
                       malloc(sizeof(scene_vec3) * n), {0}};
     quality_track_reset(&t.track);
+    run_recording rec = {0};
+    built = built && start_recording(world, bodies, desc->body_count, c, r, &rec);
     if (built) {
         r->simd = tessera_simd_path(world);
         r->width = tessera_width(world);
-        time_steps(world, r, &t);
+        time_steps(world, r, &t, &rec);
         read_counters(world, r);
         if (t.on) {
-            take_quality(world, desc, bodies, c, r, &t);
+            take_quality(world, desc, bodies, c, r, &t, &rec);
         }
         r->state_hash = state_hash_tessera(bodies, desc->body_count);
     }
+    finish_recording(c, &rec);
     free(t.transforms);
     free(t.positions);
     free(bodies);
@@ -241,6 +318,7 @@ bool tessera_run(const scene_info *scene, const scene_params *params, const tess
     r->dynamic_bodies = scene_dynamic_count(&desc);
     r->joints = desc.joint_count;
     bool ok = false;
+    world_memory_reset(); /* no world is alive between runs */
     ts_world_id world = tessera_create_world(&desc, &c->settings, r->error, sizeof(r->error));
     if (!ts_world_id_is_null(world)) {
         ok = run_world(world, &desc, c, r);

@@ -52,6 +52,14 @@ void scene_define_large_pyramid(const scene_params *p, scene_desc *d)
     add_plane_pyramid(d, p->base, h, -(float)p->base * h, 0.0f);
 }
 
+/* large_pyramid_2d: large_pyramid in a planar world (2D: every box kept in
+ * the x-y plane, turning about z alone), as Box2D's large_pyramid runs. */
+void scene_define_large_pyramid_2d(const scene_params *p, scene_desc *d)
+{
+    scene_define_large_pyramid(p, d);
+    d->planar = true;
+}
+
 /* pyramid_3d: layer k is a (B - k) x (B - k) grid of unit boxes at y = 0.5 + k. */
 void scene_define_pyramid_3d(const scene_params *p, scene_desc *d)
 {

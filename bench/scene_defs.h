@@ -17,6 +17,7 @@ typedef struct scene_params {
     int count;  /* pile, free_fall: N */
     int side;   /* joint_grid: S */
     int stacks; /* sleep_field: K */
+    int layers; /* convex_pile: L */
 } scene_params;
 
 /* Each fills desc (initialised by the caller with scene_desc_init). */
@@ -24,12 +25,23 @@ typedef void scene_define_fn(const scene_params *params, scene_desc *desc);
 
 scene_define_fn scene_define_free_fall;
 scene_define_fn scene_define_large_pyramid;
+scene_define_fn scene_define_large_pyramid_2d;
 scene_define_fn scene_define_pyramid_3d;
 scene_define_fn scene_define_many_pyramids;
 scene_define_fn scene_define_wide_pyramid;
 scene_define_fn scene_define_pile;
 scene_define_fn scene_define_joint_grid;
 scene_define_fn scene_define_sleep_field;
+scene_define_fn scene_define_convex_pile;  /* scene_defs_shapes.c */
+scene_define_fn scene_define_mesh_terrain;
+
+/* convex_pile's hull: 32 points of its generator (seed 42) on a sphere of `radius`. */
+#define SCENE_PILE_POINTS 32
+void scene_convex_pile_points(scene_vec3 out[SCENE_PILE_POINTS], float radius);
+
+/* mesh_terrain: vertices per side of its grid, and its height function at a vertex. */
+#define SCENE_TERRAIN_SIDE 101
+float scene_terrain_height(float x, float z);
 
 #ifdef __cplusplus
 }

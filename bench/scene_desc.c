@@ -31,6 +31,11 @@ void scene_desc_init(scene_desc *desc)
 
 void scene_desc_free(scene_desc *desc)
 {
+    for (int i = 0; i < desc->geometry_count; ++i) {
+        free(desc->geometries[i].points);
+        free(desc->geometries[i].indices);
+    }
+    free(desc->geometries);
     free(desc->bodies);
     free(desc->joints);
     memset(desc, 0, sizeof(*desc));
@@ -47,6 +52,24 @@ void scene_add_joint(scene_desc *desc, const scene_joint *joint)
 {
     desc->joints = grow(desc->joints, &desc->joint_capacity, desc->joint_count + 1, sizeof(scene_joint));
     desc->joints[desc->joint_count++] = *joint;
+}
+
+int scene_add_geometry(scene_desc *desc, const scene_vec3 *points, int point_count, const int32_t *indices,
+                       int triangle_count)
+{
+    desc->geometries =
+        grow(desc->geometries, &desc->geometry_capacity, desc->geometry_count + 1, sizeof(scene_geometry));
+    scene_geometry g = {NULL, point_count, NULL, triangle_count};
+    int dummy = 0;
+    g.points = grow(NULL, &dummy, point_count, sizeof(scene_vec3));
+    memcpy(g.points, points, (size_t)point_count * sizeof(scene_vec3));
+    if (triangle_count > 0) {
+        dummy = 0;
+        g.indices = grow(NULL, &dummy, 3 * triangle_count, sizeof(int32_t));
+        memcpy(g.indices, indices, (size_t)(3 * triangle_count) * sizeof(int32_t));
+    }
+    desc->geometries[desc->geometry_count] = g;
+    return desc->geometry_count++;
 }
 
 static scene_shape default_shape(scene_shape_type type, float density)
@@ -92,6 +115,9 @@ float scene_shape_volume(const scene_shape *s)
         return 8.0f * s->half_extents.x * s->half_extents.y * s->half_extents.z;
     case SCENE_CAPSULE:
         return pi * s->radius * s->radius * (2.0f * s->half_height + 4.0f / 3.0f * s->radius);
+    case SCENE_HULL:
+    case SCENE_MESH:
+        break; /* engines compute a hull's volume themselves; meshes are static */
     }
     return 0.0f;
 }
@@ -101,6 +127,11 @@ void scene_desc_static_part(const scene_desc *from, scene_desc *to)
     scene_desc_init(to);
     to->gravity = from->gravity;
     to->sleep = from->sleep;
+    to->planar = from->planar;
+    for (int i = 0; i < from->geometry_count; ++i) {
+        const scene_geometry *g = &from->geometries[i];
+        scene_add_geometry(to, g->points, g->point_count, g->indices, g->triangle_count);
+    }
     for (int i = 0; i < from->body_count; ++i) {
         if (from->bodies[i].type == SCENE_STATIC) {
             scene_add_body(to, &from->bodies[i]);

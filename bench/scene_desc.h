@@ -32,13 +32,25 @@ typedef enum scene_shape_type {
     SCENE_SPHERE = 0,
     SCENE_BOX = 1,
     SCENE_CAPSULE = 2, /* along local y: segment (0, +-half_height, 0) swept by radius */
+    SCENE_HULL = 3,    /* the convex hull of a geometry's points */
+    SCENE_MESH = 4,    /* a static triangle mesh: a geometry's points and triangles */
 } scene_shape_type;
+
+/* Points (and for meshes triangles, 3 indices each) that hull and mesh
+ * shapes refer to by index; the description owns them. */
+typedef struct scene_geometry {
+    scene_vec3 *points;
+    int point_count;
+    int32_t *indices;
+    int triangle_count;
+} scene_geometry;
 
 typedef struct scene_shape {
     scene_shape_type type;
     scene_vec3 half_extents; /* box */
     float radius;            /* sphere, capsule */
     float half_height;       /* capsule: half the distance between its sphere centres */
+    int geometry;            /* hull, mesh: index into scene_desc.geometries */
     float density;           /* kg/m^3 */
     float friction;          /* combined as the geometric mean (scenes.md) */
     float restitution;
@@ -65,10 +77,15 @@ typedef struct scene_joint {
 typedef struct scene_desc {
     scene_vec3 gravity;
     bool sleep; /* sleeping on (scenes.md: off unless the scene says otherwise) */
+    /* a 2D scene: every dynamic body kept in its x-y plane, turning about z
+     * only (tessera: ts_world_def.planar; Bullet: linear and angular factors) */
+    bool planar;
     int body_count, body_capacity;
     scene_body *bodies; /* in creation order */
     int joint_count, joint_capacity;
     scene_joint *joints;
+    int geometry_count, geometry_capacity;
+    scene_geometry *geometries;
     /* For the quality checks: dynamic bodies [first_dynamic, body_count) form
      * consecutive groups of group_size bodies (one pyramid each); a group's
      * last body is its top. group_size 0: one group of every dynamic body. */
@@ -83,6 +100,10 @@ void scene_desc_free(scene_desc *desc);
 /* Appends a body; returns its index. Aborts when memory runs out. */
 int scene_add_body(scene_desc *desc, const scene_body *body);
 void scene_add_joint(scene_desc *desc, const scene_joint *joint);
+/* Appends a copy of the points (and triangles: 3 indices each, or NULL and
+ * 0); returns its index for scene_shape.geometry. */
+int scene_add_geometry(scene_desc *desc, const scene_vec3 *points, int point_count, const int32_t *indices,
+                       int triangle_count);
 
 /* The defaults of scenes.md: a dynamic unit box (density 1, friction 0.6, restitution 0,
  * every filter bit) at position, unrotated and at rest. */

@@ -65,6 +65,8 @@ quality_fn quality_wide_pyramid;
 quality_fn quality_pile;
 quality_fn quality_joint_grid;
 quality_fn quality_sleep_field;
+quality_fn quality_convex_pile;  /* scene_quality_shapes.c */
+quality_fn quality_mesh_terrain;
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@ const scene_info scene_table[] = {
      .params_used = SCENE_PARAM_COUNT,
      .defaults = {.count = 100000},
      .small = {.count = 1000},
+     .huge = {.count = 1000000},
      .warmup_steps = 1, .timed_steps = 200, .quality_steps = 0,
      .define = scene_define_free_fall, .quality = quality_free_fall},
     {.name = "large_pyramid",
@@ -21,6 +22,13 @@ const scene_info scene_table[] = {
      .small = {.base = 20},
      .warmup_steps = 1, .timed_steps = 200, .quality_steps = 600,
      .define = scene_define_large_pyramid, .quality = quality_planar_pyramids},
+    {.name = "large_pyramid_2d", /* large_pyramid in a planar world (bench only, 2D) */
+     .missing = NULL,
+     .params_used = SCENE_PARAM_BASE,
+     .defaults = {.base = 100},
+     .small = {.base = 20},
+     .warmup_steps = 1, .timed_steps = 200, .quality_steps = 600,
+     .define = scene_define_large_pyramid_2d, .quality = quality_planar_pyramids},
     {.name = "pyramid_3d",
      .missing = NULL,
      .params_used = SCENE_PARAM_BASE,
@@ -33,6 +41,7 @@ const scene_info scene_table[] = {
      .params_used = SCENE_PARAM_GRID | SCENE_PARAM_BASE,
      .defaults = {.grid = 14, .base = 10},
      .small = {.grid = 2, .base = 3},
+     .huge = {.grid = 44, .base = 10},
      .warmup_steps = 1, .timed_steps = 100, .quality_steps = 600,
      .define = scene_define_many_pyramids, .quality = quality_planar_pyramids},
     {.name = "wide_pyramid",
@@ -64,8 +73,28 @@ const scene_info scene_table[] = {
      .warmup_steps = 300, .timed_steps = 300, .quality_steps = 0,
      .empty_world_reference = true,
      .define = scene_define_sleep_field, .quality = quality_sleep_field},
+    {.name = "convex_pile",
+     .missing = NULL,
+     .params_used = SCENE_PARAM_LAYERS,
+     .defaults = {.layers = 80},
+     .small = {.layers = 4},
+     .warmup_steps = 1, .timed_steps = 499, .quality_steps = 500,
+     .define = scene_define_convex_pile, .quality = quality_convex_pile},
+    {.name = "mesh_terrain",
+     .missing = NULL,
+     .params_used = SCENE_PARAM_COUNT,
+     .defaults = {.count = 2000},
+     .small = {.count = 100},
+     .warmup_steps = 0, .timed_steps = 600, .quality_steps = 600,
+     .define = scene_define_mesh_terrain, .quality = quality_mesh_terrain},
     {.name = NULL},
 };
+
+bool scene_has_huge(const scene_info *scene)
+{
+    static const scene_params none = {0};
+    return memcmp(&scene->huge, &none, sizeof none) != 0;
+}
 
 const scene_info *scene_find(const char *name)
 {
@@ -92,6 +121,7 @@ const char *scene_param_name(unsigned bit)
     case SCENE_PARAM_COUNT: return "count";
     case SCENE_PARAM_SIDE: return "side";
     case SCENE_PARAM_STACKS: return "stacks";
+    case SCENE_PARAM_LAYERS: return "layers";
     }
     return "?";
 }
@@ -105,6 +135,7 @@ int scene_param_value(const scene_params *p, unsigned bit)
     case SCENE_PARAM_COUNT: return p->count;
     case SCENE_PARAM_SIDE: return p->side;
     case SCENE_PARAM_STACKS: return p->stacks;
+    case SCENE_PARAM_LAYERS: return p->layers;
     }
     return 0;
 }

@@ -19,6 +19,7 @@ enum {
     SCENE_PARAM_COUNT = 1 << 3,
     SCENE_PARAM_SIDE = 1 << 4,
     SCENE_PARAM_STACKS = 1 << 5,
+    SCENE_PARAM_LAYERS = 1 << 6,
 };
 
 typedef struct scene_info {
@@ -28,6 +29,7 @@ typedef struct scene_info {
     unsigned params_used;       /* SCENE_PARAM_* bits */
     scene_params defaults;      /* the defaults of scenes.md */
     scene_params small;         /* the small variant (tests, quick runs) */
+    scene_params huge;          /* the huge variant (--huge: ~100k to 1M bodies), all zero when none */
     int warmup_steps;           /* untimed steps before the timed ones */
     int timed_steps;
     int quality_steps;          /* steps simulated in all when the check is taken; 0 = at the last step */
@@ -40,6 +42,9 @@ typedef struct scene_info {
 extern const scene_info scene_table[];
 
 const scene_info *scene_find(const char *name);
+
+/* Whether the scene has a huge variant (--huge). */
+bool scene_has_huge(const scene_info *scene);
 
 /* Initialises desc and fills it with the scene built from params. */
 void scene_describe(const scene_info *scene, const scene_params *params, scene_desc *desc);

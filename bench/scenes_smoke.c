@@ -30,6 +30,8 @@ static const expected_counts expected[] = {
     {"free_fall", {.count = 1000}, 1000, 1000, 0},
     {"large_pyramid", {.base = 20}, 210, 211, 0},          /* B (B + 1) / 2, + ground */
     {"large_pyramid", {.base = 100}, 5050, 5051, 0},
+    {"large_pyramid_2d", {.base = 20}, 210, 211, 0},
+    {"large_pyramid_2d", {.base = 100}, 5050, 5051, 0},
     {"pyramid_3d", {.base = 8}, 204, 205, 0},              /* B (B + 1) (2 B + 1) / 6 */
     {"pyramid_3d", {.base = 20}, 2870, 2871, 0},
     {"many_pyramids", {.grid = 2, .base = 3}, 24, 25, 0},  /* G^2 B (B + 1) / 2 */
@@ -40,6 +42,10 @@ static const expected_counts expected[] = {
     {"joint_grid", {.side = 10}, 90, 100, 180},            /* S (S - 1) dynamic, 2 S (S - 1) joints */
     {"joint_grid", {.side = 100}, 9900, 10000, 19800},
     {"sleep_field", {.stacks = 2}, 20, 21, 0},             /* 10 K */
+    {"convex_pile", {.layers = 4}, 256, 257, 0},           /* 64 L, + ground */
+    {"convex_pile", {.layers = 80}, 5120, 5121, 0},
+    {"mesh_terrain", {.count = 100}, 100, 101, 0},         /* N, + the terrain */
+    {"mesh_terrain", {.count = 2000}, 2000, 2001, 0},
 };
 
 static void test_counts_match_formulas(void **state)
@@ -108,8 +114,9 @@ static body_state *initial_states(const scene_desc *d)
 static void test_quality_checks(void **state)
 {
     (void)state;
-    const char *names[] = {"large_pyramid", "pyramid_3d", "many_pyramids", "wide_pyramid", "pile", "joint_grid"};
-    for (int n = 0; n < 6; ++n) {
+    const char *names[] = {"large_pyramid", "pyramid_3d", "many_pyramids", "wide_pyramid",
+                           "pile",          "joint_grid", "mesh_terrain"};
+    for (int n = 0; n < 7; ++n) {
         const scene_info *scene = scene_find(names[n]);
         scene_desc d;
         scene_describe(scene, &scene->small, &d);

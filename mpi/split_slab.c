@@ -30,9 +30,20 @@ void split_scene_extent(const scene_desc *d, float *x_min, float *x_max)
     }
 }
 
-static float bounding_radius(const scene_shape *s)
+static float bounding_radius(const scene_desc *d, const scene_shape *s)
 {
     switch (s->type) {
+    case SCENE_HULL:
+    case SCENE_MESH: {
+        /* the farthest point of the shape's geometry from its origin */
+        const scene_geometry *g = &d->geometries[s->geometry];
+        float r = 0.0f;
+        for (int i = 0; i < g->point_count; ++i) {
+            scene_vec3 p = g->points[i];
+            r = fmaxf(r, sqrtf(p.x * p.x + p.y * p.y + p.z * p.z));
+        }
+        return r;
+    }
     case SCENE_SPHERE:
         return s->radius;
     case SCENE_BOX:
@@ -49,7 +60,7 @@ float split_default_margin(const scene_desc *d)
     float largest = 0.0f;
     for (int i = 0; i < d->body_count; ++i) {
         if (d->bodies[i].type == SCENE_DYNAMIC) {
-            largest = fmaxf(largest, bounding_radius(&d->bodies[i].shape));
+            largest = fmaxf(largest, bounding_radius(d, &d->bodies[i].shape));
         }
     }
     return 2.0f * largest + 0.25f;

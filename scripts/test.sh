@@ -1,34 +1,79 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: the layer check of src/ (scripts/check_layers.sh),
-# the default build (made by scripts/setup.sh) and a second build whose wide
-# kernels are SIMDe's portable C (-DTESSERA_SIMD=OFF), so that both paths stay
-# bitwise equal and green; then the suite again under ThreadSanitizer. Between
-# the first two: the install-and-link test of scripts/test_consumer.sh and the
-# API reference.
+# the default build's suite (made by scripts/setup.sh), the install-and-link
+# test of scripts/test_consumer.sh, the API reference, the aarch64 hashes
+# (scripts/check_arm.sh), the suite under ThreadSanitizer, a clang build whose
+# wide kernels are SIMDe's portable C under ASan + UBSan (both paths stay
+# bitwise equal and clean) with a bounded fuzz run, and the browser viewer.
+#
+# CI has two cores and a 15-minute budget. The stages that keep one core
+# busy (the aarch64 check under qemu, the fuzz run) run beside the others
+# (their output goes to $LOG_DIR and is printed if they fail), and each
+# stage prints the seconds since the start.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
 PORTABLE_DIR="${PORTABLE_DIR:-build-portable}"
+LOG_DIR="${LOG_DIR:-$BUILD_DIR/test-logs}"
+mkdir -p "$LOG_DIR"
+
+stage() { echo "test: [$SECONDS s] $*"; }
+
+# Background stages: started with `beside name command...`, waited for by
+# `wait_beside`, which prints the log of each one that failed and fails.
+beside_pids=()
+beside_names=()
+beside() {
+    local name="$1"
+    shift
+    stage "$name (beside the next stages, log $LOG_DIR/$name.log)"
+    "$@" >"$LOG_DIR/$name.log" 2>&1 &
+    beside_pids+=($!)
+    beside_names+=("$name")
+}
+wait_beside() {
+    local failed=0 i
+    for i in "${!beside_pids[@]}"; do
+        if wait "${beside_pids[$i]}"; then
+            stage "${beside_names[$i]} passed"
+        else
+            echo "test: ${beside_names[$i]} FAILED; its log:" >&2
+            cat "$LOG_DIR/${beside_names[$i]}.log" >&2
+            failed=1
+        fi
+    done
+    beside_pids=()
+    beside_names=()
+    return "$failed"
+}
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 
 # The layers of src/ first (src/README.md): no include runs upward (~1 s).
+stage "layers"
 scripts/check_layers.sh
 
 # The default build's suite includes mpi_sweep and mpi_split: tessera-sweep
 # and tessera-split under `mpirun -np 2` (and 1, 3, 4 ranks), built when
-# Open MPI is installed (scripts/setup.sh).
-ctest --test-dir "$BUILD_DIR" --output-on-failure
+# Open MPI is installed (scripts/setup.sh). Two tests at a time on CI's two
+# cores: no test asserts on a clock.
+stage "default build's suite"
+ctest --test-dir "$BUILD_DIR" -j "$(nproc)" --output-on-failure
+
+# The same bits on aarch64 (scripts/check_arm.sh): a cross build run under
+# qemu-user against tests/expected_hashes.txt, and x86-64 snapshots resumed
+# there (~3.5 min on 2 cores: the cross build ~2, the run ~1.5 on one core).
+cmake --build "$BUILD_DIR" --target tessera-hashes >/dev/null
+ARM_HOST_BUILT=1 beside arm scripts/check_arm.sh
 
 # The library as a user gets it: installed into a temporary prefix, the
 # examples built against it with find_package and pkg-config, static and
 # shared, and run (scripts/test_consumer.sh). Then the API reference:
 # Doxygen fails on any undocumented public name (docs/Doxyfile).
+stage "install and link"
 scripts/test_consumer.sh
+stage "API reference"
 cmake --build "$BUILD_DIR" --target docs
-
-cmake -S . -B "$PORTABLE_DIR" -DCMAKE_BUILD_TYPE=Release -DTESSERA_SIMD=OFF -DTESSERA_BUILD_BENCH=OFF >/dev/null
-cmake --build "$PORTABLE_DIR" -j "$(nproc)" >/dev/null
-ctest --test-dir "$PORTABLE_DIR" --output-on-failure
 
 # ThreadSanitizer over the whole suite: clang with LLVM's OpenMP runtime,
 # whose Archer tool tells TSan about OpenMP's barriers and locks (gcc's
@@ -39,10 +84,52 @@ ctest --test-dir "$PORTABLE_DIR" --output-on-failure
 # slower, and the races it looks for show in the first steps as in the last.
 TSAN_DIR="${TSAN_DIR:-build-tsan-clang}"
 ARCHER="$(ls /usr/lib/llvm-*/lib/libarcher.so | sort -V | tail -n 1)"
-cmake -S . -B "$TSAN_DIR" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_BUILD_BENCH=OFF \
+# -DTESSERA_AVX512=OFF: width 16 runs here on AVX2 registers (the default
+# build's tests run its AVX-512 build where the CPU has it), so both builds
+# of width 16 are held to the other widths' bits.
+stage "ThreadSanitizer build"
+cmake -S . -B "$TSAN_DIR" $(scripts/generator.sh "$TSAN_DIR") -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_BUILD_BENCH=OFF -DTESSERA_AVX512=OFF \
     "-DCMAKE_C_FLAGS=-fsanitize=thread -Wno-psabi" -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
     -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread >/dev/null
 cmake --build "$TSAN_DIR" -j "$(nproc)" >/dev/null
+stage "ThreadSanitizer suite"
 OMP_TOOL_LIBRARIES="$ARCHER" TESSERA_TEST_MAX_STEPS=120 \
     TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1 ${TSAN_OPTIONS:-}" \
-    ctest --test-dir "$TSAN_DIR" -j "$(nproc)" --output-on-failure
+    ctest --test-dir "$TSAN_DIR" -LE slow -j "$(nproc)" --output-on-failure
+
+# The portable build and AddressSanitizer + UndefinedBehaviorSanitizer in
+# one (issue 21; one build instead of two keeps CI near its budget): the
+# wide kernels as SIMDe's portable C (-DTESSERA_SIMD=OFF), so their bits are
+# held to the native widths' by the same tests, and the suite without the
+# `slow` label in a clang build where any sanitizer report aborts
+# (-fno-sanitize-recover=all), but test_threads (its worlds of every thread
+# count take minutes here; ThreadSanitizer runs it); then the libFuzzer driver over the public
+# API (tests/fuzz/fuzz_api.c, same build: the library carries the fuzzer's
+# coverage counters) for FUZZ_SECONDS over the seed corpus, into a scratch
+# copy so the repo's corpus stays as committed. A crash input is written to
+# $ASAN_DIR/fuzz-crashes/: add it to tests/fuzz/corpus/ with the fix.
+ASAN_DIR="${ASAN_DIR:-$PORTABLE_DIR}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
+stage "portable + ASan/UBSan build"
+cmake -S . -B "$ASAN_DIR" $(scripts/generator.sh "$ASAN_DIR") -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_BUILD_BENCH=OFF \
+    -DTESSERA_SIMD=OFF \
+    -DTESSERA_FUZZ=ON \
+    "-DCMAKE_C_FLAGS=-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-psabi" \
+    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined \
+    -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address,undefined >/dev/null
+cmake --build "$ASAN_DIR" -j "$(nproc)" >/dev/null
+stage "portable + ASan/UBSan suite"
+ASAN_OPTIONS="detect_leaks=1 abort_on_error=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1" \
+    LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp ${LSAN_OPTIONS:-}" \
+    TESSERA_TEST_MAX_STEPS=120 ctest --test-dir "$ASAN_DIR" -LE slow -E '^test_threads$' -j "$(nproc)" --output-on-failure
+rm -rf "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
+mkdir -p "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
+cp tests/fuzz/corpus/* "$ASAN_DIR/fuzz-corpus/"
+beside fuzz "$ASAN_DIR/tests/fuzz/fuzz_api" "$ASAN_DIR/fuzz-corpus" tests/fuzz/corpus -max_total_time="$FUZZ_SECONDS" \
+    -max_len=4096 -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$ASAN_DIR/fuzz-crashes/" -print_final_stats=1
+# The browser viewer: its reader and the built page in headless Chromium
+# (installs chromium and the npm packages on first use).
+stage "viewer"
+scripts/test_viewer.sh
+wait_beside
+stage "all passed"

@@ -26,10 +26,10 @@ fail() {
 }
 
 run_examples() { # dir label
-    for program in hello_world backend_loop hello_cpp; do
+    for program in hello_world backend_loop solver_only hello_cpp; do
         "$1/$program" >"$WORK/out.txt" || { cat "$WORK/out.txt"; fail "$2: $program exited with $?"; }
     done
-    echo "test_consumer: $2: hello_world, backend_loop, hello_cpp built and ran"
+    echo "test_consumer: $2: hello_world, backend_loop, solver_only, hello_cpp built and ran"
 }
 
 # ---- install ----
@@ -85,6 +85,7 @@ for kind in shared static; do
     fi
     "$CC" -std=c11 "${WARN[@]}" "${cflags[@]}" examples/hello_world.c -o "$out/hello_world" "${link[@]}"
     "$CC" -std=c11 "${WARN[@]}" "${cflags[@]}" examples/backend_loop.c -o "$out/backend_loop" "${link[@]}"
+    "$CC" -std=c11 "${WARN[@]}" "${cflags[@]}" examples/solver_only.c -o "$out/solver_only" "${link[@]}" -lm
     "$CXX" -std=c++17 "${WARN[@]}" "${cflags[@]}" examples/hello_cpp.cpp -o "$out/hello_cpp" "${link[@]}"
     if [[ $kind == static ]] && ldd "$out/hello_world" | grep -q "libtessera.so"; then
         fail "pkg-config static: hello_world loads libtessera.so"

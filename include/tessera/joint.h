@@ -50,6 +50,7 @@ typedef enum ts_joint_type {
     TS_JOINT_PRISMATIC = 2, /**< no rotation; translation along frame A's x only */
     TS_JOINT_DISTANCE = 3,  /**< frame origins at a distance (rod, or spring within a range) */
     TS_JOINT_FIXED = 4,     /**< frames glued (weld) */
+    TS_JOINT_CUSTOM = 5,    /**< the program's own rows (constraint.h: ts_create_custom_constraint) */
     TS_JOINT_TYPE_COUNT     /**< the number of joint types */
 } ts_joint_type;
 

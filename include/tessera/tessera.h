@@ -1,7 +1,8 @@
 /** @file
  * tessera: a 3D rigid-body physics library with a data-oriented constraint
  * solver. This header is the whole public API (it includes types.h,
- * joint.h and query.h).
+ * joint.h, bulk.h, solver.h, shapes.h, query.h, constraint.h,
+ * motion_locks.h and limits.h).
  *
  * Conventions:
  * - Objects are named by ids (index + generation). Every call checks its
@@ -28,7 +29,14 @@
 
 #include "tessera/types.h"
 #include "tessera/joint.h"
+#include "tessera/snapshot.h"
+#include "tessera/bulk.h"
+#include "tessera/solver.h"
+#include "tessera/shapes.h"
 #include "tessera/query.h"
+#include "tessera/constraint.h"
+#include "tessera/motion_locks.h"
+#include "tessera/limits.h"
 #include "tessera/sensor.h"
 
 #ifdef __cplusplus
@@ -195,7 +203,8 @@ TS_API ts_result ts_body_get_type(ts_body_id body, ts_body_type *type);
  * have none), a static body's velocity is zeroed, forces are cleared, the
  * body's contacts are remade from the next step and it wakes.
  * TS_ERROR_OUT_OF_RANGE (not a ts_body_type, or shapes that give a dynamic
- * body unusable mass), TS_ERROR_STALE_ID, TS_ERROR_OUT_OF_MEMORY. */
+ * body unusable mass), TS_ERROR_INVALID_OPERATION (dynamic, for a body with
+ * a mesh or heightfield shape), TS_ERROR_STALE_ID, TS_ERROR_OUT_OF_MEMORY. */
 TS_API ts_result ts_body_set_type(ts_body_id body, ts_body_type type);
 
 /** Whether the body is awake. A dynamic body belongs to an island (the

@@ -88,6 +88,8 @@ typedef enum ts_result {
     TS_ERROR_UNSUPPORTED,       /**< a feature this build does not have */
     TS_ERROR_OUT_OF_MEMORY,     /**< the allocator returned NULL; nothing was changed */
     TS_ERROR_CAPACITY,          /**< a fixed limit was reached (e.g. too many worlds) */
+    TS_ERROR_INVALID_DATA,      /**< bytes that are no valid snapshot (truncated, corrupted, another format version) */
+    TS_ERROR_IO,                /**< a file could not be opened, read or written (the message names it) */
 } ts_result;
 
 /* ---- ids: index + generation; a zeroed id is the null id ---- */
@@ -248,6 +250,17 @@ typedef struct ts_world_def {
      * load / (m (2 pi f)^2). > 0; default 90. */
     float joint_hertz;
     float joint_damping_ratio; /**< >= 0; default 1 */
+    /** A 2D world in the 3D engine: every dynamic body is kept in its x-y
+     * plane, turning about z only (TS_LOCK_PLANAR, motion_locks.h), on top
+     * of its own motion locks. Default false. */
+    bool planar;
+    /** The fastest a body moves, m/s: a step scales a faster velocity down
+     * (limits.h). (0, TS_MAX_SPEED]; default 400 (TS_DEFAULT_MAX_LINEAR_SPEED). */
+    float max_linear_speed;
+    /** The most a body turns in a substep, rad: a step scales a faster
+     * angular velocity down to max_rotation / h (limits.h).
+     * (0, TS_MAX_ROTATION]; default pi / 4 (TS_DEFAULT_MAX_ROTATION). */
+    float max_rotation;
     int body_capacity;         /**< bodies to reserve room for up front (a hint, >= 0) */
     int shape_capacity;        /**< shapes to reserve room for up front (a hint, >= 0) */
     ts_allocator allocator;    /**< where the world's memory comes from; default: the C library */
@@ -276,6 +289,9 @@ typedef struct ts_body_def {
     float gravity_scale;      /**< finite; default 1 */
     bool enable_sleep;        /**< may sleep when at rest; default true (islands sleep as a whole) */
     float sleep_threshold;    /**< >= 0, m/s: sleep when |v| + |w| extent stays below; default 0.05 */
+    /** TS_LOCK_* bits (motion_locks.h): world axes the body may not move
+     * along or turn about; default 0. Not for static bodies. */
+    uint32_t motion_locks;
     void *user_data;          /**< the program's own pointer (tessera does not read it) */
     int internal_value;       /**< set by ts_default_body_def(); do not touch */
 } ts_body_def;
@@ -298,7 +314,10 @@ typedef enum ts_shape_type {
     TS_SHAPE_SPHERE = 0,  /**< ts_sphere */
     TS_SHAPE_BOX = 1,     /**< ts_box */
     TS_SHAPE_CAPSULE = 2, /**< ts_capsule */
-    TS_SHAPE_TYPE_COUNT   /**< the number of shape types */
+    TS_SHAPE_HULL = 3,        /**< a convex hull (ts_hull_def, tessera/shapes.h) */
+    TS_SHAPE_MESH = 4,        /**< a static triangle mesh (ts_mesh_def, tessera/shapes.h) */
+    TS_SHAPE_HEIGHTFIELD = 5, /**< a grid of heights (ts_heightfield_def, tessera/shapes.h) */
+    TS_SHAPE_TYPE_COUNT       /**< the number of shape types */
 } ts_shape_type;
 
 /** A sphere about the shape's origin. */

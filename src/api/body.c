@@ -8,6 +8,7 @@
 #include "api/contacts.h"
 #include "api/joint.h"
 #include "api/lookup.h"
+#include "api/motion_locks.h"
 #include "api/shape.h"
 #include "base/alloc.h"
 #include "collide/broadphase.h"
@@ -16,7 +17,7 @@
 
 /* ---- create / destroy ---- */
 
-static ts_result check_body_def(const ts_body_def *def, ts_quat *rotation, const char *fn)
+static ts_result check_body_def(const ts_world *world, const ts_body_def *def, ts_quat *rotation, const char *fn)
 {
     TS_CHECK_NOT_NULL(def, fn);
     if (def->internal_value != TS_DEF_COOKIE) {
@@ -25,20 +26,21 @@ static ts_result check_body_def(const ts_body_def *def, ts_quat *rotation, const
     if (def->type != TS_BODY_STATIC && def->type != TS_BODY_KINEMATIC && def->type != TS_BODY_DYNAMIC) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->type is %d (not a ts_body_type)", (int)def->type);
     }
-    TS_TRY(ts_check_finite_vec3(def->position, fn, "def->position"));
+    TS_TRY(ts_check_components(def->position, TS_MAX_EXTENT, "TS_MAX_EXTENT", fn, "def->position"));
     TS_TRY(ts_check_rotation(def->rotation, rotation, fn, "def->rotation"));
     TS_TRY(ts_check_finite_vec3(def->linear_velocity, fn, "def->linear_velocity"));
     TS_TRY(ts_check_finite_vec3(def->angular_velocity, fn, "def->angular_velocity"));
     TS_TRY(ts_check_non_negative(def->linear_damping, fn, "def->linear_damping"));
     TS_TRY(ts_check_non_negative(def->angular_damping, fn, "def->angular_damping"));
     TS_TRY(ts_check_non_negative(def->sleep_threshold, fn, "def->sleep_threshold"));
-    if (!ts_is_finite(def->gravity_scale)) {
-        return ts_fail(TS_ERROR_NOT_FINITE, fn, "def->gravity_scale is %g (must be finite)", (double)def->gravity_scale);
-    }
+    TS_TRY(ts_check_magnitude(def->gravity_scale, TS_MAX_GRAVITY_SCALE, "TS_MAX_GRAVITY_SCALE", fn,
+                              "def->gravity_scale"));
     if (def->type == TS_BODY_STATIC && (!ts_vec3_is_zero(def->linear_velocity) || !ts_vec3_is_zero(def->angular_velocity))) {
         return ts_fail(TS_ERROR_INVALID_OPERATION, fn, "a static body cannot have a velocity");
     }
-    return TS_OK;
+    TS_TRY(check_linear_speed(world, def->linear_velocity, fn, "def->linear_velocity"));
+    TS_TRY(check_angular_speed(def->angular_velocity, fn, "def->angular_velocity"));
+    return ts_check_motion_locks(def->motion_locks, def->type, fn, "def->motion_locks");
 }
 
 static bool reserve_body(ts_world *world)
@@ -64,7 +66,7 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
 {
     ts_world *world = ts_world_lookup(world_id, __func__);
     ts_quat rotation;
-    if (world == NULL || check_body_def(def, &rotation, __func__) != TS_OK) {
+    if (world == NULL || check_body_def(world, def, &rotation, __func__) != TS_OK) {
         return TS_NULL_BODY_ID;
     }
     if (ts_id_pool_peek(&world->records.body_ids) >= TS_MAX_OBJECTS) {
@@ -97,6 +99,7 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
         .island_prev = -1,
         .island_next = -1,
         .joint_head = -1,
+        .motion_locks = def->motion_locks,
     };
     ts_body_range range = def->type == TS_BODY_STATIC ? TS_RANGE_STATIC : TS_RANGE_AWAKE;
     int32_t i = ts_body_store_add(&world->records.store, index, range);
@@ -106,6 +109,7 @@ ts_body_id ts_create_body(ts_world_id world_id, const ts_body_def *def)
     s->sleep_threshold[i] = def->enable_sleep ? def->sleep_threshold : -1.0f;
     ts_body_set_origin_transform(world, index, (ts_transform){def->position, rotation});
     ts_body_update_mass(world, index);
+    ts_body_apply_motion_locks(world, index);
     if (def->type == TS_BODY_DYNAMIC) {
         ts_island_add_body(&world->records, &world->islands, index);
     }
@@ -223,6 +227,13 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
     }
     ts_body_store *s = &world->records.store;
     int32_t index = (int32_t)(b - world->records.bodies);
+    for (int32_t sh = b->first_shape; sh != -1 && type == TS_BODY_DYNAMIC; sh = world->records.shapes[sh].next) {
+        ts_shape_type st = world->records.shapes[sh].type;
+        if (st == TS_SHAPE_MESH || st == TS_SHAPE_HEIGHTFIELD) {
+            return ts_fail(TS_ERROR_INVALID_OPERATION, __func__,
+                           "the body has a mesh or heightfield shape, which cannot move as a dynamic body");
+        }
+    }
     ts_mass_data md;
     if (!ts_body_compute_mass(world, index, type, &md)) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__,
@@ -241,6 +252,7 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
     store_vec3(s->tx, s->ty, s->tz, i, ts_v3(0, 0, 0));
     b->type = type;
     ts_body_update_mass(world, index);
+    ts_body_apply_motion_locks(world, index); /* a static body has none in effect */
     /* The shapes change trees and the pairs change rules: start over. */
     ts_body_destroy_contacts(world, index, -1);
     if (type == TS_BODY_DYNAMIC) {

@@ -6,7 +6,7 @@
 
 #include "api/body_mass.h"
 #include "api/lookup.h"
-#include "base/validate.h"
+#include "base/bounds.h"
 #include "islands/sleep.h"
 
 static inline int32_t body_slot(const ts_world *world, const ts_body *body)
@@ -29,6 +29,19 @@ static inline void store_vec3(float *x, float *y, float *z, int32_t i, ts_vec3 v
 static inline ts_quat load_rotation(const ts_body_store *s, int32_t i)
 {
     return (ts_quat){s->qx[i], s->qy[i], s->qz[i], s->qw[i]};
+}
+
+/* A linear velocity within the world's max_linear_speed (tessera/limits.h). */
+static inline ts_result check_linear_speed(const ts_world *world, ts_vec3 velocity, const char *function,
+                                           const char *name)
+{
+    return ts_check_length(velocity, world->solver.max_linear_speed, "the world's max_linear_speed", function, name);
+}
+
+/* An angular velocity within TS_MAX_ANGULAR_SPEED. */
+static inline ts_result check_angular_speed(ts_vec3 velocity, const char *function, const char *name)
+{
+    return ts_check_length(velocity, TS_MAX_ANGULAR_SPEED, "TS_MAX_ANGULAR_SPEED", function, name);
 }
 
 /* Looks the body up or returns the error from the calling function. */

@@ -58,18 +58,26 @@ static void write_motion_columns(ts_world *world, int32_t body)
     s->table.revision += 1; /* the mass, or the frame the joints' anchors are kept in, may have changed */
 }
 
-static bool usable(float value) { return ts_is_finite(value) && value > 0.0f && ts_is_finite(1.0f / value); }
+/* Positive, at most `bound` (tessera/limits.h: a contact's impulse, mass
+ * times a bounded speed, then stays far from overflow), with a finite
+ * inverse. */
+static bool usable(float value, float bound)
+{
+    return ts_is_finite(value) && value > 0.0f && value <= bound && ts_is_finite(1.0f / value);
+}
 
 bool ts_mass_is_usable(const ts_mass_data *md)
 {
-    return usable(md->mass) && usable(md->principal_inertia.x) && usable(md->principal_inertia.y) &&
-           usable(md->principal_inertia.z) && ts_vec3_is_finite(md->center);
+    return usable(md->mass, TS_MAX_MASS) && usable(md->principal_inertia.x, TS_MAX_MASS_INERTIA) &&
+           usable(md->principal_inertia.y, TS_MAX_MASS_INERTIA) &&
+           usable(md->principal_inertia.z, TS_MAX_MASS_INERTIA) && ts_vec3_is_finite(md->center);
 }
 
 /* A shapeless dynamic body still moves: 1 kg, solid sphere of radius 0.5 m. */
 static const ts_mass_data shapeless_mass = {1.0f, {0, 0, 0}, {0.1f, 0.1f, 0.1f}, {0, 0, 0, 1}};
 
-bool ts_body_compute_mass(const ts_world *world, int32_t body, ts_body_type type, ts_mass_data *mass_data)
+bool ts_body_compute_mass_with(const ts_world *world, int32_t body, ts_body_type type, const ts_shape *extra,
+                               ts_mass_data *mass_data)
 {
     const ts_body *b = world->records.bodies + body;
     *mass_data = (ts_mass_data){0.0f, {0, 0, 0}, {0, 0, 0}, TS_QUAT_IDENTITY};
@@ -85,12 +93,21 @@ bool ts_body_compute_mass(const ts_world *world, int32_t body, ts_body_type type
             solid = true;
         }
     }
+    if (extra != NULL && !extra->is_sensor) { /* the shape about to be added */
+        ts_mass_accumulate(&acc, ts_shape_compute_mass(extra), extra->local);
+        solid = true;
+    }
     if (!solid) {
         *mass_data = shapeless_mass;
         return true;
     }
     *mass_data = ts_mass_finish(&acc);
     return ts_mass_is_usable(mass_data);
+}
+
+bool ts_body_compute_mass(const ts_world *world, int32_t body, ts_body_type type, ts_mass_data *mass_data)
+{
+    return ts_body_compute_mass_with(world, body, type, NULL, mass_data);
 }
 
 void ts_body_update_mass(ts_world *world, int32_t body)
@@ -181,9 +198,7 @@ ts_result ts_body_get_angular_damping(ts_body_id id, float *damping)
 
 ts_result ts_body_set_gravity_scale(ts_body_id id, float scale)
 {
-    if (!ts_is_finite(scale)) {
-        return ts_fail(TS_ERROR_NOT_FINITE, __func__, "scale is %g (must be finite)", (double)scale);
-    }
+    TS_TRY(ts_check_magnitude(scale, TS_MAX_GRAVITY_SCALE, "TS_MAX_GRAVITY_SCALE", __func__, "scale"));
     BODY_LOOKUP(id, world, b);
     TS_TRY(wake(world, b, &b_slot, __func__));
     b->gravity_scale = scale;

@@ -17,6 +17,12 @@ void ts_body_set_origin_transform(ts_world *world, int32_t body, ts_transform or
  * inverse that overflows), e.g. a 1e-8 m sphere or a 1e20 m box. */
 bool ts_body_compute_mass(const ts_world *world, int32_t body, ts_body_type type, ts_mass_data *mass_data);
 
+/* The same with one more shape, not yet on the body (`extra`: its
+ * geometry, density and local transform), so that a shape is checked
+ * before anything changes. */
+bool ts_body_compute_mass_with(const ts_world *world, int32_t body, ts_body_type type, const ts_shape *extra,
+                               ts_mass_data *mass_data);
+
 /* Mass properties a dynamic body can be simulated with. */
 bool ts_mass_is_usable(const ts_mass_data *mass_data);
 

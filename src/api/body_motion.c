@@ -37,7 +37,7 @@ ts_result ts_body_get_transform(ts_body_id id, ts_transform *transform)
 ts_result ts_body_set_transform(ts_body_id id, ts_vec3 position, ts_quat rotation)
 {
     ts_quat q;
-    TS_TRY(ts_check_finite_vec3(position, __func__, "position"));
+    TS_TRY(ts_check_components(position, TS_MAX_EXTENT, "TS_MAX_EXTENT", __func__, "position"));
     TS_TRY(ts_check_rotation(rotation, &q, __func__, "rotation"));
     BODY_LOOKUP(id, world, b);
     int32_t index = (int32_t)(b - world->records.bodies);
@@ -48,7 +48,7 @@ ts_result ts_body_set_transform(ts_body_id id, ts_vec3 position, ts_quat rotatio
 
 ts_result ts_body_set_position(ts_body_id id, ts_vec3 position)
 {
-    TS_TRY(ts_check_finite_vec3(position, __func__, "position"));
+    TS_TRY(ts_check_components(position, TS_MAX_EXTENT, "TS_MAX_EXTENT", __func__, "position"));
     BODY_LOOKUP(id, world, b);
     int32_t index = (int32_t)(b - world->records.bodies);
     TS_TRY(ts_wake_body(&world->records, &world->islands, &world->graph, index, __func__));
@@ -113,10 +113,13 @@ ts_result ts_body_set_linear_velocity(ts_body_id id, ts_vec3 velocity)
     TS_TRY(ts_check_finite_vec3(velocity, __func__, "velocity"));
     BODY_LOOKUP(id, world, b);
     TS_TRY(check_can_move(b, velocity, __func__));
+    TS_TRY(check_linear_speed(world, velocity, __func__, "velocity"));
     TS_TRY(wake(world, b, &b_slot, __func__));
     ts_body_store *s = &world->records.store;
     store_vec3(s->vx, s->vy, s->vz, b_slot, velocity);
-    return TS_OK;
+    /* a fast body's next step must find the pairs it reaches */
+    int32_t body = (int32_t)(b - world->records.bodies);
+    return ts_body_sweep_proxies(&world->records, &world->collision.broadphase, body, world->step_dt, __func__);
 }
 
 ts_result ts_body_set_angular_velocity(ts_body_id id, ts_vec3 velocity)
@@ -124,6 +127,7 @@ ts_result ts_body_set_angular_velocity(ts_body_id id, ts_vec3 velocity)
     TS_TRY(ts_check_finite_vec3(velocity, __func__, "velocity"));
     BODY_LOOKUP(id, world, b);
     TS_TRY(check_can_move(b, velocity, __func__));
+    TS_TRY(check_angular_speed(velocity, __func__, "velocity"));
     TS_TRY(wake(world, b, &b_slot, __func__));
     ts_body_store *s = &world->records.store;
     store_vec3(s->wx, s->wy, s->wz, b_slot, velocity);
@@ -141,36 +145,30 @@ static ts_vec3 apply_inv_inertia(const ts_body_store *s, int32_t i, ts_vec3 x)
     return ts_rotate(q, ts_mul_cw(inv_i, local));
 }
 
-/* Adds to the accumulated force and torque; refuses (changing nothing) when a
- * finite input still overflows them, e.g. 1e30 N at a lever arm of 1e30 m. */
-static ts_result add_force(ts_world *world, int32_t i, ts_vec3 force, ts_vec3 torque, const char *fn)
+/* The accumulated force and torque with these added, checked against
+ * TS_MAX_FORCE before anything changes (e.g. 1e30 N at a lever arm of
+ * 1e30 m would overflow). */
+static ts_result sum_force(const ts_world *world, int32_t i, ts_vec3 force, ts_vec3 torque, ts_vec3 *f, ts_vec3 *t,
+                           const char *fn)
 {
-    ts_body_store *s = &world->records.store;
-    ts_vec3 f = ts_add(load_vec3(s->fx, s->fy, s->fz, i), force);
-    ts_vec3 t = ts_add(load_vec3(s->tx, s->ty, s->tz, i), torque);
-    if (!ts_vec3_is_finite(f) || !ts_vec3_is_finite(t)) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "the accumulated force (%g, %g, %g) or torque (%g, %g, %g) overflows",
-                       (double)f.x, (double)f.y, (double)f.z, (double)t.x, (double)t.y, (double)t.z);
-    }
-    store_vec3(s->fx, s->fy, s->fz, i, f);
-    store_vec3(s->tx, s->ty, s->tz, i, t);
-    world->solver.forces_pending = true;
-    return TS_OK;
+    const ts_body_store *s = &world->records.store;
+    *f = ts_add(load_vec3(s->fx, s->fy, s->fz, i), force);
+    *t = ts_add(load_vec3(s->tx, s->ty, s->tz, i), torque);
+    TS_TRY(ts_check_sum(*f, true, TS_MAX_FORCE, "TS_MAX_FORCE", fn, "the accumulated force"));
+    return ts_check_sum(*t, true, TS_MAX_FORCE, "TS_MAX_FORCE", fn, "the accumulated torque");
 }
 
-/* Changes the velocity at once; refuses (changing nothing) when it would overflow. */
-static ts_result add_impulse(ts_world *world, int32_t i, ts_vec3 linear, ts_vec3 angular, const char *fn)
+/* The velocities after an impulse, checked against the world's
+ * max_linear_speed and TS_MAX_ANGULAR_SPEED before anything changes. */
+static ts_result sum_impulse(const ts_world *world, int32_t i, ts_vec3 linear, ts_vec3 angular, ts_vec3 *v, ts_vec3 *w,
+                             const char *fn)
 {
-    ts_body_store *s = &world->records.store;
-    ts_vec3 v = ts_mul_add(load_vec3(s->vx, s->vy, s->vz, i), s->inv_mass[i], linear);
-    ts_vec3 w = ts_add(load_vec3(s->wx, s->wy, s->wz, i), apply_inv_inertia(s, i, angular));
-    if (!ts_vec3_is_finite(v) || !ts_vec3_is_finite(w)) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "the resulting velocity (%g, %g, %g) or angular velocity (%g, %g, %g) "
-                       "overflows", (double)v.x, (double)v.y, (double)v.z, (double)w.x, (double)w.y, (double)w.z);
-    }
-    store_vec3(s->vx, s->vy, s->vz, i, v);
-    store_vec3(s->wx, s->wy, s->wz, i, w);
-    return TS_OK;
+    const ts_body_store *s = &world->records.store;
+    *v = ts_mul_add(load_vec3(s->vx, s->vy, s->vz, i), s->inv_mass[i], linear);
+    *w = ts_add(load_vec3(s->wx, s->wy, s->wz, i), apply_inv_inertia(s, i, angular));
+    TS_TRY(ts_check_sum(*v, false, world->solver.max_linear_speed, "the world's max_linear_speed", fn,
+                        "the resulting velocity"));
+    return ts_check_sum(*w, false, TS_MAX_ANGULAR_SPEED, "TS_MAX_ANGULAR_SPEED", fn, "the resulting angular velocity");
 }
 
 static ts_vec3 lever_arm(const ts_world *world, int32_t i, ts_vec3 point)
@@ -179,66 +177,86 @@ static ts_vec3 lever_arm(const ts_world *world, int32_t i, ts_vec3 point)
     return ts_sub(point, load_vec3(s->px, s->py, s->pz, i));
 }
 
-ts_result ts_body_apply_force(ts_body_id id, ts_vec3 force, ts_vec3 point)
+/* Adds force and torque (a dynamic body; others ignore forces and the call
+ * succeeds): checked first, then the body wakes, then they are stored. */
+static ts_result add_force(ts_world *world, ts_body *b, ts_vec3 force, ts_vec3 torque, const char *fn)
 {
-    TS_TRY(ts_check_finite_vec3(force, __func__, "force"));
-    TS_TRY(ts_check_finite_vec3(point, __func__, "point"));
-    BODY_LOOKUP(id, world, b);
     if (b->type != TS_BODY_DYNAMIC) {
         return TS_OK;
     }
-    TS_TRY(wake(world, b, &b_slot, __func__));
-    return add_force(world, b_slot, force, ts_cross(lever_arm(world, b_slot, point), force), __func__);
+    int32_t i = body_slot(world, b);
+    ts_vec3 f, t;
+    TS_TRY(sum_force(world, i, force, torque, &f, &t, fn));
+    TS_TRY(wake(world, b, &i, fn));
+    ts_body_store *s = &world->records.store;
+    store_vec3(s->fx, s->fy, s->fz, i, f);
+    store_vec3(s->tx, s->ty, s->tz, i, t);
+    world->solver.forces_pending = true;
+    return TS_OK;
+}
+
+/* Changes the velocities at once, as add_force. */
+static ts_result add_impulse(ts_world *world, ts_body *b, ts_vec3 linear, ts_vec3 angular, const char *fn)
+{
+    if (b->type != TS_BODY_DYNAMIC) {
+        return TS_OK;
+    }
+    int32_t i = body_slot(world, b);
+    ts_vec3 v, w;
+    TS_TRY(sum_impulse(world, i, linear, angular, &v, &w, fn));
+    TS_TRY(wake(world, b, &i, fn));
+    ts_body_store *s = &world->records.store;
+    store_vec3(s->vx, s->vy, s->vz, i, v);
+    store_vec3(s->wx, s->wy, s->wz, i, w);
+    return TS_OK;
+}
+
+/* The point a force or impulse acts at: within TS_MAX_EXTENT. */
+static ts_result check_point(ts_vec3 point, const char *fn)
+{
+    return ts_check_components(point, TS_MAX_EXTENT, "TS_MAX_EXTENT", fn, "point");
+}
+
+ts_result ts_body_apply_force(ts_body_id id, ts_vec3 force, ts_vec3 point)
+{
+    TS_TRY(ts_check_finite_vec3(force, __func__, "force"));
+    TS_TRY(check_point(point, __func__));
+    BODY_LOOKUP(id, world, b);
+    return add_force(world, b, force, ts_cross(lever_arm(world, b_slot, point), force), __func__);
 }
 
 ts_result ts_body_apply_force_to_center(ts_body_id id, ts_vec3 force)
 {
     TS_TRY(ts_check_finite_vec3(force, __func__, "force"));
     BODY_LOOKUP(id, world, b);
-    if (b->type == TS_BODY_DYNAMIC) {
-        TS_TRY(wake(world, b, &b_slot, __func__));
-    }
-    return b->type != TS_BODY_DYNAMIC ? TS_OK : add_force(world, b_slot, force, ts_v3(0, 0, 0), __func__);
+    return add_force(world, b, force, ts_v3(0, 0, 0), __func__);
 }
 
 ts_result ts_body_apply_torque(ts_body_id id, ts_vec3 torque)
 {
     TS_TRY(ts_check_finite_vec3(torque, __func__, "torque"));
     BODY_LOOKUP(id, world, b);
-    if (b->type == TS_BODY_DYNAMIC) {
-        TS_TRY(wake(world, b, &b_slot, __func__));
-    }
-    return b->type != TS_BODY_DYNAMIC ? TS_OK : add_force(world, b_slot, ts_v3(0, 0, 0), torque, __func__);
+    return add_force(world, b, ts_v3(0, 0, 0), torque, __func__);
 }
 
 ts_result ts_body_apply_linear_impulse(ts_body_id id, ts_vec3 impulse, ts_vec3 point)
 {
     TS_TRY(ts_check_finite_vec3(impulse, __func__, "impulse"));
-    TS_TRY(ts_check_finite_vec3(point, __func__, "point"));
+    TS_TRY(check_point(point, __func__));
     BODY_LOOKUP(id, world, b);
-    if (b->type != TS_BODY_DYNAMIC) {
-        return TS_OK;
-    }
-    TS_TRY(wake(world, b, &b_slot, __func__));
-    return add_impulse(world, b_slot, impulse, ts_cross(lever_arm(world, b_slot, point), impulse), __func__);
+    return add_impulse(world, b, impulse, ts_cross(lever_arm(world, b_slot, point), impulse), __func__);
 }
 
 ts_result ts_body_apply_linear_impulse_to_center(ts_body_id id, ts_vec3 impulse)
 {
     TS_TRY(ts_check_finite_vec3(impulse, __func__, "impulse"));
     BODY_LOOKUP(id, world, b);
-    if (b->type == TS_BODY_DYNAMIC) {
-        TS_TRY(wake(world, b, &b_slot, __func__));
-    }
-    return b->type != TS_BODY_DYNAMIC ? TS_OK : add_impulse(world, b_slot, impulse, ts_v3(0, 0, 0), __func__);
+    return add_impulse(world, b, impulse, ts_v3(0, 0, 0), __func__);
 }
 
 ts_result ts_body_apply_angular_impulse(ts_body_id id, ts_vec3 impulse)
 {
     TS_TRY(ts_check_finite_vec3(impulse, __func__, "impulse"));
     BODY_LOOKUP(id, world, b);
-    if (b->type == TS_BODY_DYNAMIC) {
-        TS_TRY(wake(world, b, &b_slot, __func__));
-    }
-    return b->type != TS_BODY_DYNAMIC ? TS_OK : add_impulse(world, b_slot, ts_v3(0, 0, 0), impulse, __func__);
+    return add_impulse(world, b, ts_v3(0, 0, 0), impulse, __func__);
 }

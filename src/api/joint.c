@@ -9,7 +9,7 @@
 #include "api/lookup.h"
 #include "base/alloc.h"
 #include "base/array.h"
-#include "base/validate.h"
+#include "base/bounds.h"
 #include "collide/broadphase.h"
 #include "islands/joint_graph.h"
 #include "islands/sleep.h"
@@ -73,7 +73,7 @@ ts_fixed_joint_def ts_default_fixed_joint_def(void)
 static ts_result check_frame(ts_transform frame, ts_transform *normalised, const char *fn, const char *position_name,
                              const char *rotation_name)
 {
-    TS_TRY(ts_check_finite_vec3(frame.p, fn, position_name));
+    TS_TRY(ts_check_components(frame.p, TS_MAX_OFFSET, "TS_MAX_OFFSET", fn, position_name));
     normalised->p = frame.p;
     return ts_check_rotation(frame.q, &normalised->q, fn, rotation_name);
 }
@@ -157,8 +157,9 @@ static bool reserve_joint(ts_world *world)
     return ts_id_pool_reserve(&r->joint_ids, &r->allocator, ts_id_pool_live_count(&r->joint_ids) + 1);
 }
 
-static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, ts_joint_type type,
-                                const ts_joint_axis_settings *axis, float length, const char *fn)
+ts_joint_id ts_joint_create(ts_world_id world_id, const ts_joint_def *def, ts_joint_type type,
+                            const ts_joint_axis_settings *axis, float length, const ts_joint_custom *custom,
+                            const char *fn)
 {
     ts_world *world = ts_world_lookup(world_id, fn);
     if (world == NULL) {
@@ -169,15 +170,18 @@ static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, t
     if (a == NULL) {
         return TS_NULL_JOINT_ID;
     }
-    ts_body *b = ts_body_lookup(def->body_b, &world_b, fn);
+    /* a custom constraint without body_b is on one body: it takes body A twice */
+    bool single = custom != NULL && ts_body_id_is_null(def->body_b);
+    ts_body *b = single ? a : ts_body_lookup(def->body_b, &world_b, fn);
     if (b == NULL) {
         return TS_NULL_JOINT_ID;
     }
+    world_b = single ? world_a : world_b;
     if (world_a != world || world_b != world) {
         ts_fail(TS_ERROR_WRONG_WORLD, fn, "def->body_%c belongs to another world", world_a != world ? 'a' : 'b');
         return TS_NULL_JOINT_ID;
     }
-    if (a == b) {
+    if (a == b && !single) {
         ts_fail(TS_ERROR_INVALID_OPERATION, fn, "def->body_a and def->body_b are the same body (a joint needs two)");
         return TS_NULL_JOINT_ID;
     }
@@ -218,7 +222,6 @@ static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, t
         .type = type,
         .edges = {{(int32_t)(a - world->records.bodies), -1, -1}, {(int32_t)(b - world->records.bodies), -1, -1}},
         .local_frame = {frame_a, frame_b},
-        .axis = *axis,
         .length = length,
         .collide_connected = def->collide_connected,
         .user_data = def->user_data,
@@ -226,6 +229,11 @@ static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, t
         .color_index = -1,
         .graph_body = {-1, -1},
     };
+    if (custom != NULL) {
+        j->custom = *custom;
+    } else {
+        j->axis = *axis;
+    }
     if (!ts_joint_color(&world->records, &world->graph, index)) {
         j->alive = false;
         ts_id_pool_release(&world->records.joint_ids, index);
@@ -233,8 +241,10 @@ static ts_joint_id create_joint(ts_world_id world_id, const ts_joint_def *def, t
         return TS_NULL_JOINT_ID;
     }
     ts_joint_link_edge(&world->records, index, 0);
-    ts_joint_link_edge(&world->records, index, 1);
-    if (!def->collide_connected) {
+    if (!single) {
+        ts_joint_link_edge(&world->records, index, 1);
+    }
+    if (!def->collide_connected && !single) {
         ts_contacts_destroy_between(world, j->edges[0].body, j->edges[1].body);
     }
     return ts_joint_id_of(&world->records, index);
@@ -258,14 +268,14 @@ ts_joint_id ts_create_ball_joint(ts_world_id world, const ts_ball_joint_def *def
 {
     CHECK_DEF(def, __func__);
     ts_joint_axis_settings axis = no_axis();
-    return create_joint(world, &def->base, TS_JOINT_BALL, &axis, 0.0f, __func__);
+    return ts_joint_create(world, &def->base, TS_JOINT_BALL, &axis, 0.0f, NULL, __func__);
 }
 
 ts_joint_id ts_create_fixed_joint(ts_world_id world, const ts_fixed_joint_def *def)
 {
     CHECK_DEF(def, __func__);
     ts_joint_axis_settings axis = no_axis();
-    return create_joint(world, &def->base, TS_JOINT_FIXED, &axis, 0.0f, __func__);
+    return ts_joint_create(world, &def->base, TS_JOINT_FIXED, &axis, 0.0f, NULL, __func__);
 }
 
 ts_joint_id ts_create_hinge_joint(ts_world_id world, const ts_hinge_joint_def *def)
@@ -274,7 +284,7 @@ ts_joint_id ts_create_hinge_joint(ts_world_id world, const ts_hinge_joint_def *d
     ts_joint_axis_settings axis = {def->enable_limit, def->lower_angle, def->upper_angle, def->enable_motor,
                                    def->motor_speed, def->max_motor_torque, def->enable_spring, def->spring_hertz,
                                    def->spring_damping_ratio, def->target_angle};
-    return create_joint(world, &def->base, TS_JOINT_HINGE, &axis, 0.0f, __func__);
+    return ts_joint_create(world, &def->base, TS_JOINT_HINGE, &axis, 0.0f, NULL, __func__);
 }
 
 ts_joint_id ts_create_prismatic_joint(ts_world_id world, const ts_prismatic_joint_def *def)
@@ -283,7 +293,7 @@ ts_joint_id ts_create_prismatic_joint(ts_world_id world, const ts_prismatic_join
     ts_joint_axis_settings axis = {def->enable_limit, def->lower_translation, def->upper_translation,
                                    def->enable_motor, def->motor_speed, def->max_motor_force, def->enable_spring,
                                    def->spring_hertz, def->spring_damping_ratio, def->target_translation};
-    return create_joint(world, &def->base, TS_JOINT_PRISMATIC, &axis, 0.0f, __func__);
+    return ts_joint_create(world, &def->base, TS_JOINT_PRISMATIC, &axis, 0.0f, NULL, __func__);
 }
 
 ts_joint_id ts_create_distance_joint(ts_world_id world, const ts_distance_joint_def *def)
@@ -291,7 +301,7 @@ ts_joint_id ts_create_distance_joint(ts_world_id world, const ts_distance_joint_
     CHECK_DEF(def, __func__);
     ts_joint_axis_settings axis = {def->enable_limit, def->min_length, def->max_length, false, 0.0f, 0.0f,
                                    def->enable_spring, def->spring_hertz, def->spring_damping_ratio, def->length};
-    return create_joint(world, &def->base, TS_JOINT_DISTANCE, &axis, def->length, __func__);
+    return ts_joint_create(world, &def->base, TS_JOINT_DISTANCE, &axis, def->length, NULL, __func__);
 }
 
 static void destroy_joint(ts_world *world, int32_t index, bool refresh_pairs)
@@ -303,7 +313,9 @@ static void destroy_joint(ts_world *world, int32_t index, bool refresh_pairs)
                                "ts_destroy_joint");
     uncolor_joint(world, index);
     ts_joint_unlink_edge(&world->records, index, 0);
-    ts_joint_unlink_edge(&world->records, index, 1);
+    if (j->edges[1].body != j->edges[0].body) { /* a one-body custom constraint is in one list */
+        ts_joint_unlink_edge(&world->records, index, 1);
+    }
     if (refresh_pairs && !j->collide_connected) {
         /* The bodies may touch now: let the broadphase look at their shapes again. */
         for (int side = 0; side < 2; ++side) {
@@ -401,7 +413,7 @@ void *ts_joint_get_user_data(ts_joint_id id)
 
 static ts_result require_type(const ts_joint *j, unsigned types, const char *what, const char *fn)
 {
-    static const char *names[TS_JOINT_TYPE_COUNT] = {"ball", "hinge", "prismatic", "distance", "fixed"};
+    static const char *names[TS_JOINT_TYPE_COUNT] = {"ball", "hinge", "prismatic", "distance", "fixed", "custom"};
     if ((types >> j->type & 1u) == 0) {
         return ts_fail(TS_ERROR_INVALID_OPERATION, fn, "a %s joint has no %s", names[j->type], what);
     }

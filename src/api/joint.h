@@ -7,6 +7,15 @@
 
 #include "step/world_state.h"
 
+/* Makes a joint of `type` between def's bodies after checking them, its
+ * frames and (built-in types) its axis settings and length: the create
+ * functions of joint.h and of constraint.h (custom: its callback and rows,
+ * on one body when def->body_b is null). Returns the null id after
+ * recording the error for `fn`. */
+ts_joint_id ts_joint_create(ts_world_id world, const ts_joint_def *def, ts_joint_type type,
+                            const ts_joint_axis_settings *axis, float length, const ts_joint_custom *custom,
+                            const char *fn);
+
 /* Destroys every joint of a body (when the body is destroyed). */
 void ts_body_destroy_joints(ts_world *world, int32_t body);
 

@@ -6,8 +6,9 @@
 #include "api/contacts.h"
 #include "api/lookup.h"
 #include "base/alloc.h"
-#include "base/validate.h"
+#include "base/bounds.h"
 #include "collide/broadphase.h"
+#include "collide/geometry_store.h"
 #include "collide/mass.h"
 #include "islands/sleep.h"
 #include "tessera/tessera.h"
@@ -18,7 +19,7 @@ static ts_result check_shape_def(const ts_shape_def *def, ts_quat *rotation, con
     if (def->internal_value != TS_DEF_COOKIE) {
         return ts_fail(TS_ERROR_UNINITIALIZED_DEF, fn, "def was not initialised with ts_default_shape_def()");
     }
-    TS_TRY(ts_check_finite_vec3(def->local_position, fn, "def->local_position"));
+    TS_TRY(ts_check_components(def->local_position, TS_MAX_OFFSET, "TS_MAX_OFFSET", fn, "def->local_position"));
     TS_TRY(ts_check_rotation(def->local_rotation, rotation, fn, "def->local_rotation"));
     TS_TRY(ts_check_positive(def->density, fn, "def->density"));
     TS_TRY(ts_check_non_negative(def->friction, fn, "def->friction"));
@@ -61,11 +62,12 @@ static ts_result check_shape_mass(const ts_shape *shape, const char *fn)
     return TS_OK;
 }
 
-/* The body's mass with its shapes as they are now, checked. */
-static ts_result check_body_mass(const ts_world *world, int32_t body, const char *fn)
+/* The body's mass with its shapes as they are now (and `extra`, a shape
+ * about to be added, when not NULL), checked. */
+static ts_result check_body_mass(const ts_world *world, int32_t body, const ts_shape *extra, const char *fn)
 {
     ts_mass_data md;
-    if (!ts_body_compute_mass(world, body, world->records.bodies[body].type, &md)) {
+    if (!ts_body_compute_mass_with(world, body, world->records.bodies[body].type, extra, &md)) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn,
                        "the body's shapes would give unusable mass properties (mass %g, inertia %g %g %g, "
                        "centre %g %g %g)",
@@ -75,26 +77,48 @@ static ts_result check_body_mass(const ts_world *world, int32_t body, const char
     return TS_OK;
 }
 
-/* Common part of the three create calls; geometry was checked by the caller. */
-static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_shape_type type, const void *geometry,
-                                const char *fn)
+static bool has_triangles(ts_shape_type type) { return type == TS_SHAPE_MESH || type == TS_SHAPE_HEIGHTFIELD; }
+
+/* The geometry block of a hull, mesh or heightfield, or NULL. */
+static const void *geometry_block(const ts_shape *shape)
 {
-    ts_world *world;
-    ts_body *body = ts_body_lookup(body_id, &world, fn);
-    ts_quat rotation;
-    if (body == NULL || check_shape_def(def, &rotation, fn) != TS_OK) {
-        return TS_NULL_SHAPE_ID;
+    switch (shape->type) {
+    case TS_SHAPE_HULL: return shape->geometry.hull.data;
+    case TS_SHAPE_MESH: return shape->geometry.mesh.data;
+    case TS_SHAPE_HEIGHTFIELD: return shape->geometry.heightfield.data;
+    default: return NULL;
     }
-    ts_shape probe = {.type = type, .density = def->density};
-    switch (type) {
-    case TS_SHAPE_SPHERE: probe.geometry.sphere = *(const ts_sphere *)geometry; break;
-    case TS_SHAPE_BOX: probe.geometry.box = *(const ts_box *)geometry; break;
-    default: probe.geometry.capsule = *(const ts_capsule *)geometry; break;
+}
+
+ts_result ts_shape_begin(ts_body_id body_id, const ts_shape_def *def, const char *fn, ts_world **world, ts_body **body,
+                         ts_quat *rotation)
+{
+    *body = ts_body_lookup(body_id, world, fn);
+    if (*body == NULL) {
+        return TS_ERROR_STALE_ID;
     }
-    if (check_shape_mass(&probe, fn) != TS_OK) {
+    return check_shape_def(def, rotation, fn);
+}
+
+static void release_block(ts_world *world, const ts_shape *probe)
+{
+    const void *block = geometry_block(probe);
+    if (block != NULL) {
+        ts_geometry_release(&world->collision.geometry, &world->records.allocator, block);
+    }
+}
+
+ts_shape_id ts_shape_finish(ts_world *world, ts_body *body, const ts_shape_def *def, ts_quat rotation,
+                            const ts_shape *probe_in, const char *fn)
+{
+    ts_shape probe = *probe_in;
+    probe.density = def->density;
+    if ((!has_triangles(probe.type) && check_shape_mass(&probe, fn) != TS_OK)) {
+        release_block(world, &probe);
         return TS_NULL_SHAPE_ID;
     }
     if (ts_id_pool_peek(&world->records.shape_ids) >= TS_MAX_OBJECTS) {
+        release_block(world, &probe);
         ts_fail(TS_ERROR_CAPACITY, fn, "the world holds %d shapes already (TS_MAX_OBJECTS)", TS_MAX_OBJECTS);
         return TS_NULL_SHAPE_ID;
     }
@@ -104,6 +128,7 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     if (!reserve_shape(world) ||
         (body->type != TS_BODY_STATIC &&
          ts_wake_body(&world->records, &world->islands, &world->graph, body_index, fn) != TS_OK)) {
+        release_block(world, &probe);
         ts_fail(TS_ERROR_OUT_OF_MEMORY, fn, "the allocator returned NULL");
         return TS_NULL_SHAPE_ID;
     }
@@ -114,7 +139,7 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     *shape = (ts_shape){
         .generation = generation,
         .alive = true,
-        .type = type,
+        .type = probe.type,
         .geometry = probe.geometry,
         .body = body_index,
         .prev = body->last_shape,
@@ -136,8 +161,8 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
     body->last_shape = index;
     body->shape_count += 1;
     shape->proxy = -1;
-    if (check_body_mass(world, body_index, fn) != TS_OK) {
-        /* e.g. an offset of 1e30 m: undo, nothing changed. */
+    if (check_body_mass(world, body_index, NULL, fn) != TS_OK) {
+        /* e.g. an offset of 1e30 m: undo, nothing changed (the release drops the block). */
         ts_shape_release(world, index);
         return TS_NULL_SHAPE_ID;
     }
@@ -148,6 +173,25 @@ static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_
         return TS_NULL_SHAPE_ID;
     }
     return ts_shape_id_of(&world->records, index);
+}
+
+/* Common part of the three primitive create calls; geometry was checked by the caller. */
+static ts_shape_id create_shape(ts_body_id body_id, const ts_shape_def *def, ts_shape_type type, const void *geometry,
+                                const char *fn)
+{
+    ts_world *world;
+    ts_body *body;
+    ts_quat rotation;
+    if (ts_shape_begin(body_id, def, fn, &world, &body, &rotation) != TS_OK) {
+        return TS_NULL_SHAPE_ID;
+    }
+    ts_shape probe = {.type = type};
+    switch (type) {
+    case TS_SHAPE_SPHERE: probe.geometry.sphere = *(const ts_sphere *)geometry; break;
+    case TS_SHAPE_BOX: probe.geometry.box = *(const ts_box *)geometry; break;
+    default: probe.geometry.capsule = *(const ts_capsule *)geometry; break;
+    }
+    return ts_shape_finish(world, body, def, rotation, &probe, fn);
 }
 
 ts_shape_id ts_create_sphere_shape(ts_body_id body, const ts_shape_def *def, const ts_sphere *sphere)
@@ -194,7 +238,9 @@ void ts_shape_release(ts_world *world, int32_t index)
     ts_shape *shape = world->records.shapes + index;
     ts_body *body = world->records.bodies + shape->body;
     ts_body_destroy_contacts(world, shape->body, index);
-    ts_shape_destroy_proxy(&world->records, &world->collision.broadphase, index);
+    /* Out of the body's list first: destroying the proxy re-syncs the body's
+     * bounds columns from that list (its first shape, the one-shape fast
+     * paths), which must no longer name this shape. */
     if (shape->prev != -1) {
         world->records.shapes[shape->prev].next = shape->next;
     } else {
@@ -206,6 +252,10 @@ void ts_shape_release(ts_world *world, int32_t index)
         body->last_shape = shape->prev;
     }
     body->shape_count -= 1;
+    ts_shape_destroy_proxy(&world->records, &world->collision.broadphase, index);
+    if (geometry_block(shape) != NULL) {
+        ts_geometry_release(&world->collision.geometry, &world->records.allocator, geometry_block(shape));
+    }
     shape->alive = false;
     shape->generation += 1;
     ts_id_pool_release(&world->records.shape_ids, index);
@@ -277,7 +327,7 @@ ts_result ts_shape_get_type(ts_shape_id id, ts_shape_type *type)
 
 static ts_result wrong_type(const char *fn, ts_shape_type type)
 {
-    static const char *names[] = {"sphere", "box", "capsule"};
+    static const char *names[] = {"sphere", "box", "capsule", "hull", "mesh", "heightfield"};
     return ts_fail(TS_ERROR_INVALID_OPERATION, fn, "the shape is a %s", names[type]);
 }
 
@@ -328,7 +378,7 @@ ts_result ts_shape_set_density(ts_shape_id id, float density)
     SHAPE_LOOKUP(id, world, shape);
     float old_density = shape->density;
     shape->density = density;
-    if (check_shape_mass(shape, __func__) != TS_OK || check_body_mass(world, shape->body, __func__) != TS_OK) {
+    if (check_shape_mass(shape, __func__) != TS_OK || check_body_mass(world, shape->body, NULL, __func__) != TS_OK) {
         shape->density = old_density;
         return TS_ERROR_OUT_OF_RANGE;
     }

@@ -5,7 +5,7 @@
 #include "api/sensor.h"
 
 #include "base/alloc.h"
-#include "base/validate.h"
+#include "base/bounds.h"
 #include "collide/contact.h"
 #include "islands/sleep.h"
 #include "tessera/tessera.h"
@@ -36,6 +36,8 @@ ts_world_def ts_default_world_def(void)
         .enable_sleep = true,
         .joint_hertz = 90.0f,
         .joint_damping_ratio = 1.0f,
+        .max_linear_speed = TS_DEFAULT_MAX_LINEAR_SPEED,
+        .max_rotation = TS_DEFAULT_MAX_ROTATION,
         .internal_value = TS_DEF_COOKIE,
     };
 }
@@ -126,13 +128,16 @@ static ts_result check_world_def(const ts_world_def *def, const char *fn)
     if (def->internal_value != TS_DEF_COOKIE) {
         return ts_fail(TS_ERROR_UNINITIALIZED_DEF, fn, "def was not initialised with ts_default_world_def()");
     }
-    TS_TRY(ts_check_finite_vec3(def->gravity, fn, "def->gravity"));
+    TS_TRY(ts_check_gravity(def->gravity, fn, "def->gravity"));
+    TS_TRY(ts_check_speed_limits(def->max_linear_speed, def->max_rotation, fn, "def->max_linear_speed",
+                                 "def->max_rotation"));
     if (def->substeps < 1 || def->substeps > 64) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->substeps is %d (must be 1..64)", def->substeps);
     }
     TS_TRY(ts_check_positive(def->contact_hertz, fn, "def->contact_hertz"));
     TS_TRY(ts_check_non_negative(def->contact_damping_ratio, fn, "def->contact_damping_ratio"));
-    TS_TRY(ts_check_positive(def->contact_push_speed, fn, "def->contact_push_speed"));
+    TS_TRY(ts_check_positive_within(def->contact_push_speed, TS_MAX_SPEED, "TS_MAX_SPEED", fn,
+                                    "def->contact_push_speed"));
     if (!(def->contact_mass_ratio >= 1.0f && def->contact_mass_ratio <= 1.0e30f)) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->contact_mass_ratio is %g (must be 1..1e30)",
                        (double)def->contact_mass_ratio);
@@ -203,6 +208,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_id_pool_destroy(&world->records.shape_ids, a);
     ts_body_store_destroy(&world->records.store, a);
     ts_broadphase_destroy(&world->collision.broadphase, a);
+    ts_geometry_store_destroy(&world->collision.geometry, a);
     ts_contacts_free(&world->records, &world->collision);
     ts_graph_destroy(&world->graph, a);
     ts_island_set_destroy(&world->islands, a);
@@ -272,8 +278,11 @@ ts_world_id ts_create_world(const ts_world_def *def)
     world->solver.restitution_threshold = def->restitution_threshold;
     world->solver.enable_warm_starting = def->enable_warm_starting;
     world->enable_sleep = def->enable_sleep;
+    world->planar = def->planar;
     world->solver.joint_hertz = def->joint_hertz;
     world->solver.joint_damping_ratio = def->joint_damping_ratio;
+    world->solver.max_linear_speed = def->max_linear_speed;
+    world->solver.max_rotation = def->max_rotation;
     if (!ts_parallel_init(&world->parallel, &world->records.allocator) ||
         !ts_broadphase_init(&world->collision.broadphase, &world->records.allocator, def->shape_capacity) ||
         !reserve_capacity(world, def->body_capacity, def->shape_capacity)) {
@@ -324,3 +333,9 @@ ts_result ts_destroy_world(ts_world_id id)
     ts_free(&allocator, world, sizeof(ts_world));
     return TS_OK;
 }
+
+/* ---- for the solver-only entry (api/solver_context.c) ---- */
+
+ts_result ts_world_def_check(const ts_world_def *def, const char *function) { return check_world_def(def, function); }
+
+int ts_world_def_simd_width(int requested, const char *function) { return choose_simd_width(requested, function); }

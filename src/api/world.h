@@ -17,6 +17,13 @@ ts_world *ts_world_lookup_slot(uint16_t world0, uint16_t world_generation, const
  * what threads = 0 asks for. */
 int ts_available_threads(void);
 
+/* A world def's checks (the errors of ts_create_world), and the SIMD width
+ * it asks for (def->simd_width, else TESSERA_SIMD, else the widest the CPU
+ * runs; 0 with an error recorded when TESSERA_SIMD names no built width),
+ * for the solver-only entry's contexts, which take a world def. */
+ts_result ts_world_def_check(const ts_world_def *def, const char *function);
+int ts_world_def_simd_width(int requested, const char *function);
+
 /* Releases every body, shape, contact and joint array (the world struct itself stays). */
 void ts_world_free_bodies_and_shapes(ts_world *world);
 

@@ -3,7 +3,7 @@
 #include "api/world.h"
 #include "api/sensor.h"
 
-#include "base/validate.h"
+#include "base/bounds.h"
 #include "islands/sleep.h"
 #include "step/step.h"
 #include "tessera/tessera.h"
@@ -16,12 +16,7 @@ ts_result ts_world_step(ts_world_id id, float dt)
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    if (!ts_is_finite(dt)) {
-        return ts_fail(TS_ERROR_NOT_FINITE, __func__, "dt is %g (must be finite and > 0)", (double)dt);
-    }
-    if (!(dt > 0.0f)) {
-        return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "dt is %g (must be > 0)", (double)dt);
-    }
+    TS_TRY(ts_check_time_step(dt, __func__));
     world->step_count += 1;
     world->step_dt = dt;
     TS_TRY(ts_step_world(world, dt));
@@ -30,7 +25,7 @@ ts_result ts_world_step(ts_world_id id, float dt)
 
 ts_result ts_world_set_gravity(ts_world_id id, ts_vec3 gravity)
 {
-    TS_TRY(ts_check_finite_vec3(gravity, __func__, "gravity"));
+    TS_TRY(ts_check_gravity(gravity, __func__, "gravity"));
     ts_world *world = ts_world_lookup(id, __func__);
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
@@ -92,13 +87,15 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
     }
     if (world->solver.type != solver) {
         ts_contact_store *s = &world->records.contact_store;
-        int32_t count = s->table.count;
-        memset(s->normal_impulse, 0, sizeof(float) * 4 * (size_t)count);
-        memset(s->friction_impulse1, 0, sizeof(float) * (size_t)count);
-        memset(s->friction_impulse2, 0, sizeof(float) * (size_t)count);
-        memset(s->twist_impulse, 0, sizeof(float) * (size_t)count);
-        memset(s->slip1, 0, sizeof(float) * (size_t)count);
-        memset(s->slip2, 0, sizeof(float) * (size_t)count);
+        int32_t count = s->table.count; /* the columns are NULL before the first contact: memset may not see them */
+        if (count > 0) {
+            memset(s->normal_impulse, 0, sizeof(float) * 4 * (size_t)count);
+            memset(s->friction_impulse1, 0, sizeof(float) * (size_t)count);
+            memset(s->friction_impulse2, 0, sizeof(float) * (size_t)count);
+            memset(s->twist_impulse, 0, sizeof(float) * (size_t)count);
+            memset(s->slip1, 0, sizeof(float) * (size_t)count);
+            memset(s->slip2, 0, sizeof(float) * (size_t)count);
+        }
         for (int32_t j = 0; j < world->records.joint_capacity; ++j) {
             world->records.joints[j].impulses = (ts_joint_impulses){{0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
         }

@@ -38,6 +38,8 @@ const char *ts_result_name(ts_result result)
     case TS_ERROR_UNSUPPORTED: return "TS_ERROR_UNSUPPORTED";
     case TS_ERROR_OUT_OF_MEMORY: return "TS_ERROR_OUT_OF_MEMORY";
     case TS_ERROR_CAPACITY: return "TS_ERROR_CAPACITY";
+    case TS_ERROR_INVALID_DATA: return "TS_ERROR_INVALID_DATA";
+    case TS_ERROR_IO: return "TS_ERROR_IO";
     }
     return "TS_ERROR_UNKNOWN";
 }

@@ -25,10 +25,19 @@
 #define TS_W 1
 #endif
 
-/* Names of the functions built once per width: ts_contact_solve_w4 etc. */
+/* Names of the functions built once per width: ts_contact_solve_w4 etc.
+ * Width 16 is built twice on x86-64: for AVX2 registers (_w16, runs on any
+ * such CPU) and for AVX-512 (TS_W16_AVX512: _w16x, CMakeLists.txt); the two
+ * give the same bits, solver_dispatch.c picks the one the CPU runs. */
 #define TS_WIDE_CAT_(name, w) name##_w##w
 #define TS_WIDE_CAT(name, w) TS_WIDE_CAT_(name, w)
+#if defined(TS_W16_AVX512)
+#define TS_WIDE(name) TS_WIDE_CAT(name, 16x)
+#define TS_W16_QUARTERS 1 /* gathers by 4x4 transposes in 512-bit quarters (body_lanes.h) */
+#else
 #define TS_WIDE(name) TS_WIDE_CAT(name, TS_W)
+#define TS_W16_QUARTERS 0
+#endif
 
 #if TS_W == 1
 
@@ -113,7 +122,8 @@ static inline uint32_t ts_w_mask_bits(ts_wm m) { return (uint32_t)simde_mm256_mo
 
 #elif TS_W == 16
 
-/* AVX-512F names through SIMDe (native only with -mavx512f). */
+/* AVX-512 names through SIMDe: native in the AVX-512 build (TS_W16_AVX512,
+ * avx512f/dq/bw/vl), on AVX2 registers in the other. */
 #include <simde/x86/avx512.h>
 
 typedef simde__m512 ts_wf;

@@ -74,6 +74,20 @@ ts_result ts_shape_buffer_move(ts_records *records, ts_broadphase *broadphase, i
 ts_result ts_body_refresh_proxies(ts_records *records, ts_broadphase *broadphase, int32_t body,
                                   const char *function);
 
+/* The step's first stage, before the pair search: the shapes placed or
+ * moved by hand since the last step (the move buffer) get fat bounds swept
+ * by their body's velocity over dt, as the step's bounds update gives every
+ * other shape, so that a body given a velocity or a place before its first
+ * step finds the pairs it reaches within it (a sphere at 500 m/s went
+ * through a wall 5 m away). */
+void ts_broadphase_sweep_moved(ts_records *records, ts_broadphase *broadphase, float dt);
+
+/* After a body's velocity was set by hand: its shapes whose fat bounds do
+ * not hold their sweep over dt (the last step's) get swept ones and are
+ * queued for the pair search. */
+ts_result ts_body_sweep_proxies(ts_records *records, ts_broadphase *broadphase, int32_t body, float dt,
+                                const char *function);
+
 /* Step stage 1 (worker 0, with a parallel stage inside): the moved shapes
  * query the trees in parallel, each worker into its own buffer; the keys
  * of all buffers are gathered (unsorted, with repeats) and room is made for

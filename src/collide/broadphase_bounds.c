@@ -43,6 +43,60 @@ TS_FORCE_INLINE bool refatten(ts_aabb *fat, ts_aabb box, ts_vec3 motion)
     return true;
 }
 
+/* A shape's motion in a step of dt: its body's velocity times dt (zero for
+ * a static or sleeping body, whose slot is past the awake range). */
+static ts_vec3 shape_motion(const ts_records *records, const ts_shape *shape, float dt)
+{
+    const ts_body_store *s = &records->store;
+    int32_t i = s->table.slot_of_id[shape->body];
+    if (i >= s->table.end[TS_RANGE_AWAKE]) {
+        return ts_v3(0.0f, 0.0f, 0.0f);
+    }
+    return ts_scale(dt, ts_v3(s->vx[i], s->vy[i], s->vz[i]));
+}
+
+/* Refattens a shape placed or pushed by hand since the last step: the step
+ * that follows sweeps it by its velocity. Returns whether its proxy moved. */
+static bool sweep_shape(ts_records *records, ts_broadphase *bp, int32_t shape, float dt)
+{
+    ts_shape *s = records->shapes + shape;
+    if (s->proxy < 0 || s->tree == TS_TREE_STATIC) {
+        return false;
+    }
+    ts_aabb box = ts_shape_compute_aabb(records, shape);
+    if (!refatten(&s->fat_aabb, box, shape_motion(records, s, dt))) {
+        return false;
+    }
+    ts_tree_move_proxy(&bp->trees[s->tree], s->proxy, s->fat_aabb);
+    return true;
+}
+
+void ts_broadphase_sweep_moved(ts_records *records, ts_broadphase *bp, float dt)
+{
+    for (int32_t k = 0; k < bp->move_count; ++k) {
+        int32_t shape = bp->move_buffer[k];
+        if (shape >= 0 && sweep_shape(records, bp, shape, dt)) {
+            ts_body_sync_bounds(records, records->shapes[shape].body);
+        }
+    }
+}
+
+ts_result ts_body_sweep_proxies(ts_records *records, ts_broadphase *bp, int32_t body, float dt, const char *function)
+{
+    ts_result result = TS_OK;
+    bool moved = false;
+    for (int32_t sh = records->bodies[body].first_shape; sh != -1 && result == TS_OK; sh = records->shapes[sh].next) {
+        if (sweep_shape(records, bp, sh, dt)) {
+            moved = true;
+            result = ts_shape_buffer_move(records, bp, sh, function);
+        }
+    }
+    if (moved) {
+        ts_body_sync_bounds(records, body);
+    }
+    return result;
+}
+
 /* Every shape of the body in slot i, through its shape list. */
 static uint8_t shape_list_bounds(ts_records *records, int32_t i, ts_vec3 motion)
 {

@@ -192,8 +192,11 @@ void ts_broadphase_register_pairs(ts_records *records, ts_collision *collision)
 {
     ts_broadphase *bp = &collision->broadphase;
     /* A pair can be found twice (two queries of one moved shape, static and
-     * movable); sort and drop repeats. */
-    qsort(bp->new_pairs, (size_t)bp->new_pair_count, sizeof(uint64_t), compare_keys);
+     * movable); sort and drop repeats (qsort of no pairs: the array may be
+     * NULL, which qsort may not be given). */
+    if (bp->new_pair_count > 0) {
+        qsort(bp->new_pairs, (size_t)bp->new_pair_count, sizeof(uint64_t), compare_keys);
+    }
     int32_t unique = 0;
     for (int32_t i = 0; i < bp->new_pair_count; ++i) {
         if (unique == 0 || bp->new_pairs[i] != bp->new_pairs[unique - 1]) {

@@ -11,6 +11,7 @@
 #define TS_COLLISION_H
 
 #include "collide/broadphase.h"
+#include "collide/geometry_store.h"
 #include "collide/pair_set.h"
 #include "soa/soa_removal.h"
 
@@ -23,6 +24,7 @@ typedef struct ts_contact_events_buffer {
 
 typedef struct ts_collision {
     ts_broadphase broadphase;
+    ts_geometry_store geometry; /* hulls, meshes, heightfields of the shapes */
     ts_pair_set pairs; /* shape pair -> contact id */
 
     /* Events: collected while stepping (and by destroy calls between steps),

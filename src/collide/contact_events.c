@@ -79,7 +79,12 @@ ts_result ts_contact_events_publish(ts_contact_events_buffer *e)
     e->end_pending_capacity = end_capacity;
     e->end_pending_count = 0;
 
-    qsort(e->begin_published, (size_t)e->begin_published_count, sizeof(ts_contact_begin_event), compare_begin);
-    qsort(e->end_published, (size_t)e->end_published_count, sizeof(ts_contact_end_event), compare_end);
+    /* qsort may not be given NULL, which an empty list may be */
+    if (e->begin_published_count > 0) {
+        qsort(e->begin_published, (size_t)e->begin_published_count, sizeof(ts_contact_begin_event), compare_begin);
+    }
+    if (e->end_published_count > 0) {
+        qsort(e->end_published, (size_t)e->end_published_count, sizeof(ts_contact_end_event), compare_end);
+    }
     return TS_OK;
 }

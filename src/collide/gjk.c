@@ -1,267 +1,245 @@
 /* GJK distance (see gjk.h).
  *
- * The Minkowski difference M = B - A holds the origin exactly when the
- * cores overlap; its point v closest to the origin gives the distance |v|
- * and the closest points. GJK keeps a simplex (1 to 4 points of M, each the
- * difference of a support point of B and one of A) and repeats:
- *   1. replace the simplex by the smallest face of it that holds its point
- *      closest to the origin, v = that point (barycentric weights kept);
- *   2. a tetrahedron that holds the origin, or v = 0: the cores overlap;
- *   3. w = support of M in direction -v; when w is no closer along v than v
- *      itself (|v|^2 - v.w <= eps |v|^2), v is the answer; else add w.
- * The closest points are the weighted sums of the simplex's A and B points. */
+ * The Minkowski difference D = B - A holds w = b - a for every a in A and b
+ * in B; the distance of A and B is the distance of D from the origin. GJK
+ * keeps a simplex of up to 4 points of D, finds the point v of the simplex
+ * closest to the origin (keeping only the vertices that span it), and adds
+ * the support point of D along -v: w = support_B(-v) - support_A(v). It
+ * stops when that point brings v no closer (v.v - v.w within a relative
+ * tolerance of v.v), when a vertex repeats, or when the simplex holds the
+ * origin (overlap). The closest points are the barycentric mixes of the
+ * simplex vertices' a and b points. */
 #include "collide/gjk.h"
 
-#include "base/math3.h"
+#include <float.h>
 
 #define GJK_MAX_ITERATIONS 32
-/* Relative progress below which v is final: float rounding limits it. */
-#define GJK_REL_TOLERANCE 1.0e-6f
+/* Converged when v . (v - w) <= this times v . v. */
+#define GJK_REL_TOL 1.0e-6f
+/* |v|^2 below this (m^2): the sets touch. */
+#define GJK_TOUCH_SQ 1.0e-12f
 
-typedef struct vertex {
+typedef struct gjk_vertex {
     ts_vec3 a, b, w; /* w = b - a */
-    int index_a, index_b;
-} vertex;
+    int ia, ib;      /* indices in the proxies */
+    float u;         /* barycentric weight */
+} gjk_vertex;
 
-typedef struct simplex {
-    vertex v[4];
-    float weight[4];
+typedef struct gjk_simplex {
+    gjk_vertex v[4];
     int count;
-} simplex;
+} gjk_simplex;
 
-bool ts_gjk_proxy_of(ts_shape_type type, const void *geometry, ts_transform xf, ts_gjk_proxy *proxy)
+static int support(const tsn_proxy *p, ts_vec3 d)
 {
-    switch (type) {
-    case TS_SHAPE_SPHERE:
-        proxy->points[0] = xf.p;
-        proxy->count = 1;
-        proxy->radius = ((const ts_sphere *)geometry)->radius;
-        return true;
-    case TS_SHAPE_CAPSULE: {
-        const ts_capsule *c = geometry;
-        ts_vec3 axis = ts_rotate(xf.q, ts_v3(0.0f, c->half_height, 0.0f));
-        proxy->points[0] = ts_sub(xf.p, axis);
-        proxy->points[1] = ts_add(xf.p, axis);
-        proxy->count = 2;
-        proxy->radius = c->radius;
-        return true;
+    if (p->hull != NULL) {
+        return ts_hull_support(p->hull, d);
     }
-    case TS_SHAPE_BOX: {
-        ts_vec3 h = ((const ts_box *)geometry)->half_extents;
-        for (int k = 0; k < 8; ++k) {
-            ts_vec3 corner = {(k & 1) ? h.x : -h.x, (k & 2) ? h.y : -h.y, (k & 4) ? h.z : -h.z};
-            proxy->points[k] = ts_transform_point(xf, corner);
-        }
-        proxy->count = 8;
-        proxy->radius = 0.0f;
-        return true;
-    }
-    default: return false;
-    }
-}
-
-/* The point of the cloud farthest along d (the first on a tie). */
-static int support(const ts_gjk_proxy *proxy, ts_vec3 d)
-{
     int best = 0;
-    float best_dot = ts_dot(proxy->points[0], d);
-    for (int k = 1; k < proxy->count; ++k) {
-        float dot = ts_dot(proxy->points[k], d);
-        if (dot > best_dot) {
-            best = k;
-            best_dot = dot;
+    float best_dot = ts_dot(p->points[0], d);
+    for (int i = 1; i < p->count; ++i) {
+        float x = ts_dot(p->points[i], d);
+        if (x > best_dot) {
+            best_dot = x;
+            best = i;
         }
     }
     return best;
 }
 
-static vertex make_vertex(const ts_gjk_proxy *a, ts_vec3 offset_a, const ts_gjk_proxy *b, ts_vec3 d)
-{
-    vertex v;
-    v.index_a = support(a, ts_neg(d));
-    v.index_b = support(b, d);
-    v.a = ts_add(a->points[v.index_a], offset_a);
-    v.b = b->points[v.index_b];
-    v.w = ts_sub(v.b, v.a);
-    return v;
-}
+static ts_vec3 proxy_point(const tsn_proxy *p, int i) { return p->hull != NULL ? p->hull->vertices[i] : p->points[i]; }
 
-/* Keeps the listed vertices of s with their weights. */
-static void keep(simplex *s, int count, const int which[3], const float weight[3])
+ts_vec3 tsn_closest_on_triangle(ts_vec3 p, ts_vec3 a, ts_vec3 b, ts_vec3 c, int *feature)
 {
-    vertex v[3];
-    for (int k = 0; k < count; ++k) {
-        v[k] = s->v[which[k]];
-    }
-    for (int k = 0; k < count; ++k) {
-        s->v[k] = v[k];
-        s->weight[k] = weight[k];
-    }
-    s->count = count;
-}
-
-/* Closest point of segment (p, q) of s to the origin: the projection
- * t = -p.(q - p) / |q - p|^2, clamped to an end. */
-static void solve_segment(simplex *s, int i, int j)
-{
-    ts_vec3 p = s->v[i].w, e = ts_sub(s->v[j].w, p);
-    float t = -ts_dot(p, e);
-    float ee = ts_dot(e, e);
-    if (t <= 0.0f || ee <= 0.0f) {
-        keep(s, 1, (int[3]){i, 0, 0}, (float[3]){1.0f, 0.0f, 0.0f});
-    } else if (t >= ee) {
-        keep(s, 1, (int[3]){j, 0, 0}, (float[3]){1.0f, 0.0f, 0.0f});
-    } else {
-        t /= ee;
-        keep(s, 2, (int[3]){i, j, 0}, (float[3]){1.0f - t, t, 0.0f});
-    }
-}
-
-/* Closest point of triangle (a, b, c) of s to the origin p = 0, by its
- * Voronoi regions (Ericson 5.1.5): vertex regions, then edge regions, else
- * the face, with barycentric weights from the signed areas. */
-static void solve_triangle(simplex *s, int ia, int ib, int ic)
-{
-    ts_vec3 a = s->v[ia].w, b = s->v[ib].w, c = s->v[ic].w;
-    ts_vec3 ab = ts_sub(b, a), ac = ts_sub(c, a), ap = ts_neg(a);
+    ts_vec3 ab = ts_sub(b, a), ac = ts_sub(c, a), ap = ts_sub(p, a);
     float d1 = ts_dot(ab, ap), d2 = ts_dot(ac, ap);
     if (d1 <= 0.0f && d2 <= 0.0f) {
-        keep(s, 1, (int[3]){ia, 0, 0}, (float[3]){1.0f, 0.0f, 0.0f});
-        return;
+        *feature = 0;
+        return a;
     }
-    ts_vec3 bp = ts_neg(b);
+    ts_vec3 bp = ts_sub(p, b);
     float d3 = ts_dot(ab, bp), d4 = ts_dot(ac, bp);
     if (d3 >= 0.0f && d4 <= d3) {
-        keep(s, 1, (int[3]){ib, 0, 0}, (float[3]){1.0f, 0.0f, 0.0f});
-        return;
+        *feature = 1;
+        return b;
     }
     float vc = d1 * d4 - d3 * d2;
     if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
-        float v = d1 / (d1 - d3);
-        keep(s, 2, (int[3]){ia, ib, 0}, (float[3]){1.0f - v, v, 0.0f});
-        return;
+        *feature = 3;
+        return ts_mul_add(a, d1 / (d1 - d3), ab);
     }
-    ts_vec3 cp = ts_neg(c);
+    ts_vec3 cp = ts_sub(p, c);
     float d5 = ts_dot(ab, cp), d6 = ts_dot(ac, cp);
     if (d6 >= 0.0f && d5 <= d6) {
-        keep(s, 1, (int[3]){ic, 0, 0}, (float[3]){1.0f, 0.0f, 0.0f});
-        return;
+        *feature = 2;
+        return c;
     }
     float vb = d5 * d2 - d1 * d6;
     if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
-        float w = d2 / (d2 - d6);
-        keep(s, 2, (int[3]){ia, ic, 0}, (float[3]){1.0f - w, w, 0.0f});
-        return;
+        *feature = 5;
+        return ts_mul_add(a, d2 / (d2 - d6), ac);
     }
     float va = d3 * d6 - d5 * d4;
     if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
-        float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        keep(s, 2, (int[3]){ib, ic, 0}, (float[3]){1.0f - w, w, 0.0f});
-        return;
+        *feature = 4;
+        return ts_mul_add(b, (d4 - d3) / ((d4 - d3) + (d5 - d6)), ts_sub(c, b));
     }
-    float sum = va + vb + vc;
-    if (!(sum > 0.0f)) { /* degenerate (collinear): the best edge */
-        solve_segment(s, ia, ib);
-        return;
-    }
-    float denom = 1.0f / sum;
-    float v = vb * denom, w = vc * denom;
-    keep(s, 3, (int[3]){ia, ib, ic}, (float[3]){1.0f - v - w, v, w});
+    float denom = 1.0f / (va + vb + vc);
+    *feature = 6;
+    return ts_add(a, ts_add(ts_scale(vb * denom, ab), ts_scale(vc * denom, ac)));
 }
 
-static ts_vec3 closest_of(const simplex *s)
+/* ---- the closest point of the simplex to the origin, by its Voronoi regions ---- */
+
+static ts_vec3 solve_segment(gjk_simplex *s)
 {
-    ts_vec3 p = {0.0f, 0.0f, 0.0f};
-    for (int k = 0; k < s->count; ++k) {
-        p = ts_mul_add(p, s->weight[k], s->v[k].w);
+    ts_vec3 w0 = s->v[0].w, w1 = s->v[1].w;
+    ts_vec3 e = ts_sub(w1, w0);
+    float t = -ts_dot(w0, e);
+    if (t <= 0.0f) {
+        s->count = 1;
+        s->v[0].u = 1.0f;
+        return w0;
     }
+    float ee = ts_dot(e, e);
+    if (t >= ee) {
+        s->v[0] = s->v[1];
+        s->count = 1;
+        s->v[0].u = 1.0f;
+        return w1;
+    }
+    t /= ee;
+    s->v[0].u = 1.0f - t;
+    s->v[1].u = t;
+    return ts_mul_add(w0, t, e);
+}
+
+/* Barycentrics of the origin's projection on the triangle, or a reduction. */
+static ts_vec3 solve_triangle(gjk_simplex *s)
+{
+    int feature;
+    ts_vec3 zero = ts_v3(0.0f, 0.0f, 0.0f);
+    ts_vec3 p = tsn_closest_on_triangle(zero, s->v[0].w, s->v[1].w, s->v[2].w, &feature);
+    gjk_vertex v0 = s->v[0], v1 = s->v[1], v2 = s->v[2];
+    switch (feature) {
+    case 0: s->v[0] = v0; s->count = 1; s->v[0].u = 1.0f; return p;
+    case 1: s->v[0] = v1; s->count = 1; s->v[0].u = 1.0f; return p;
+    case 2: s->v[0] = v2; s->count = 1; s->v[0].u = 1.0f; return p;
+    case 3: s->v[0] = v0; s->v[1] = v1; s->count = 2; return solve_segment(s);
+    case 4: s->v[0] = v1; s->v[1] = v2; s->count = 2; return solve_segment(s);
+    case 5: s->v[0] = v0; s->v[1] = v2; s->count = 2; return solve_segment(s);
+    default: break;
+    }
+    /* inside: barycentrics from sub-areas (n . (x - p) cross products) */
+    ts_vec3 n = ts_cross(ts_sub(v1.w, v0.w), ts_sub(v2.w, v0.w));
+    float nn = ts_dot(n, n);
+    float u0 = ts_dot(n, ts_cross(ts_sub(v1.w, p), ts_sub(v2.w, p))) / nn;
+    float u1 = ts_dot(n, ts_cross(ts_sub(v2.w, p), ts_sub(v0.w, p))) / nn;
+    s->v[0].u = u0;
+    s->v[1].u = u1;
+    s->v[2].u = 1.0f - u0 - u1;
     return p;
 }
 
-/* Tetrahedron: the origin is outside face (i, j, k) when it lies on the
- * other side of the face's plane from the fourth vertex; of those faces,
- * the closest triangle point wins. None: the origin is inside (returns
- * true). A flat tetrahedron (no side has the fourth vertex off its plane)
- * falls back to its best face. */
-static bool solve_tetrahedron(simplex *s)
+/* The origin inside the tetrahedron: overlap (returns true). Otherwise the
+ * closest of the faces that the origin lies outside of. */
+static bool solve_tetrahedron(gjk_simplex *s, ts_vec3 *closest)
 {
-    static const int faces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
-    simplex best = *s;
-    float best_sq = INFINITY;
+    static const int faces[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
+    float best = FLT_MAX;
+    gjk_simplex best_s = *s;
+    ts_vec3 best_p = ts_v3(0.0f, 0.0f, 0.0f);
     bool outside_any = false;
     for (int f = 0; f < 4; ++f) {
         ts_vec3 a = s->v[faces[f][0]].w, b = s->v[faces[f][1]].w, c = s->v[faces[f][2]].w;
         ts_vec3 d = s->v[faces[f][3]].w;
         ts_vec3 n = ts_cross(ts_sub(b, a), ts_sub(c, a));
-        float side_origin = -ts_dot(a, n);
-        float side_d = ts_dot(ts_sub(d, a), n);
-        if (side_d != 0.0f && side_origin * side_d >= 0.0f) {
-            continue; /* the origin is on d's side of this face (or on it) */
+        float side_o = -ts_dot(n, a);          /* n . (0 - a) */
+        float side_d = ts_dot(n, ts_sub(d, a)); /* the fourth vertex's side */
+        if (side_d != 0.0f && side_o * side_d >= 0.0f) {
+            continue; /* the origin is on the inner side of this face */
         }
         outside_any = true;
-        simplex trial = *s;
-        solve_triangle(&trial, faces[f][0], faces[f][1], faces[f][2]);
-        ts_vec3 p = closest_of(&trial);
-        float sq = ts_dot(p, p);
-        if (sq < best_sq) {
-            best_sq = sq;
-            best = trial;
+        gjk_simplex t;
+        t.v[0] = s->v[faces[f][0]];
+        t.v[1] = s->v[faces[f][1]];
+        t.v[2] = s->v[faces[f][2]];
+        t.count = 3;
+        ts_vec3 p = solve_triangle(&t);
+        float dd = ts_dot(p, p);
+        if (dd < best) {
+            best = dd;
+            best_s = t;
+            best_p = p;
         }
     }
     if (!outside_any) {
         return true;
     }
-    *s = best;
+    *s = best_s;
+    *closest = best_p;
     return false;
 }
 
-void ts_gjk_distance(const ts_gjk_proxy *a, ts_vec3 offset_a, const ts_gjk_proxy *b, ts_gjk_result *result)
+static void witness(const gjk_simplex *s, ts_vec3 *a, ts_vec3 *b)
 {
-    simplex s;
-    s.v[0] = make_vertex(a, offset_a, b, ts_sub(b->points[0], ts_add(a->points[0], offset_a)));
-    s.weight[0] = 1.0f;
+    *a = ts_v3(0.0f, 0.0f, 0.0f);
+    *b = ts_v3(0.0f, 0.0f, 0.0f);
+    for (int i = 0; i < s->count; ++i) {
+        *a = ts_mul_add(*a, s->v[i].u, s->v[i].a);
+        *b = ts_mul_add(*b, s->v[i].u, s->v[i].b);
+    }
+}
+
+void tsn_gjk(const tsn_proxy *pa, const tsn_proxy *pb, tsn_distance *out)
+{
+    gjk_simplex s;
     s.count = 1;
-    bool overlap = false;
-    int iteration = 0;
-    for (; iteration < GJK_MAX_ITERATIONS; ++iteration) {
-        switch (s.count) {
-        case 2: solve_segment(&s, 0, 1); break;
-        case 3: solve_triangle(&s, 0, 1, 2); break;
-        case 4: overlap = solve_tetrahedron(&s); break;
-        default: break;
-        }
-        if (overlap) {
-            break;
-        }
-        ts_vec3 v = closest_of(&s);
+    s.v[0].ia = 0;
+    s.v[0].ib = 0;
+    s.v[0].a = proxy_point(pa, 0);
+    s.v[0].b = proxy_point(pb, 0);
+    s.v[0].w = ts_sub(s.v[0].b, s.v[0].a);
+    s.v[0].u = 1.0f;
+    ts_vec3 v = s.v[0].w;
+    out->overlap = false;
+    int iter = 0;
+    for (; iter < GJK_MAX_ITERATIONS; ++iter) {
         float vv = ts_dot(v, v);
-        if (vv <= 1.0e-24f) {
-            overlap = true;
+        if (vv < GJK_TOUCH_SQ) {
+            out->overlap = true;
             break;
         }
-        vertex w = make_vertex(a, offset_a, b, ts_neg(v));
-        /* no progress towards the origin along v, or a vertex already held: done */
-        if (vv - ts_dot(v, w.w) <= GJK_REL_TOLERANCE * vv) {
-            break;
-        }
+        int ia = support(pa, v);
+        int ib = support(pb, ts_neg(v));
         bool repeat = false;
-        for (int k = 0; k < s.count; ++k) {
-            repeat = repeat || (s.v[k].index_a == w.index_a && s.v[k].index_b == w.index_b);
+        for (int i = 0; i < s.count; ++i) {
+            repeat = repeat || (s.v[i].ia == ia && s.v[i].ib == ib);
         }
-        if (repeat) {
+        gjk_vertex nv;
+        nv.ia = ia;
+        nv.ib = ib;
+        nv.a = proxy_point(pa, ia);
+        nv.b = proxy_point(pb, ib);
+        nv.w = ts_sub(nv.b, nv.a);
+        if (repeat || vv - ts_dot(v, nv.w) <= GJK_REL_TOL * vv) {
             break;
         }
-        s.v[s.count] = w;
-        s.weight[s.count] = 0.0f;
-        s.count += 1;
+        s.v[s.count++] = nv;
+        switch (s.count) {
+        case 2: v = solve_segment(&s); break;
+        case 3: v = solve_triangle(&s); break;
+        default:
+            if (solve_tetrahedron(&s, &v)) {
+                out->overlap = true;
+            }
+            break;
+        }
+        if (out->overlap) {
+            break;
+        }
     }
-    ts_vec3 pa = {0.0f, 0.0f, 0.0f}, pb = {0.0f, 0.0f, 0.0f};
-    for (int k = 0; k < s.count; ++k) {
-        pa = ts_mul_add(pa, s.weight[k], s.v[k].a);
-        pb = ts_mul_add(pb, s.weight[k], s.v[k].b);
-    }
-    result->point_a = pa;
-    result->point_b = pb;
-    result->distance = overlap ? 0.0f : ts_length(ts_sub(pb, pa));
-    result->iterations = iteration;
+    out->iterations = iter;
+    witness(&s, &out->point_a, &out->point_b);
+    out->distance = out->overlap ? 0.0f : ts_length(ts_sub(out->point_b, out->point_a));
 }

@@ -1,40 +1,35 @@
-/* GJK distance between two convex shapes, for shape casts, overlap queries
- * and sensors (Gilbert, Johnson, Keerthi 1988; the closest point on the
- * simplex by Voronoi regions, as in Ericson's Real-Time Collision
- * Detection, ch. 5 and 9).
+/* tessera: GJK distance between two convex point sets (Gilbert, Johnson,
+ * Keerthi 1988), for the round shapes against hulls and for queries.
  *
- * A shape is a core (a point cloud: its convex hull) swept by a radius:
- * a sphere is its centre with its radius, a capsule its segment's two ends
- * with its radius, a box its 8 corners with radius 0. A new convex type
- * (a hull) adds its case to ts_gjk_proxy_of (a hull with more points than
- * TS_GJK_MAX_POINTS would get a support function instead of the loop).
- *
- * Pure geometry in world coordinates; deterministic; no allocation. */
+ * A proxy is a hull (its vertices through ts_hull_support) or a few points
+ * (a segment's ends, a single point); both proxies are in one frame. The
+ * result is the distance between their convex hulls and the closest points
+ * on each; overlapping sets give distance 0 (overlap true) and no useful
+ * points. Only + - * / and sqrtf: deterministic. */
 #ifndef TS_COLLIDE_GJK_H
 #define TS_COLLIDE_GJK_H
 
-#include "tessera/types.h"
+#include "collide/hull.h"
 
-#define TS_GJK_MAX_POINTS 8
-
-typedef struct ts_gjk_proxy {
-    ts_vec3 points[TS_GJK_MAX_POINTS];
+typedef struct tsn_proxy {
+    const ts_vec3 *points;   /* when hull is NULL: count points */
     int count;
-    float radius;
-} ts_gjk_proxy;
+    const ts_hull_data *hull; /* or a hull */
+} tsn_proxy;
 
-typedef struct ts_gjk_result {
-    ts_vec3 point_a;  /* closest point of A's core */
-    ts_vec3 point_b;  /* closest point of B's core */
-    float distance;   /* between the cores (0 when they overlap); the shapes are distance - radii apart */
+typedef struct tsn_distance {
+    ts_vec3 point_a; /* on A, closest to B */
+    ts_vec3 point_b; /* on B, closest to A */
+    float distance;
+    bool overlap;    /* the sets overlap or touch: distance 0 */
     int iterations;
-} ts_gjk_result;
+} tsn_distance;
 
-/* The proxy of a shape (geometry: ts_sphere / ts_box / ts_capsule per type)
- * at a world transform. Returns false for a type without one. */
-bool ts_gjk_proxy_of(ts_shape_type type, const void *geometry, ts_transform xf, ts_gjk_proxy *proxy);
+void tsn_gjk(const tsn_proxy *a, const tsn_proxy *b, tsn_distance *out);
 
-/* Distance between A's core moved by offset_a and B's core. */
-void ts_gjk_distance(const ts_gjk_proxy *a, ts_vec3 offset_a, const ts_gjk_proxy *b, ts_gjk_result *result);
+/* The closest point to p on triangle (a, b, c) and its feature: 0..2 the
+ * vertex a, b, c; 3..5 the edge a-b, b-c, c-a; 6 the face (Ericson, Real-
+ * Time Collision Detection 5.1.5, by Voronoi regions). */
+ts_vec3 tsn_closest_on_triangle(ts_vec3 p, ts_vec3 a, ts_vec3 b, ts_vec3 c, int *feature);
 
 #endif

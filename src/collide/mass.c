@@ -2,6 +2,7 @@
 #include "collide/mass.h"
 
 #include "base/math3.h"
+#include "collide/hull.h"
 
 #include <cglm/cglm.h>
 #include <math.h>
@@ -40,21 +41,39 @@ ts_shape_mass ts_capsule_mass(const ts_capsule *capsule, float density)
     return (ts_shape_mass){cylinder + ball, {across, axial, across}};
 }
 
+ts_shape_mass ts_hull_mass(const ts_hull_data *hull, float density)
+{
+    const float *t = hull->inertia;
+    return (ts_shape_mass){density * hull->volume,
+                           {density * t[0], density * t[1], density * t[2]},
+                           hull->centroid,
+                           {density * t[3], density * t[4], density * t[5]}};
+}
+
 void ts_mass_accumulate(ts_mass_accumulator *acc, ts_shape_mass shape, ts_transform local)
 {
     mat3 r;
     versor q = {local.q.x, local.q.y, local.q.z, local.q.w};
     glm_quat_mat3(q, r); /* column major: r[column][row] */
-    double diag[3] = {shape.inertia.x, shape.inertia.y, shape.inertia.z};
-    double c[3] = {local.p.x, local.p.y, local.p.z};
+    double t[3][3] = {{shape.inertia.x, shape.products.x, shape.products.y},
+                      {shape.products.x, shape.inertia.y, shape.products.z},
+                      {shape.products.y, shape.products.z, shape.inertia.z}};
+    /* the centre of mass in the body frame: local.p + R center */
+    double c[3];
+    for (int i = 0; i < 3; ++i) {
+        c[i] = (double)ts_component(local.p, i) + (double)r[0][i] * shape.center.x + (double)r[1][i] * shape.center.y +
+               (double)r[2][i] * shape.center.z;
+    }
     double m = shape.mass;
     double c_sq = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) {
-            /* (R D R^T)_ij = sum_k R_ik D_k R_jk */
+            /* (R T R^T)_ij = sum_k sum_l R_ik T_kl R_jl */
             double rotated = 0.0;
             for (int k = 0; k < 3; ++k) {
-                rotated += (double)r[k][i] * diag[k] * (double)r[k][j];
+                for (int l = 0; l < 3; ++l) {
+                    rotated += (double)r[k][i] * t[k][l] * (double)r[l][j];
+                }
             }
             double shift = m * ((i == j ? c_sq : 0.0) - c[i] * c[j]);
             acc->second[i][j] += rotated + shift;
@@ -167,6 +186,9 @@ ts_shape_mass ts_shape_compute_mass(const ts_shape *shape)
     case TS_SHAPE_SPHERE: return ts_sphere_mass(&shape->geometry.sphere, shape->density);
     case TS_SHAPE_BOX: return ts_box_mass(&shape->geometry.box, shape->density);
     case TS_SHAPE_CAPSULE: return ts_capsule_mass(&shape->geometry.capsule, shape->density);
+    case TS_SHAPE_HULL: return ts_hull_mass(shape->geometry.hull.data, shape->density);
+    case TS_SHAPE_MESH:
+    case TS_SHAPE_HEIGHTFIELD:
     case TS_SHAPE_TYPE_COUNT: break;
     }
     return (ts_shape_mass){0.0f, {0, 0, 0}};

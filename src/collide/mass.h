@@ -11,18 +11,25 @@ typedef struct ts_inertia {
     float xx, yy, zz, xy, xz, yz;
 } ts_inertia;
 
-/* Mass properties of one shape in its own frame (centre at the origin,
- * inertia about the centre, diagonal in the shape axes). */
+/* Mass properties of one shape in its own frame: the inertia tensor about
+ * its centre of mass, whose diagonal is `inertia` and whose off-diagonal
+ * entries are `products` (xy, xz, yz; zero and the centre at the origin for
+ * spheres, boxes and capsules, which are symmetric about their axes). */
 typedef struct ts_shape_mass {
     float mass;
-    ts_vec3 inertia; /* principal moments along the shape's local axes */
+    ts_vec3 inertia;  /* moments about the shape's local axes through the centre of mass */
+    ts_vec3 center;   /* centre of mass in the shape frame */
+    ts_vec3 products; /* the tensor's xy, xz, yz entries */
 } ts_shape_mass;
 
 ts_shape_mass ts_sphere_mass(const ts_sphere *sphere, float density);
 ts_shape_mass ts_box_mass(const ts_box *box, float density);
 ts_shape_mass ts_capsule_mass(const ts_capsule *capsule, float density);
+/* A hull's: its density-1 properties scaled (collide/hull.h). */
+ts_shape_mass ts_hull_mass(const struct ts_hull_data *hull, float density);
 
-/* The mass properties of a shape record, from its geometry and density. */
+/* The mass properties of a shape record, from its geometry and density
+ * (zero for meshes and heightfields, which have no volume). */
 ts_shape_mass ts_shape_compute_mass(const ts_shape *shape);
 
 /* Accumulates shapes of a body, then finds the principal frame. */

@@ -63,11 +63,19 @@ void ts_collide_capsule_box(const ts_capsule *a, ts_transform xfa, const ts_box 
 void ts_collide_boxes(const ts_box *a, ts_transform xfa, const ts_box *b, ts_transform xfb, float margin,
                       ts_manifold *m);
 
-/* Any pair in any order: geometry pointers point at ts_sphere / ts_box / ts_capsule per type.
+/* Any pair in any order: geometry pointers point at ts_sphere / ts_box / ts_capsule, or at the
+   ts_hull_data / ts_mesh_data / ts_heightfield_data of a hull, mesh or heightfield.
    When the order is the reverse of an implemented function, it calls that one with the shapes
    swapped and negates the normal (points and feature ids stay the same).
-   An unknown type or a NULL geometry gives point_count 0. */
+   An unknown type, a pair of two meshes or heightfields, or a NULL geometry gives point_count 0. */
 void ts_collide_shapes(ts_shape_type type_a, const void *geom_a, ts_transform xfa, ts_shape_type type_b,
                        const void *geom_b, ts_transform xfb, float margin, ts_manifold *m);
+
+/* The same with the pair's separating-axis cache (collide_hull.h; box-hull and hull-hull use it,
+   NULL for none). */
+struct ts_sat_cache;
+void ts_collide_shapes_cached(ts_shape_type type_a, const void *geom_a, ts_transform xfa, ts_shape_type type_b,
+                              const void *geom_b, ts_transform xfb, float margin, ts_manifold *m,
+                              struct ts_sat_cache *cache);
 
 #endif

@@ -8,7 +8,9 @@
 #include "base/array.h"
 #include "base/error.h"
 #include "base/parallel.h"
+#include "collide/collide_hull.h"
 #include "collide/contact_recycle.h"
+#include "collide/manifold_locks.h"
 #include "collide/manifold_match.h"
 #include "collide/narrowphase.h"
 
@@ -51,7 +53,22 @@ static float bounding_radius(const ts_shape *shape)
     switch (shape->type) {
     case TS_SHAPE_SPHERE: return shape->geometry.sphere.radius;
     case TS_SHAPE_CAPSULE: return shape->geometry.capsule.half_height + shape->geometry.capsule.radius;
+    case TS_SHAPE_HULL: return shape->geometry.hull.radius;
+    case TS_SHAPE_MESH: return shape->geometry.mesh.radius;
+    case TS_SHAPE_HEIGHTFIELD: return shape->geometry.heightfield.radius;
     default: return ts_length(shape->geometry.box.half_extents);
+    }
+}
+
+/* What the narrowphase functions take: the geometry itself, or for hulls,
+ * meshes and heightfields the block it points to. */
+static const void *shape_geometry(const ts_shape *shape)
+{
+    switch (shape->type) {
+    case TS_SHAPE_HULL: return shape->geometry.hull.data;
+    case TS_SHAPE_MESH: return shape->geometry.mesh.data;
+    case TS_SHAPE_HEIGHTFIELD: return shape->geometry.heightfield.data;
+    default: return &shape->geometry;
     }
 }
 
@@ -90,7 +107,13 @@ static void update_contact(ts_records *records, float dt, int32_t i)
         s->flags[i] = TS_CONTACT_TOUCHING | TS_CONTACT_CACHED;
         return;
     } else {
-        ts_collide_shapes(a->type, &a->geometry, xa, b->type, &b->geometry, xb, margin, &m);
+        ts_sat_cache cache = {s->sat_feature[i], s->sat_depth[i]};
+        ts_collide_shapes_cached(a->type, shape_geometry(a), xa, b->type, shape_geometry(b), xb, margin, &m, &cache);
+        s->sat_feature[i] = cache.feature;
+        s->sat_depth[i] = cache.depth;
+        if (records->store.locked_count != 0) { /* points the locks make one row */
+            ts_manifold_merge_locked(records, a->body, b->body, &m);
+        }
     }
 
     /* Last step's points, to carry their impulses over (see ts_match_points). */

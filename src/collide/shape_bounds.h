@@ -6,7 +6,12 @@
 #define TS_SHAPE_BOUNDS_H
 
 #include "base/math3.h"
+#include "collide/heightfield.h"
+#include "collide/hull.h"
+#include "collide/mesh.h"
 #include "soa/records.h"
+
+#include <float.h>
 
 /* The absolute rotation matrix |R| of a unit quaternion, row by row: a box
  * of half-extents h turned by R spans |R| h along the world axes. */
@@ -39,9 +44,37 @@ static inline bool ts_shape_is_centred(const ts_shape *shape)
 /* Per body and step, so kept cheap: a sphere needs only its centre (no
  * rotation at all when it sits at the centre of mass, as a body's only
  * shape does), a box one rotation matrix instead of three turned axes. */
+/* A local box (lower, upper) turned and moved by xf, its extent per world
+ * axis capped at `radius` (a sphere about the box's centre that holds the
+ * shape too: a round hull's box turned by 45 degrees would be 1.4 times too
+ * wide, its sphere is not). */
+static inline ts_aabb ts_local_box_bounds(ts_aabb box, float radius, ts_transform xf)
+{
+    ts_vec3 middle = ts_scale(0.5f, ts_add(box.lower, box.upper));
+    ts_vec3 half = ts_scale(0.5f, ts_sub(box.upper, box.lower));
+    ts_vec3 center = ts_transform_point(xf, middle);
+    ts_vec3 extent = ts_min3(ts_box_extent(xf.q, half), ts_v3(radius, radius, radius));
+    return (ts_aabb){ts_sub(center, extent), ts_add(center, extent)};
+}
+
 static inline ts_aabb ts_shape_bounds(const ts_shape *shape, ts_transform body)
 {
     const ts_transform *local = &shape->sim_local;
+    switch (shape->type) {
+    case TS_SHAPE_HULL: {
+        const ts_hull_data *h = shape->geometry.hull.data;
+        return ts_local_box_bounds(h->bounds, h->center_radius, ts_transform_mul(body, *local));
+    }
+    case TS_SHAPE_MESH: {
+        const ts_mesh_data *m = shape->geometry.mesh.data;
+        return ts_local_box_bounds(m->bounds, FLT_MAX, ts_transform_mul(body, *local));
+    }
+    case TS_SHAPE_HEIGHTFIELD: {
+        const ts_heightfield_data *hf = shape->geometry.heightfield.data;
+        return ts_local_box_bounds(hf->bounds, FLT_MAX, ts_transform_mul(body, *local));
+    }
+    default: break;
+    }
     ts_vec3 center = ts_shape_is_centred(shape) ? body.p : ts_transform_point(body, local->p);
     ts_vec3 extent;
     switch (shape->type) {

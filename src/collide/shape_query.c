@@ -2,7 +2,7 @@
 #include "collide/shape_query.h"
 
 #include "collide/dynamic_tree_ray.h"
-#include "collide/gjk.h"
+#include "collide/query_gjk.h"
 #include "collide/narrowphase.h"
 #include "collide/query_filter.h"
 #include "collide/ray.h"

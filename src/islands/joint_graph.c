@@ -13,7 +13,8 @@ bool ts_joint_color(ts_records *records, ts_constraint_graph *graph, int32_t ind
 {
     ts_joint *j = records->joints + index;
     j->graph_body[0] = graph_body_of(records, j->edges[0].body);
-    j->graph_body[1] = graph_body_of(records, j->edges[1].body);
+    /* a one-body custom constraint names its body twice: one bit */
+    j->graph_body[1] = j->edges[1].body == j->edges[0].body ? -1 : graph_body_of(records, j->edges[1].body);
     j->color = -1;
     j->color_index = -1;
     if (j->graph_body[0] < 0 && j->graph_body[1] < 0) {

@@ -38,6 +38,9 @@ float ts_body_max_extent(const ts_records *records, int32_t body)
         switch (shape->type) {
         case TS_SHAPE_SPHERE: reach = shape->geometry.sphere.radius; break;
         case TS_SHAPE_CAPSULE: reach = shape->geometry.capsule.half_height + shape->geometry.capsule.radius; break;
+        case TS_SHAPE_HULL: reach = shape->geometry.hull.radius; break;
+        case TS_SHAPE_MESH: reach = shape->geometry.mesh.radius; break;
+        case TS_SHAPE_HEIGHTFIELD: reach = shape->geometry.heightfield.radius; break;
         default: reach = ts_length(shape->geometry.box.half_extents); break;
         }
         /* sim_local places the shape relative to the centre of mass */

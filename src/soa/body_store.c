@@ -7,6 +7,7 @@ _Static_assert(sizeof(((ts_body_store *)0)->columns) == sizeof(float *) * TS_BOD
 static const uint8_t body_widths[TS_BODY_COLUMNS] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1,
 };
 
 void ts_body_store_init(ts_body_store *store)
@@ -15,6 +16,7 @@ void ts_body_store_init(ts_body_store *store)
         store->columns[c] = NULL;
     }
     ts_soa_init(&store->table, (ts_soa_layout){TS_BODY_COLUMNS, TS_RANGE_COUNT, body_widths});
+    store->locked_count = 0;
 }
 
 void ts_body_store_destroy(ts_body_store *store, const ts_allocator *allocator)

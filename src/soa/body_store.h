@@ -27,7 +27,7 @@ typedef enum ts_body_range {
     TS_RANGE_COUNT = 3,
 } ts_body_range;
 
-#define TS_BODY_COLUMNS 50
+#define TS_BODY_COLUMNS 51
 
 typedef struct ts_body_store {
     union {
@@ -69,10 +69,17 @@ typedef struct ts_body_store {
              * lengths of its lists in ts_body: 0 for a free body, which the
              * soft step integrates through all its substeps in one go. */
             int32_t *edges;
+            /* The motion locks in effect (TS_LOCK_* bits, motion_locks.h):
+             * the integrators keep the locked components and the solver's
+             * world inverse inertia has the locked axes zeroed. */
+            int32_t *locks;
         };
         void *columns[TS_BODY_COLUMNS];
     };
     ts_soa_table table; /* slots, ids and ranges */
+    /* Bodies whose locks column is non-zero (any range): while 0 the
+     * solver's passes skip every lock test. */
+    int32_t locked_count;
 } ts_body_store;
 
 void ts_body_store_init(ts_body_store *store);
@@ -102,7 +109,15 @@ int32_t ts_body_store_add(ts_body_store *store, int32_t body, ts_body_range rang
 /* Removes the body in slot (its slot and another body's may change). */
 static inline void ts_body_store_remove(ts_body_store *store, int32_t slot)
 {
+    store->locked_count -= store->locks[slot] != 0 ? 1 : 0;
     ts_soa_remove(&store->table, store->columns, slot);
+}
+
+/* Sets the motion locks of the body in slot, keeping locked_count. */
+static inline void ts_body_store_set_locks(ts_body_store *store, int32_t slot, uint32_t locks)
+{
+    store->locked_count += (locks != 0 ? 1 : 0) - (store->locks[slot] != 0 ? 1 : 0);
+    store->locks[slot] = (int32_t)locks;
 }
 
 /* Moves a body to another range; returns its new slot. */

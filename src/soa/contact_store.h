@@ -28,7 +28,7 @@ enum {
     TS_CONTACT_CACHED = 16,  /* the recycling columns hold the last full test (collide/contact_recycle.h) */
 };
 
-#define TS_CONTACT_COLUMNS 37
+#define TS_CONTACT_COLUMNS 36
 
 typedef struct ts_contact_store {
     union {
@@ -49,10 +49,14 @@ typedef struct ts_contact_store {
             /* centre of mass of A - centre of mass of B when the manifold was
              * last computed in full: B's anchors are A's plus this shift */
             float *shift_x, *shift_y, *shift_z;
-            /* contact recycling (contact_recycle.h): shape B's pose in shape
-             * A's frame and shape A's world rotation at the last full test */
-            float *cache_px, *cache_py, *cache_pz, *cache_qx, *cache_qy, *cache_qz, *cache_qw;
+            /* contact recycling (contact_recycle.h): the shapes' world
+             * rotations at the last full test */
             float *cache_ax, *cache_ay, *cache_az, *cache_aw;
+            float *cache_bx, *cache_by, *cache_bz, *cache_bw;
+            /* hulls: the feature that decided the last separating axis
+             * test and its contact's depth (collide/collide_hull.h) */
+            uint32_t *sat_feature;
+            float *sat_depth;
             /* per point */
             float *anchor_ax, *anchor_ay, *anchor_az; /* point - centre of mass of A, world, at the last full test */
             float *separation;                        /* negative = penetration */

@@ -13,6 +13,7 @@
 #include "soa/body_store.h"
 #include "soa/contact_store.h"
 #include "soa/id_pool.h"
+#include "tessera/constraint.h"
 #include "tessera/joint.h"
 
 /* Per-body data that the step does not read: the id table entry. */
@@ -36,6 +37,7 @@ typedef struct ts_body {
     int32_t island_prev, island_next; /* neighbours in the island's body list */
     int32_t joint_head; /* edge key (joint << 1 | side) of the first joint, -1 when none */
     int32_t joint_count;
+    uint32_t motion_locks; /* the user's TS_LOCK_* bits; the store's locks column holds those in effect */
 } ts_body;
 
 /* One side of a contact in a body's contact list. Keys are contact << 1 | side. */
@@ -66,6 +68,21 @@ typedef struct ts_shape {
         ts_sphere sphere;
         ts_box box;
         ts_capsule capsule;
+        /* hulls, meshes, heightfields: a block of the collide layer's
+         * geometry store (collide/geometry_store.h), shared by reference,
+         * and the farthest point from the shape origin */
+        struct {
+            const struct ts_hull_data *data;
+            float radius;
+        } hull;
+        struct {
+            const struct ts_mesh_data *data;
+            float radius;
+        } mesh;
+        struct {
+            const struct ts_heightfield_data *data;
+            float radius;
+        } heightfield;
     } geometry;
     ts_transform local;     /* in the body frame */
     ts_transform sim_local; /* in the body's simulation frame (centre of mass, principal axes) */
@@ -107,6 +124,20 @@ typedef struct ts_joint_impulses {
     float lower, upper, motor, spring;
 } ts_joint_impulses;
 
+/* What a custom constraint (TS_JOINT_CUSTOM, tessera/constraint.h) keeps
+ * in place of the axis settings: its callback and rows. Its bodies are the
+ * joint's edges; a one-body constraint has edges[1].body == edges[0].body
+ * and only side 0 in its body's list. Its rows' impulses of the last
+ * substep are kept in ts_joint.impulses (row i: linear x, y, z, then
+ * angular x, y, z), so that a switch of solver clears them too. */
+typedef struct ts_joint_custom {
+    ts_constraint_fn *evaluate;
+    void *context;
+    int32_t row_count;
+    bool dropped;  /* a callback gave a bad row: the solver skips it for good */
+    bool reported; /* the step reported the drop (ts_world_step's error) */
+} ts_joint_custom;
+
 /* The joint's cold storage, read once per step by the prepare stage
  * (solver/joint_prepare.c), which packs the hot data of each graph
  * colour's joints into SoA bundles of TS_W lanes for the wide kernels. */
@@ -116,7 +147,10 @@ typedef struct ts_joint {
     ts_joint_type type;
     ts_joint_edge edges[2]; /* 0: body A, 1: body B */
     ts_transform local_frame[2]; /* in the bodies' origin frames */
-    ts_joint_axis_settings axis;
+    union {
+        ts_joint_axis_settings axis; /* every type but the custom constraint */
+        ts_joint_custom custom;      /* TS_JOINT_CUSTOM */
+    };
     float length; /* distance joints: rod / rest length */
     bool collide_connected;
     void *user_data;

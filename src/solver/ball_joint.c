@@ -80,11 +80,12 @@ TS_FORCE_INLINE ts_wsym3 lane_point_mass(const ts_ball_bundle *b, const ts_ball_
 }
 
 /* The angular velocity change I^-1 L of one body of every lane. */
-TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_cold *cold, bool general, const float iso_row[TS_W],
-                                    const float rows[6][TS_W], ts_wv3 l)
+TS_FORCE_INLINE ts_wv3 lane_angular(const ts_ball_cold *cold, bool general, const float iso_row[TS_W], bool side_b,
+                                    ts_wv3 l)
 {
     ts_wv3 r = ts_wv3_scale(ts_w_load(iso_row), l);
-    if (general) {
+    if (general) { /* cold is NULL otherwise: its rows are named only here */
+        const float(*rows)[TS_W] = side_b ? cold->inv_inertia_b : cold->inv_inertia_a;
         r = ts_wv3_select(isotropic_lanes(cold), r, ts_wsym3_mul(ts_wsym3_load(rows), l));
     }
     return r;
@@ -221,20 +222,71 @@ TS_FORCE_INLINE void prepare_pose(const ts_joint_prepare_context *c, ts_ball_bun
     }
 }
 
+/* After a snapshot's load (joint_scratch.h: ball_kept): puts each lane's
+ * kept pose and impulse back; true when every lane had them, so that the
+ * bundle goes on as the saved world's kept one would have. */
+static bool restore_lanes(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
+{
+    const ts_joint_scratch *s = c->scratch;
+    for (int l = 0; l < lanes; ++l) {
+        if (ids[l] >= s->ball_kept_count || s->ball_kept[(size_t)ids[l] * TS_BALL_KEPT] != 1.0f) {
+            return false;
+        }
+    }
+    float(*rows[])[TS_W] = {b->arm_a, b->arm_b, b->gap, b->point_mass, b->impulse, b->anchor_a, b->anchor_b,
+                            b->delta_center};
+    const int counts[] = {3, 3, 3, 6, 3, 3, 3, 3};
+    for (int l = 0; l < lanes; ++l) {
+        const float *kept = s->ball_kept + (size_t)ids[l] * TS_BALL_KEPT + 1;
+        for (int g = 0; g < 8; ++g) {
+            for (int k = 0; k < counts[g]; ++k) {
+                rows[g][k][l] = *kept++;
+            }
+        }
+    }
+    return true;
+}
+
 void TS_WIDE(ts_ball_prepare)(const ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids, int lanes)
 {
     ts_ball_cold *cold = TS_WIDE(ts_ball_cold_of)(c->scratch, b);
-    if (c->ball_fill) {
+    bool fill = c->ball_fill;
+    if (fill) {
         fill_lanes(c, b, cold, ids, lanes);
+        fill = c->scratch->ball_kept == NULL || !restore_lanes(c, b, ids, lanes);
     }
     if (!c->warm_start) {
         memset(b->impulse, 0, sizeof b->impulse);
     }
     if (b->general) {
         prepare_pose(c, b, cold, true, true);
-    } else if (c->ball_fill || c->ball_refresh) {
+    } else if (fill || c->ball_refresh) {
         prepare_pose(c, b, cold, false, true);
     } /* else the pose and K^-1 the last relax kept */
+}
+
+void TS_WIDE(ts_ball_export_kept)(const ts_joint_scratch *s, float *kept)
+{
+    const ts_ball_bundle *balls = TS_WIDE(ts_ball_bundles)(s);
+    for (int32_t k = 0; k < s->color_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+        ts_joint_bundle_ref ref = s->refs[k];
+        if (ref.type != TS_JOINT_BALL) {
+            continue;
+        }
+        const ts_ball_bundle *b = balls + ref.slot;
+        const float(*rows[])[TS_W] = {b->arm_a, b->arm_b, b->gap, b->point_mass, b->impulse, b->anchor_a,
+                                      b->anchor_b, b->delta_center};
+        const int counts[] = {3, 3, 3, 6, 3, 3, 3, 3};
+        for (int l = 0; l < ref.lanes; ++l) {
+            float *out = kept + (size_t)s->sorted[ref.first + l] * TS_BALL_KEPT;
+            *out++ = 1.0f;
+            for (int g = 0; g < 8; ++g) {
+                for (int r = 0; r < counts[g]; ++r) {
+                    *out++ = rows[g][r][l];
+                }
+            }
+        }
+    }
 }
 
 /* ---- kernels ---- */
@@ -244,9 +296,9 @@ TS_FORCE_INLINE void apply_impulse(const ts_ball_bundle *b, const ts_ball_cold *
                                    velocity_lanes *va, velocity_lanes *vb, ts_wv3 impulse, ts_wv3 ra, ts_wv3 rb)
 {
     va->v = ts_wv3_mul_sub(va->v, ts_w_load(b->inv_mass_a), impulse);
-    va->w = ts_wv3_sub(va->w, lane_angular(cold, general, b->iso_inertia_a, cold->inv_inertia_a, ts_wv3_cross(ra, impulse)));
+    va->w = ts_wv3_sub(va->w, lane_angular(cold, general, b->iso_inertia_a, false, ts_wv3_cross(ra, impulse)));
     vb->v = ts_wv3_mul_add(vb->v, ts_w_load(b->inv_mass_b), impulse);
-    vb->w = ts_wv3_add(vb->w, lane_angular(cold, general, b->iso_inertia_b, cold->inv_inertia_b, ts_wv3_cross(rb, impulse)));
+    vb->w = ts_wv3_add(vb->w, lane_angular(cold, general, b->iso_inertia_b, true, ts_wv3_cross(rb, impulse)));
 }
 
 /* Velocity of B's anchor relative to A's: vB + wB x rB - vA - wA x rA. */
@@ -266,12 +318,12 @@ TS_FORCE_INLINE void ball_warm_start(const ts_joint_solver_context *c, ts_ball_b
     ts_wv3 impulse = ts_wv3_load(b->impulse);
     velocity_lanes va = gather_velocities_at(c->states, b->state_a);
     va.v = ts_wv3_mul_sub(va.v, ts_w_load(b->inv_mass_a), impulse);
-    va.w = ts_wv3_sub(va.w, lane_angular(cold, general, b->iso_inertia_a, cold->inv_inertia_a,
+    va.w = ts_wv3_sub(va.w, lane_angular(cold, general, b->iso_inertia_a, false,
                                          ts_wv3_cross(ts_wv3_load(b->arm_a), impulse)));
     scatter_velocities_at(c->states, b->state_a, b->inv_mass_a, va);
     velocity_lanes vb = gather_velocities_at(c->states, b->state_b);
     vb.v = ts_wv3_mul_add(vb.v, ts_w_load(b->inv_mass_b), impulse);
-    vb.w = ts_wv3_add(vb.w, lane_angular(cold, general, b->iso_inertia_b, cold->inv_inertia_b,
+    vb.w = ts_wv3_add(vb.w, lane_angular(cold, general, b->iso_inertia_b, true,
                                          ts_wv3_cross(ts_wv3_load(b->arm_b), impulse)));
     scatter_velocities_at(c->states, b->state_b, b->inv_mass_b, vb);
 }

@@ -116,6 +116,10 @@ int32_t TS_WIDE(ts_ball_bundle_bytes)(int32_t n);
 void TS_WIDE(ts_ball_prepare)(const struct ts_joint_prepare_context *c, ts_ball_bundle *b, const int32_t *ids,
                               int lanes);
 
+/* Every ball lane's kept pose and impulse into kept (TS_BALL_KEPT floats
+ * per joint id, the first set to 1; solver/solver_snapshot.h). */
+void TS_WIDE(ts_ball_export_kept)(const ts_joint_scratch *s, float *kept);
+
 /* The kernels run over `count` consecutive bundles from b (one colour's:
  * they touch different bodies). */
 

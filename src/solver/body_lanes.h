@@ -1,10 +1,11 @@
 /* Body states of TS_W lanes (compiled once per width, like the kernels
  * that use it): the gather of ts_body_state records into lanes and the
  * scatter back, with 4x4 transposes of 16-byte groups at W = 4, 8x8
- * transposes of 32-byte halves (v, w and dp, dq) at W = 8, and lane by lane
- * otherwise. Constraint kernels gather by body index and
- * scatter only the velocities of dynamic bodies; the integrators gather W
- * consecutive states and scatter all of each. */
+ * transposes of 32-byte halves (v, w and dp, dq) at W = 8, 4x4 transposes
+ * within the four 128-bit quarters of 512-bit rows at W = 16 in its AVX-512
+ * build (TS_W16_QUARTERS), and lane by lane otherwise. Constraint kernels
+ * gather by body index and scatter only the velocities of dynamic bodies;
+ * the integrators gather W consecutive states and scatter all of each. */
 #ifndef TS_BODY_LANES_H
 #define TS_BODY_LANES_H
 
@@ -171,6 +172,97 @@ TS_FORCE_INLINE void scatter_position(ts_body_state *states, const int32_t index
 #endif
 }
 
+#elif TS_W16_QUARTERS
+
+/* A row of four lanes' 16-byte groups, one per 128-bit quarter: lanes l,
+ * l + 4, l + 8 and l + 12 (rows l = 0..3). */
+TS_FORCE_INLINE simde__m512 quarter_row(const ts_body_state *states, const int32_t *index, int l, int offset)
+{
+    simde__m512 r = simde_mm512_castps128_ps512(simde_mm_loadu_ps((const float *)(states + index[l]) + offset));
+    r = simde_mm512_insertf32x4(r, simde_mm_loadu_ps((const float *)(states + index[l + 4]) + offset), 1);
+    r = simde_mm512_insertf32x4(r, simde_mm_loadu_ps((const float *)(states + index[l + 8]) + offset), 2);
+    return simde_mm512_insertf32x4(r, simde_mm_loadu_ps((const float *)(states + index[l + 12]) + offset), 3);
+}
+
+/* Four rows (x, y, z, w) per quarter into x, y, z, w columns, or back: a 4x4
+ * transpose in each quarter (AVX-512's unpack and shuffle stay within
+ * quarters), which is its own inverse. The columns hold lanes 0..15 in order. */
+TS_FORCE_INLINE void transpose_quarters(simde__m512 r[4])
+{
+    simde__m512 lo01 = simde_mm512_unpacklo_ps(r[0], r[1]), lo23 = simde_mm512_unpacklo_ps(r[2], r[3]);
+    simde__m512 hi01 = simde_mm512_unpackhi_ps(r[0], r[1]), hi23 = simde_mm512_unpackhi_ps(r[2], r[3]);
+    r[0] = simde_mm512_shuffle_ps(lo01, lo23, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    r[1] = simde_mm512_shuffle_ps(lo01, lo23, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+    r[2] = simde_mm512_shuffle_ps(hi01, hi23, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    r[3] = simde_mm512_shuffle_ps(hi01, hi23, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+}
+
+/* The group at `offset` floats of the sixteen lanes' states, as columns. */
+TS_FORCE_INLINE void load_quarters(const ts_body_state *states, const int32_t *index, int offset, simde__m512 c[4])
+{
+    c[0] = quarter_row(states, index, 0, offset);
+    c[1] = quarter_row(states, index, 1, offset);
+    c[2] = quarter_row(states, index, 2, offset);
+    c[3] = quarter_row(states, index, 3, offset);
+    transpose_quarters(c);
+}
+
+TS_FORCE_INLINE body_lanes gather(const ts_body_state *states, const int32_t index[TS_W])
+{
+    simde__m512 v[4], w[4], dp[4], dq[4];
+    load_quarters(states, index, 0, v);
+    load_quarters(states, index, 4, w);
+    load_quarters(states, index, 8, dp);
+    load_quarters(states, index, 12, dq);
+    return (body_lanes){{v[0], v[1], v[2]}, {w[0], w[1], w[2]}, {dp[0], dp[1], dp[2]}, {dq[0], dq[1], dq[2], dq[3]}};
+}
+
+/* Columns x, y, z, w back into rows, each lane's group written at `offset`
+ * floats of its state for the lanes set in `write` (written out per quarter:
+ * the extract takes its quarter as an immediate). */
+TS_FORCE_INLINE void store_quarters(ts_body_state *states, const int32_t *index, uint32_t write, int offset,
+                                    simde__m512 x, simde__m512 y, simde__m512 z, simde__m512 w)
+{
+    simde__m512 r[4] = {x, y, z, w};
+    transpose_quarters(r);
+#define TS_STORE_QUARTER(k, q)                                                                               \
+    if ((write >> ((k) + 4 * (q)) & 1u) != 0) {                                                               \
+        simde_mm_storeu_ps((float *)(states + index[(k) + 4 * (q)]) + offset, simde_mm512_extractf32x4_ps(r[k], q)); \
+    }
+#define TS_STORE_ROW(k) TS_STORE_QUARTER(k, 0) TS_STORE_QUARTER(k, 1) TS_STORE_QUARTER(k, 2) TS_STORE_QUARTER(k, 3)
+    TS_STORE_ROW(0) TS_STORE_ROW(1) TS_STORE_ROW(2) TS_STORE_ROW(3)
+#undef TS_STORE_ROW
+#undef TS_STORE_QUARTER
+}
+
+/* The lanes whose body is dynamic (inverse mass > 0), as bits. */
+TS_FORCE_INLINE uint32_t dynamic_lanes(const float inv_mass[TS_W])
+{
+    return ts_w_mask_bits(ts_w_gt(ts_w_load(inv_mass), ts_w_zero()));
+}
+
+/* Writes back the velocities of the lanes whose body is dynamic (inverse
+ * mass > 0): static bodies and empty lanes share the dummy, and kinematic
+ * bodies may appear in several lanes of a colour; none of them is changed by
+ * a contact, so none is written. */
+TS_FORCE_INLINE void scatter(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W], body_lanes b)
+{
+    uint32_t write = dynamic_lanes(inv_mass);
+    simde__m512 zero = simde_mm512_setzero_ps();
+    store_quarters(states, index, write, 0, b.v.x, b.v.y, b.v.z, zero);
+    store_quarters(states, index, write, 4, b.w.x, b.w.y, b.w.z, zero);
+}
+
+/* Writes back the positions and rotations (dp, dq) of the dynamic lanes,
+ * for kernels that move them (contact push-out, XPBD). */
+TS_FORCE_INLINE void scatter_position(ts_body_state *states, const int32_t index[TS_W], const float inv_mass[TS_W],
+                                      body_lanes b)
+{
+    uint32_t write = dynamic_lanes(inv_mass);
+    store_quarters(states, index, write, 8, b.dp.x, b.dp.y, b.dp.z, simde_mm512_setzero_ps());
+    store_quarters(states, index, write, 12, b.dq.x, b.dq.y, b.dq.z, b.dq.w);
+}
+
 #else
 
 /* Lane by lane into W-float rows, then one load per component. */
@@ -269,6 +361,16 @@ TS_FORCE_INLINE void scatter_all(ts_body_state *states, const int32_t index[TS_W
 #endif
 }
 #undef TS_STORE_STATES
+#elif TS_W16_QUARTERS
+TS_FORCE_INLINE void scatter_all(ts_body_state *states, const int32_t index[TS_W], int count, body_lanes b)
+{
+    uint32_t write = count == TS_W ? 0xFFFFu : (1u << count) - 1u;
+    simde__m512 zero = simde_mm512_setzero_ps();
+    store_quarters(states, index, write, 0, b.v.x, b.v.y, b.v.z, zero);
+    store_quarters(states, index, write, 4, b.w.x, b.w.y, b.w.z, zero);
+    store_quarters(states, index, write, 8, b.dp.x, b.dp.y, b.dp.z, zero);
+    store_quarters(states, index, write, 12, b.dq.x, b.dq.y, b.dq.z, b.dq.w);
+}
 #else
 TS_FORCE_INLINE void scatter_all(ts_body_state *states, const int32_t index[TS_W], int count, body_lanes b)
 {

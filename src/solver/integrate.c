@@ -24,6 +24,7 @@
 #include "solver/integrate.h"
 
 #include "base/math3.h"
+#include "solver/speed_lanes.h"
 
 /* Column pointers as restrict locals: the columns never overlap, and saying
  * so lets the compiler keep values in registers. */
@@ -34,11 +35,50 @@ static inline ts_quat start_rotation(const ts_body_store *store, int32_t i)
     return (ts_quat){store->qx[i], store->qy[i], store->qz[i], store->qw[i]};
 }
 
-void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end)
+/* ts_states_finish of a body with motion locks (motion_locks.h): the
+ * locked components of its position and velocities keep their bits, and
+ * its rotation too when all three angular axes are locked. */
+static void finish_locked(const ts_body_state *s, ts_body_store *t, int32_t i, uint32_t locks)
+{
+    float *p[3] = {t->px, t->py, t->pz}, *v[3] = {t->vx, t->vy, t->vz}, *w[3] = {t->wx, t->wy, t->wz};
+    float dp[3] = {s->dp.x, s->dp.y, s->dp.z}, sv[3] = {s->v.x, s->v.y, s->v.z}, sw[3] = {s->w.x, s->w.y, s->w.z};
+    for (int k = 0; k < 3; ++k) {
+        bool linear = (locks >> k & 1u) != 0, angular = (locks >> (3 + k) & 1u) != 0;
+        p[k][i] = linear ? p[k][i] : p[k][i] + dp[k];
+        v[k][i] = linear ? 0.0f : sv[k];
+        w[k][i] = angular ? 0.0f : sw[k];
+    }
+    if ((locks & 0x38u) != 0x38u) {
+        ts_quat q = ts_quat_normalize(ts_quat_mul(s->dq, start_rotation(t, i)));
+        t->qx[i] = q.x;
+        t->qy[i] = q.y;
+        t->qz[i] = q.z;
+        t->qw[i] = q.w;
+    }
+    t->fx[i] = 0.0f;
+    t->fy[i] = 0.0f;
+    t->fz[i] = 0.0f;
+    t->tx[i] = 0.0f;
+    t->ty[i] = 0.0f;
+    t->tz[i] = 0.0f;
+}
+
+void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                      ts_speed_limit speed_limit)
 {
     ts_body_store *t = store;
+    speed_lanes linear = speed_lanes_of(speed_limit.linear), angular = speed_lanes_of(speed_limit.angular);
     for (int32_t i = begin; i < end; ++i) {
         const ts_body_state *s = states + i;
+        uint32_t locks = store->locked_count != 0 ? (uint32_t)store->locks[i] : 0u;
+        if (locks != 0) {
+            finish_locked(s, store, i, locks);
+            continue;
+        }
+        /* within the limits, as the wide finish (speed_lanes.h at one lane) */
+        bool clamped = false;
+        ts_wv3 v = limit_speed((ts_wv3){s->v.x, s->v.y, s->v.z}, &linear, &clamped);
+        ts_wv3 w = limit_speed((ts_wv3){s->w.x, s->w.y, s->w.z}, &angular, &clamped);
         t->px[i] += s->dp.x;
         t->py[i] += s->dp.y;
         t->pz[i] += s->dp.z;
@@ -47,12 +87,12 @@ void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t
         t->qy[i] = q.y;
         t->qz[i] = q.z;
         t->qw[i] = q.w;
-        t->vx[i] = s->v.x;
-        t->vy[i] = s->v.y;
-        t->vz[i] = s->v.z;
-        t->wx[i] = s->w.x;
-        t->wy[i] = s->w.y;
-        t->wz[i] = s->w.z;
+        t->vx[i] = v.x;
+        t->vy[i] = v.y;
+        t->vz[i] = v.z;
+        t->wx[i] = w.x;
+        t->wy[i] = w.y;
+        t->wz[i] = w.z;
         t->fx[i] = 0.0f;
         t->fy[i] = 0.0f;
         t->fz[i] = 0.0f;

@@ -8,6 +8,15 @@
 #include "soa/body_store.h"
 #include "solver/body_state.h"
 
+/* The world's speed limits in a substep (tessera/limits.h): the largest
+ * linear speed, m/s, and the largest angular speed, max_rotation / h rad/s.
+ * The integrators scale a velocity beyond them to just below
+ * (solver/speed_lanes.h): after forces, before each move and when storing. */
+typedef struct ts_speed_limit {
+    float linear;
+    float angular;
+} ts_speed_limit;
+
 /* States of slots [begin, end) from the store: velocities, zero deltas; and
  * the bodies' world inverse inertias (store columns inv_iw_*) for the
  * constraint preparation (not for full bundles of free bodies, see below).
@@ -17,6 +26,7 @@ bool ts_states_begin_w1(ts_body_state *states, ts_body_store *store, int32_t beg
 bool ts_states_begin_w4(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
 bool ts_states_begin_w8(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
 bool ts_states_begin_w16(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
+bool ts_states_begin_w16x(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end, bool free_in_store);
 
 /* The integrators run TS_W bodies at a time (integrate_wide.c, one build per
  * width, the same bits at every width). Both keep a body whose new state would not be finite (a huge
@@ -42,29 +52,41 @@ typedef enum ts_free_bodies {
  * whole step, whose end clears their forces when clear_forces (the only
  * case that writes the store). */
 int32_t ts_integrate_velocities_w1(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
+                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces,
+                                   ts_speed_limit limit);
 int32_t ts_integrate_velocities_w4(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
+                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces,
+                                   ts_speed_limit limit);
 int32_t ts_integrate_velocities_w8(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
+                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces,
+                                   ts_speed_limit limit);
 int32_t ts_integrate_velocities_w16(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces);
+                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces,
+                                   ts_speed_limit limit);
+int32_t ts_integrate_velocities_w16x(ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                                   ts_vec3 gravity, float h, ts_free_bodies free, int substeps, bool clear_forces,
+                                   ts_speed_limit limit);
 
 /* dp += h v, dq += h/2 (w, 0) dq, normalised; then the angular velocity of
  * dynamic bodies is updated so that the world angular momentum is unchanged
  * by the rotation (see integrate.c). */
 int32_t ts_integrate_positions_w1(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
-                                  float h, ts_free_bodies free);
+                                  float h, ts_free_bodies free, ts_speed_limit limit);
 int32_t ts_integrate_positions_w4(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
-                                  float h, ts_free_bodies free);
+                                  float h, ts_free_bodies free, ts_speed_limit limit);
 int32_t ts_integrate_positions_w8(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
-                                  float h, ts_free_bodies free);
+                                  float h, ts_free_bodies free, ts_speed_limit limit);
 int32_t ts_integrate_positions_w16(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
-                                   float h, ts_free_bodies free);
+                                   float h, ts_free_bodies free,
+                                   ts_speed_limit limit);
+int32_t ts_integrate_positions_w16x(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
+                                   float h, ts_free_bodies free,
+                                   ts_speed_limit limit);
 
 /* Writes the step's result into the store: p += dp, q = dq q (normalised),
- * velocities; clears forces and torques. */
-void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end);
+ * velocities within the limits; clears forces and torques. */
+void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                      ts_speed_limit limit);
 
 /* The same TS_W bodies at a time (integrate_wide.c; the soft step's; the
  * same bits at every width, rounded as the wide quaternion product rounds);
@@ -72,12 +94,16 @@ void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t
  * With TS_FREE_SKIP the full bundles of free bodies are left out (their
  * velocity pass finished them). */
 void ts_states_finish_wide_w1(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                              bool clear_forces, ts_free_bodies free);
+                              bool clear_forces, ts_free_bodies free, ts_speed_limit limit);
 void ts_states_finish_wide_w4(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                              bool clear_forces, ts_free_bodies free);
+                              bool clear_forces, ts_free_bodies free, ts_speed_limit limit);
 void ts_states_finish_wide_w8(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                              bool clear_forces, ts_free_bodies free);
+                              bool clear_forces, ts_free_bodies free, ts_speed_limit limit);
 void ts_states_finish_wide_w16(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                              bool clear_forces, ts_free_bodies free);
+                              bool clear_forces, ts_free_bodies free,
+                                   ts_speed_limit limit);
+void ts_states_finish_wide_w16x(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                              bool clear_forces, ts_free_bodies free,
+                                   ts_speed_limit limit);
 
 #endif

@@ -12,6 +12,8 @@
 #include "solver/integrate.h"
 
 #include "solver/body_lanes.h"
+#include "solver/lock_lanes.h"
+#include "solver/speed_lanes.h"
 #include "solver/velocity_lanes.h"
 
 #include <string.h>
@@ -115,17 +117,37 @@ TS_FORCE_INLINE void store_world_inverse_inertia(ts_body_store *store, int32_t i
     ts_wv3 r2 = {ts_w_mul(two, ts_w_sub(xz, wy)), ts_w_mul(two, ts_w_add(yz, wx)),
                  ts_w_sub(one, ts_w_mul(two, ts_w_add(xx, yy)))};
     ts_wv3 d0 = mul_cw(d, r0), d1 = mul_cw(d, r1), d2 = mul_cw(d, r2);
-    store_column(store->inv_iw_xx, i, count, ts_wv3_dot(d0, r0));
-    store_column(store->inv_iw_yy, i, count, ts_wv3_dot(d1, r1));
-    store_column(store->inv_iw_zz, i, count, ts_wv3_dot(d2, r2));
-    store_column(store->inv_iw_xy, i, count, ts_wv3_dot(d0, r1));
-    store_column(store->inv_iw_xz, i, count, ts_wv3_dot(d0, r2));
-    store_column(store->inv_iw_yz, i, count, ts_wv3_dot(d1, r2));
+    ts_wf m[6] = {ts_wv3_dot(d0, r0), ts_wv3_dot(d1, r1), ts_wv3_dot(d2, r2),
+                  ts_wv3_dot(d0, r1), ts_wv3_dot(d0, r2), ts_wv3_dot(d1, r2)};
+    if (locks_in(store, i, count)) {
+        /* P M P with P the unlocked axes: a locked axis's row and column
+         * are zero, so no constraint turns the body about it */
+        lock_lanes k = lock_lanes_of(store, i, count);
+        ts_wf zero = ts_w_zero();
+        const ts_wm *a = k.angular;
+        m[0] = ts_w_select(a[0], zero, m[0]);
+        m[1] = ts_w_select(a[1], zero, m[1]);
+        m[2] = ts_w_select(a[2], zero, m[2]);
+        m[3] = ts_w_select(ts_w_or(a[0], a[1]), zero, m[3]);
+        m[4] = ts_w_select(ts_w_or(a[0], a[2]), zero, m[4]);
+        m[5] = ts_w_select(ts_w_or(a[1], a[2]), zero, m[5]);
+    }
+    store_column(store->inv_iw_xx, i, count, m[0]);
+    store_column(store->inv_iw_yy, i, count, m[1]);
+    store_column(store->inv_iw_zz, i, count, m[2]);
+    store_column(store->inv_iw_xy, i, count, m[3]);
+    store_column(store->inv_iw_xz, i, count, m[4]);
+    store_column(store->inv_iw_yz, i, count, m[5]);
 }
 
-/* Whether the full bundle at slot i holds free bodies alone (integrate.h). */
+/* Whether the full bundle at slot i holds free bodies alone (integrate.h);
+ * a body with motion locks never counts as free (the free path keeps no
+ * locks). */
 TS_FORCE_INLINE bool free_bundle(const ts_body_store *store, int32_t i)
 {
+    if (locks_in(store, i, TS_W)) {
+        return false;
+    }
     /* Two counts per 8-byte load. Not _mm_testz: the portable C of SIMDe
      * 0.7 (Debian 12's, the SIMD-off build) answers 1 when either 64-bit
      * half is zero (fixed upstream later: simd-everywhere/simde#1097). */
@@ -188,14 +210,19 @@ bool TS_WIDE(ts_states_begin)(ts_body_state *states, ts_body_store *store, int32
 
 /* ---- velocities ---- */
 
-#if TS_W == 4 || TS_W == 8
-/* Lane l's v group (and lane l + 4's in the upper half at W = 8) plus its
+#if TS_W == 4 || TS_W == 8 || TS_W16_QUARTERS
+/* Lane l's v group (and lane l + 4's in the upper half at W = 8, the
+ * quarters' lanes l + 4, l + 8, l + 12 at W = 16) plus its
  * row of dv; *finite_bits gets the x, y, z bits of the lanes whose sum is finite. */
 TS_FORCE_INLINE ts_wf add_velocity_row(ts_body_state *states, int l, ts_wf dv_row, uint32_t *finite_bits)
 {
     ts_wf v = ts_w_add(velocity_row(states, lane_iota, l, 0, 64), dv_row);
     uint32_t bits = ts_w_mask_bits(finite(v));
-#if TS_W == 8
+#if TS_W16_QUARTERS
+    for (int q = 0; q < 4; ++q) {
+        *finite_bits |= (bits >> (4 * q) & 7u) == 7u ? 1u << (l + 4 * q) : 0u;
+    }
+#elif TS_W == 8
     *finite_bits |= ((bits & 7u) == 7u ? 1u << l : 0u) | ((bits >> 4 & 7u) == 7u ? 1u << (l + 4) : 0u);
 #else
     *finite_bits |= (bits & 7u) == 7u ? 1u << l : 0u;
@@ -206,19 +233,28 @@ TS_FORCE_INLINE ts_wf add_velocity_row(ts_body_state *states, int l, ts_wf dv_ro
 /* A full bundle of bodies without force, torque or damping: v += h (F / m + g s)
  * (F = 0) added to each state's 16-byte v group, w left alone: the same
  * operations on each lane as velocity_bundle without its transposes. A lane
- * whose sum is not finite keeps its v (as there). */
-TS_FORCE_INLINE int32_t free_velocity_bundle(ts_body_state *TS_RESTRICT states, ts_wv3 dv, int32_t i)
+ * whose sum is not finite keeps its v (as there). Returns false, having
+ * stored nothing, when some component reaches half the speed limit: then
+ * velocity_bundle's limit might scale a lane (|v|^2 <= 3/4 limit^2
+ * otherwise), and the bundle goes that way. */
+TS_FORCE_INLINE bool free_velocity_bundle(ts_body_state *TS_RESTRICT states, ts_wv3 dv, int32_t i, ts_wf half_limit,
+                                          int32_t *bad)
 {
     ts_wf rows[4];
     group_rows(dv, rows);
     uint32_t ok = 0;
     ts_wf v0 = add_velocity_row(states, 0, rows[0], &ok), v1 = add_velocity_row(states, 1, rows[1], &ok);
     ts_wf v2 = add_velocity_row(states, 2, rows[2], &ok), v3 = add_velocity_row(states, 3, rows[3], &ok);
+    ts_wf largest = ts_w_max(ts_w_max(abs_lanes(v0), abs_lanes(v1)), ts_w_max(abs_lanes(v2), abs_lanes(v3)));
+    if (ts_w_mask_bits(ts_w_gt(largest, half_limit)) != 0) {
+        return false;
+    }
     store_row(states, lane_iota, 0, 0, v0, ok);
     store_row(states, lane_iota, 1, 0, v1, ok);
     store_row(states, lane_iota, 2, 0, v2, ok);
     store_row(states, lane_iota, 3, 0, v3, ok);
-    return first_clear_lane(ok, i, TS_W);
+    *bad = first_clear_lane(ok, i, TS_W);
+    return true;
 }
 #endif
 
@@ -266,22 +302,41 @@ TS_FORCE_INLINE velocity_terms velocity_terms_of(const ts_body_store *store, int
     return t;
 }
 
-/* v = (v + h (F / m + g s)) keep; w += dw in the lanes with a torque alone
- * (the others keep w's bits, as the bundles without any torque do), then
- * w *= keep. A body whose velocity would overflow keeps its last one:
- * returns the lanes that took the step. */
-TS_FORCE_INLINE ts_wm velocity_step(const velocity_terms *t, ts_wv3 *v, ts_wv3 *w)
+/* The world's limits of a substep in lanes (speed_lanes.h). */
+typedef struct limit_lanes {
+    speed_lanes linear, angular;
+} limit_lanes;
+
+TS_FORCE_INLINE limit_lanes limit_lanes_of(ts_speed_limit limit)
+{
+    return (limit_lanes){speed_lanes_of(limit.linear), speed_lanes_of(limit.angular)};
+}
+
+/* v = (v + h (F / m + g s)) keep, within the speed limit; w += dw in the
+ * lanes with a torque alone (the others keep w's bits, as the bundles
+ * without any torque do), then w *= keep, and the lanes with a torque
+ * within the turn limit. A body whose velocity would overflow keeps its
+ * last one: returns the lanes that took the step. */
+TS_FORCE_INLINE ts_wm velocity_step(const velocity_terms *t, ts_wv3 *v, ts_wv3 *w, const limit_lanes *limit)
 {
     ts_wv3 next_v = ts_wv3_add(*v, t->dv);
     if (t->damped) {
         next_v = ts_wv3_scale(t->linear_keep, next_v);
     }
+    bool clamped = false;
+    next_v = limit_speed(next_v, &limit->linear, &clamped);
     ts_wv3 next_w = *w;
     if (t->turned) {
         next_w = ts_wv3_select(t->torqued, ts_wv3_add(*w, t->dw), *w);
     }
     if (t->damped) {
         next_w = ts_wv3_scale(t->angular_keep, next_w);
+    }
+    if (t->turned) {
+        ts_wm over = ts_w_and(t->torqued, over_limit(next_w, &limit->angular));
+        if (ts_w_mask_bits(over) != 0) {
+            next_w = scale_to_limit(next_w, over, &limit->angular);
+        }
     }
     ts_wm ok = ts_w_and(finite3(next_v), finite3(next_w));
     *v = ts_wv3_select(ok, next_v, *v);
@@ -291,16 +346,27 @@ TS_FORCE_INLINE ts_wm velocity_step(const velocity_terms *t, ts_wv3 *v, ts_wv3 *
 
 /* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
 TS_FORCE_INLINE int32_t velocity_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
-                                        const ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw)
+                                        const ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw,
+                                        const limit_lanes *limit, ts_wf half_limit)
 {
     velocity_terms t = velocity_terms_of(store, i, count, g, hw);
-#if TS_W == 4 || TS_W == 8
-    if (count == TS_W && !t.damped && !t.turned) {
-        return free_velocity_bundle(states, t.dv, i);
+    bool locked = locks_in(store, i, count);
+#if TS_W == 4 || TS_W == 8 || TS_W16_QUARTERS
+    int32_t fast_bad;
+    if (count == TS_W && !t.damped && !t.turned && !locked &&
+        free_velocity_bundle(states, t.dv, i, half_limit, &fast_bad)) {
+        return fast_bad;
     }
+#else
+    (void)half_limit;
 #endif
     velocity_lanes b = gather_velocities(states, index); /* dp and dq are not read or written */
-    ts_wm ok = velocity_step(&t, &b.v, &b.w);
+    ts_wm ok = velocity_step(&t, &b.v, &b.w, limit);
+    if (locked) { /* gravity, forces and torques move no locked component */
+        lock_lanes m = lock_lanes_of(store, i, count);
+        b.v = lock_zero(b.v, m.linear);
+        b.w = lock_zero(b.w, m.angular);
+    }
     scatter_velocities_count(states, index, count, b);
     return first_not_finite(ok, i, count);
 }
@@ -349,12 +415,20 @@ TS_FORCE_INLINE ts_wm needs_gyroscopic(const ts_body_store *store, int32_t i, in
     return ts_w_and(unequal, ts_w_gt(inv_mass, ts_w_zero()));
 }
 
-/* dp += h v, dq turned by w, and the gyroscopic update where `gyro`
- * (`turning`: some lane); a lane whose result would not be finite keeps
- * its pose and w. Returns the lanes that took the step. */
+/* v and w within the limits (v only when check_v: a free body's step
+ * leaves its velocity pass's v, already limited, and limiting twice changes
+ * nothing), then dp += h v, dq turned by w, and the gyroscopic update where
+ * `gyro` (`turning`: some lane); a lane whose result would not be finite
+ * keeps its pose and w. *clamped is set when a limit scaled some lane.
+ * Returns the lanes that took the step. */
 TS_FORCE_INLINE ts_wm position_step(const ts_body_store *store, int32_t i, int count, body_lanes *b, ts_wm gyro,
-                                    bool turning, ts_wf hw, ts_wf half_h)
+                                    bool turning, ts_wf hw, ts_wf half_h, const limit_lanes *limit, bool check_v,
+                                    bool *clamped)
 {
+    if (check_v) {
+        b->v = limit_speed(b->v, &limit->linear, clamped);
+    }
+    b->w = limit_speed(b->w, &limit->angular, clamped);
     ts_wv3 dp = ts_wv3_mul_add(b->dp, hw, b->v);
     ts_wquat dq = ts_wquat_rotate_by(b->dq, b->w, half_h);
     ts_wv3 w = b->w;
@@ -373,21 +447,38 @@ TS_FORCE_INLINE ts_wm position_step(const ts_body_store *store, int32_t i, int c
 
 /* One bundle: lanes index[0 .. count) of `states` are slots i .. i + count. */
 TS_FORCE_INLINE int32_t position_bundle(ts_body_state *TS_RESTRICT states, const int32_t *index, int count,
-                                        const ts_body_store *store, int32_t i, ts_wf hw, ts_wf half_h)
+                                        const ts_body_store *store, int32_t i, ts_wf hw, ts_wf half_h,
+                                        const limit_lanes *limit)
 {
     body_lanes b = gather_state(states, index);
     ts_wm gyro = needs_gyroscopic(store, i, count);
     bool turning = any_lane(gyro);
-    ts_wm ok = position_step(store, i, count, &b, gyro, turning, hw, half_h);
-    scatter_motion_count(states, index, count, b.w, b.dp, b.dq, turning); /* v is unchanged */
+    bool locked = locks_in(store, i, count);
+    lock_lanes m;
+    if (locked) { /* turning about a locked axis, or moving along one, is dropped */
+        m = lock_lanes_of(store, i, count);
+        b.w = lock_zero(b.w, m.angular);
+    }
+    bool clamped = false;
+    ts_wm ok = position_step(store, i, count, &b, gyro, turning, hw, half_h, limit, true, &clamped);
+    if (locked) {
+        b.dp = lock_zero(b.dp, m.linear);
+        b.w = lock_zero(b.w, m.angular);
+    }
+    if (clamped) { /* rare: a limit scaled v or w, so both go back */
+        scatter_velocities_count(states, index, count, (velocity_lanes){b.v, b.w});
+    }
+    scatter_motion_count(states, index, count, b.w, b.dp, b.dq, turning || locked); /* v is unchanged */
     return first_not_finite(ok, i, count);
 }
 
 int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const ts_body_store *store,
-                                        int32_t begin, int32_t end, float h, ts_free_bodies free)
+                                        int32_t begin, int32_t end, float h, ts_free_bodies free,
+                                        ts_speed_limit speed_limit)
 {
     ts_wf hw = ts_w_splat(h);
     ts_wf half_h = ts_w_splat(0.5f * h);
+    limit_lanes limit = limit_lanes_of(speed_limit);
     int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; i += TS_W) {
         int32_t bad;
@@ -395,10 +486,10 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
             continue;
         }
         if (end - i >= TS_W) {
-            bad = position_bundle(states + i, lane_iota, TS_W, store, i, hw, half_h);
+            bad = position_bundle(states + i, lane_iota, TS_W, store, i, hw, half_h, &limit);
         } else {
             bundle_slots s = slots_from(i, end);
-            bad = position_bundle(states, s.index, s.count, store, i, hw, half_h);
+            bad = position_bundle(states, s.index, s.count, store, i, hw, half_h, &limit);
         }
         first_bad = bad < first_bad ? bad : first_bad;
     }
@@ -408,15 +499,30 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
 /* ---- the step's end ---- */
 
 /* Stores lanes b of the step's end into the store: p += dp, q = dq q
- * (normalised), velocities; clears forces when clear_forces. */
-TS_FORCE_INLINE void finish_lanes(ts_body_store *store, int32_t i, int count, const body_lanes *bl, bool clear_forces)
+ * (normalised), velocities within the limits; clears forces when
+ * clear_forces. */
+TS_FORCE_INLINE void finish_lanes(ts_body_store *store, int32_t i, int count, const body_lanes *bl, bool clear_forces,
+                                  const limit_lanes *limit)
 {
     ts_wf zero = ts_w_zero();
     body_lanes b = *bl;
-    store_column(store->px, i, count, ts_w_add(load_column(store->px, i, count), b.dp.x));
-    store_column(store->py, i, count, ts_w_add(load_column(store->py, i, count), b.dp.y));
-    store_column(store->pz, i, count, ts_w_add(load_column(store->pz, i, count), b.dp.z));
-    ts_wquat q = ts_wquat_normalize(ts_wquat_mul(b.dq, start_rotation(store, i, count)));
+    bool clamped = false;
+    b.v = limit_speed(b.v, &limit->linear, &clamped);
+    b.w = limit_speed(b.w, &limit->angular, &clamped);
+    ts_wv3 p0 = {load_column(store->px, i, count), load_column(store->py, i, count), load_column(store->pz, i, count)};
+    ts_wquat q0 = start_rotation(store, i, count);
+    ts_wv3 p = ts_wv3_add(p0, b.dp);
+    ts_wquat q = ts_wquat_normalize(ts_wquat_mul(b.dq, q0));
+    if (locks_in(store, i, count)) { /* the locked components keep their bits */
+        lock_lanes m = lock_lanes_of(store, i, count);
+        p = lock_keep(p, p0, m.linear);
+        q = ts_wquat_select(m.all_angular, q0, q);
+        b.v = lock_zero(b.v, m.linear);
+        b.w = lock_zero(b.w, m.angular);
+    }
+    store_column(store->px, i, count, p.x);
+    store_column(store->py, i, count, p.y);
+    store_column(store->pz, i, count, p.z);
     store_column(store->qx, i, count, q.x);
     store_column(store->qy, i, count, q.y);
     store_column(store->qz, i, count, q.z);
@@ -439,19 +545,20 @@ TS_FORCE_INLINE void finish_lanes(ts_body_store *store, int32_t i, int count, co
 }
 
 void TS_WIDE(ts_states_finish_wide)(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                                    bool clear_forces, ts_free_bodies free)
+                                    bool clear_forces, ts_free_bodies free, ts_speed_limit speed_limit)
 {
+    limit_lanes limit = limit_lanes_of(speed_limit);
     for (int32_t i = begin; i < end; i += TS_W) {
         if (end - i >= TS_W) {
             if (free == TS_FREE_SKIP && free_bundle(store, i)) {
                 continue; /* finished by its velocity pass */
             }
             body_lanes b = gather_state(states + i, lane_iota);
-            finish_lanes(store, i, TS_W, &b, clear_forces);
+            finish_lanes(store, i, TS_W, &b, clear_forces, &limit);
         } else {
             bundle_slots s = slots_from(i, end);
             body_lanes b = gather_state(states, s.index);
-            finish_lanes(store, i, s.count, &b, clear_forces);
+            finish_lanes(store, i, s.count, &b, clear_forces, &limit);
         }
     }
 }
@@ -463,7 +570,8 @@ void TS_WIDE(ts_states_finish_wide)(const ts_body_state *states, ts_body_store *
  * velocity then position step, and its end into the store (the states'
  * finish skips it); each lane through the same operations as the passes
  * over states, so the same bits, without the states' round trips. */
-static int32_t free_step(ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw, int substeps, bool clear_forces)
+static int32_t free_step(ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw, int substeps, bool clear_forces,
+                         const limit_lanes *limit)
 {
     ts_wf half_h = ts_w_mul(ts_w_splat(0.5f), hw);
     velocity_terms t = velocity_terms_of(store, i, TS_W, g, hw);
@@ -471,19 +579,22 @@ static int32_t free_step(ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw, in
     bool turning = any_lane(gyro);
     body_lanes b = start_lanes(store, i, TS_W);
     uint32_t bad = 0;
+    bool clamped = false; /* nothing to write back: the lanes stay in registers */
     for (int sub = 0; sub < substeps; ++sub) {
-        bad |= ~ts_w_mask_bits(velocity_step(&t, &b.v, &b.w));
-        bad |= ~ts_w_mask_bits(position_step(store, i, TS_W, &b, gyro, turning, hw, half_h));
+        bad |= ~ts_w_mask_bits(velocity_step(&t, &b.v, &b.w, limit));
+        bad |= ~ts_w_mask_bits(position_step(store, i, TS_W, &b, gyro, turning, hw, half_h, limit, false, &clamped));
     }
-    finish_lanes(store, i, TS_W, &b, clear_forces);
+    finish_lanes(store, i, TS_W, &b, clear_forces, limit);
     return first_clear_lane(~bad & TS_ALL_LANES, i, TS_W);
 }
 
 int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, ts_body_store *store,
                                          int32_t begin, int32_t end, ts_vec3 gravity, float h, ts_free_bodies free,
-                                         int substeps, bool clear_forces)
+                                         int substeps, bool clear_forces, ts_speed_limit speed_limit)
 {
     ts_wf hw = ts_w_splat(h);
+    limit_lanes limit = limit_lanes_of(speed_limit);
+    ts_wf half_limit = ts_w_splat(0.5f * speed_limit.linear);
     ts_wv3 g = {ts_w_splat(gravity.x), ts_w_splat(gravity.y), ts_w_splat(gravity.z)};
     int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; i += TS_W) {
@@ -492,12 +603,12 @@ int32_t TS_WIDE(ts_integrate_velocities)(ts_body_state *TS_RESTRICT states, ts_b
             if (free == TS_FREE_SKIP) {
                 continue;
             }
-            bad = free_step(store, i, g, hw, substeps, clear_forces);
+            bad = free_step(store, i, g, hw, substeps, clear_forces, &limit);
         } else if (end - i >= TS_W) {
-            bad = velocity_bundle(states + i, lane_iota, TS_W, store, i, g, hw);
+            bad = velocity_bundle(states + i, lane_iota, TS_W, store, i, g, hw, &limit, half_limit);
         } else {
             bundle_slots s = slots_from(i, end);
-            bad = velocity_bundle(states, s.index, s.count, store, i, g, hw);
+            bad = velocity_bundle(states, s.index, s.count, store, i, g, hw, &limit, half_limit);
         }
         first_bad = bad < first_bad ? bad : first_bad;
     }

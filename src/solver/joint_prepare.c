@@ -4,6 +4,7 @@
 #include "base/array.h"
 #include "solver/ball_joint.h"
 #include "solver/contact_prepare.h"
+#include "solver/custom_constraint.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -35,6 +36,9 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_joint_scratch *s, ts_records *records, co
 {
     const ts_allocator *allocator = &records->allocator;
     uint32_t graph_revision = graph->joint_revision, store_revision = records->store.table.revision;
+    if (s->ball_kept != NULL && (s->layout_graph_revision != graph_revision || s->layout_store_revision != store_revision)) {
+        ts_joint_scratch_free_kept(s, allocator); /* the saved world would have laid its bundles out afresh too */
+    }
     if (s->layout_width == TS_W && s->layout_graph_revision == graph_revision &&
         s->layout_store_revision == store_revision) {
         s->layout_rebuilt = false; /* the same joints in the same colours on the same body slots */
@@ -42,7 +46,7 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_joint_scratch *s, ts_records *records, co
     }
     ts_joint_flush_impulses(s, records); /* from the old layout, before it goes */
     s->layout_width = 0;            /* until laid out */
-    int32_t joints = 0, bundles = 0, balls = 0;
+    int32_t joints = 0, bundles = 0, balls = 0, custom_bundles = 0, customs = 0;
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
         const ts_graph_color *gc = graph->colors + color;
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
@@ -55,18 +59,23 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_joint_scratch *s, ts_records *records, co
             bundles += (per_type[t] + lanes - 1) / lanes;
         }
         balls += (per_type[TS_JOINT_BALL] + lanes - 1) / lanes;
+        custom_bundles += (per_type[TS_JOINT_CUSTOM] + lanes - 1) / lanes;
+        customs += per_type[TS_JOINT_CUSTOM];
         joints += gc->joint_count;
     }
     if (!ts_array_reserve(allocator, (void **)&s->sorted, &s->sorted_capacity, joints, sizeof(int32_t)) ||
         !ts_array_reserve(allocator, (void **)&s->refs, &s->ref_capacity, bundles, sizeof(ts_joint_bundle_ref)) ||
         !ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes,
-                          (bundles - balls) * (int32_t)sizeof(ts_joint_bundle), 1) ||
-        !ts_array_reserve(allocator, &s->ball_bundles, &s->ball_bytes, TS_WIDE(ts_ball_bundle_bytes)(balls), 1)) {
+                          (bundles - balls - custom_bundles) * (int32_t)sizeof(ts_joint_bundle), 1) ||
+        !ts_array_reserve(allocator, &s->ball_bundles, &s->ball_bytes, TS_WIDE(ts_ball_bundle_bytes)(balls), 1) ||
+        !ts_array_reserve(allocator, &s->custom_lanes, &s->custom_bytes, customs * (int32_t)sizeof(ts_custom_lane),
+                          1)) {
         return false;
     }
     s->ball_count = balls;
+    s->custom_count = customs;
     /* Colour by colour, a counting sort by type, then one bundle per `lanes` joints of a type. */
-    int32_t placed = 0, bundle = 0, slot[2] = {0, 0}; /* next general and ball slot */
+    int32_t placed = 0, bundle = 0, slot[3] = {0, 0, 0}; /* next general, ball and custom slot */
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
         const ts_graph_color *gc = graph->colors + color;
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
@@ -97,9 +106,10 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_joint_scratch *s, ts_records *records, co
             int32_t run_end = bundle + (start[t + 1] - start[t] + lanes - 1) / lanes;
             for (int32_t first = start[t]; first < start[t + 1]; first += lanes) {
                 int32_t left = start[t + 1] - first;
-                int ball = t == TS_JOINT_BALL;
-                s->refs[bundle++] = (ts_joint_bundle_ref){placed + first, slot[ball]++, (int16_t)t,
-                                                          (int16_t)(left < lanes ? left : lanes), run_end};
+                int kind = t == TS_JOINT_BALL ? 1 : t == TS_JOINT_CUSTOM ? 2 : 0;
+                int16_t used = (int16_t)(left < lanes ? left : lanes);
+                s->refs[bundle++] = (ts_joint_bundle_ref){placed + first, slot[kind], (int16_t)t, used, run_end};
+                slot[kind] += kind == 2 ? used : 1; /* a custom lane per constraint */
             }
         }
         placed += active;
@@ -115,6 +125,9 @@ bool TS_WIDE(ts_joint_solver_begin)(ts_joint_scratch *s, ts_records *records, co
 bool TS_WIDE(ts_joint_take_ball_fill)(ts_joint_scratch *s, ts_records *records, int32_t step)
 {
     bool fill = s->layout_rebuilt || s->ball_step != step - 1;
+    if (s->ball_kept != NULL && s->ball_step != step - 1) {
+        ts_joint_scratch_free_kept(s, &records->allocator); /* the saved world would have filled its bundles too */
+    }
     if (fill) {
         ts_joint_flush_impulses(s, records); /* the fill reads the joints' impulses */
     }
@@ -341,6 +354,14 @@ void TS_WIDE(ts_joint_prepare_bundle)(const ts_joint_prepare_context *c, int32_t
 {
     const ts_joint_scratch *s = c->scratch;
     ts_joint_bundle_ref ref = s->refs[k];
+    if (ref.type == TS_JOINT_CUSTOM) {
+        ts_custom_lane *lanes = (ts_custom_lane *)s->custom_lanes + ref.slot;
+        for (int l = 0; l < ref.lanes; ++l) {
+            ts_custom_prepare(lanes + l, c->records, c->states, s->sorted[ref.first + l], c->awake, c->h,
+                              c->warm_start, false);
+        }
+        return;
+    }
     if (ref.type == TS_JOINT_BALL) {
         TS_WIDE(ts_ball_prepare)(c, TS_WIDE(ts_ball_bundles)(s) + ref.slot, s->sorted + ref.first, ref.lanes);
         return;
@@ -402,6 +423,10 @@ void TS_WIDE(ts_joint_store_impulses)(const ts_joint_scratch *s, ts_records *rec
     ts_joint_bundle_ref ref = s->refs[k];
     if (ref.type == TS_JOINT_BALL) {
         return; /* kept in the bundle until flushed (ball_impulses_pending) */
+    }
+    if (ref.type == TS_JOINT_CUSTOM) {
+        ts_custom_store((const ts_custom_lane *)s->custom_lanes + ref.slot, ref.lanes, records, inv_h);
+        return;
     }
     const ts_joint_bundle *b = general_bundle(s, ref);
     for (int l = 0; l < TS_W; ++l) {

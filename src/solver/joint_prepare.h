@@ -25,6 +25,7 @@ typedef struct ts_joint_prepare_context {
     /* evaluate the kept ball bundles' pose at the step's start from the
      * bodies' poses (every TS_BALL_REFRESH_STEPS steps; ball_joint.h) */
     bool ball_refresh;
+    const ts_body_state *states; /* the step's start states (custom constraints evaluate their rows there) */
 } ts_joint_prepare_context;
 
 /* A body as a joint lane sees it at the step's start: its state index (the

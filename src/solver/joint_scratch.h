@@ -12,7 +12,8 @@
 
 typedef struct ts_joint_bundle_ref {
     int32_t first; /* index into sorted of the bundle's first joint */
-    int32_t slot;  /* index in its layout's array: ball_bundles for ball joints, else bundles */
+    int32_t slot;  /* index in its layout's array: ball_bundles for ball joints, custom_lanes for custom
+                    * constraints (its first lane: one per constraint), else bundles */
     int16_t type;  /* ts_joint_type of every lane */
     int16_t lanes; /* joints in the bundle (<= TS_W; 1 in the overflow) */
     int32_t run_end; /* one past the last bundle of its colour with its type (a pass calls a kernel per run) */
@@ -28,6 +29,9 @@ typedef struct ts_joint_scratch {
     void *ball_bundles; /* the width's ball bundles, in the order of refs (64-byte aligned inside), then their cold parts */
     int32_t ball_bytes;
     int32_t ball_count; /* ball bundles of the layout */
+    void *custom_lanes; /* custom constraints: one ts_custom_lane each (solver/custom_constraint.h) */
+    int32_t custom_bytes;
+    int32_t custom_count; /* custom constraints of the layout */
     int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
     /* The layout above is kept while nothing it depends on changed: the
      * graph's joints (graph joint_revision), the body slots and masses
@@ -50,9 +54,23 @@ typedef struct ts_joint_scratch {
      * before a joint's impulses or reactions are read. */
     bool ball_impulses_pending;
     float ball_inv_h;
+    /* A loaded snapshot's kept ball lanes (solver/solver_snapshot.h): per
+     * joint id TS_BALL_KEPT floats, the first 1 when the joint has them.
+     * The first step after the load lays the bundles out afresh and puts
+     * these back into their lanes, so that it goes on as the saved world's
+     * next step would have with the bundles it kept; then they are freed. */
+    float *ball_kept;
+    int32_t ball_kept_count; /* joints (ids) it has room for; 0: none */
 } ts_joint_scratch;
 
+/* Floats of one joint's kept ball lane: the flag, then the pose of the
+ * substep (arms, gap, K^-1), the impulse and the step-start pose. */
+#define TS_BALL_KEPT 28
+
 void ts_joint_scratch_free(ts_joint_scratch *scratch, const ts_allocator *allocator);
+
+/* Frees a loaded snapshot's kept ball lanes (ball_kept). */
+void ts_joint_scratch_free_kept(ts_joint_scratch *scratch, const ts_allocator *allocator);
 
 /* Writes the ball bundles' pending impulses to their joints (nothing when
  * none are pending); the generic entry and its build per width. */
@@ -61,5 +79,6 @@ void ts_ball_flush_impulses_w1(const ts_joint_scratch *scratch, ts_records *reco
 void ts_ball_flush_impulses_w4(const ts_joint_scratch *scratch, ts_records *records);
 void ts_ball_flush_impulses_w8(const ts_joint_scratch *scratch, ts_records *records);
 void ts_ball_flush_impulses_w16(const ts_joint_scratch *scratch, ts_records *records);
+void ts_ball_flush_impulses_w16x(const ts_joint_scratch *scratch, ts_records *records);
 
 #endif

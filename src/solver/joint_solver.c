@@ -38,6 +38,7 @@
 #include "solver/ball_joint.h"
 
 #include "base/core.h"
+#include "solver/custom_constraint.h"
 #include "solver/pair_lanes.h"
 #include "solver/point_mass.h"
 #include "solver/wide_atan2.h"
@@ -362,10 +363,27 @@ static ts_joint_bundle *general_bundle(const ts_joint_scratch *s, ts_joint_bundl
     return (ts_joint_bundle *)s->bundles + ref.slot;
 }
 
+/* A bundle of custom constraints: their scalar rows (custom_constraint.h),
+ * rigid rows with the pass's softness. */
+static void custom_pass(const ts_joint_solver_context *c, ts_joint_bundle_ref ref, ts_joint_pass_kind kind)
+{
+    bool bias = kind == TS_JOINT_PASS_SOLVE;
+    ts_custom_pass pass = {c->states, c->h, c->inv_h, bias ? c->bias_rate : 0.0f, bias ? c->mass_scale : 1.0f,
+                           bias ? c->impulse_scale : 0.0f};
+    ts_custom_lane *lanes = (ts_custom_lane *)c->scratch->custom_lanes + ref.slot;
+    if (kind == TS_JOINT_PASS_WARM_START) {
+        ts_custom_warm_start(lanes, ref.lanes, &pass);
+    } else {
+        ts_custom_solve(lanes, ref.lanes, &pass);
+    }
+}
+
 void TS_WIDE(ts_joint_warm_start)(const ts_joint_solver_context *c, int32_t k)
 {
     ts_joint_bundle_ref ref = c->scratch->refs[k];
-    if (ref.type == TS_JOINT_BALL) {
+    if (ref.type == TS_JOINT_CUSTOM) {
+        custom_pass(c, ref, TS_JOINT_PASS_WARM_START);
+    } else if (ref.type == TS_JOINT_BALL) {
         TS_WIDE(ts_ball_warm_start)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot, 1);
     } else {
         warm_start_any(c, general_bundle(c->scratch, ref));
@@ -380,6 +398,11 @@ void TS_WIDE(ts_joint_pass)(const ts_joint_solver_context *c, int32_t begin, int
     ts_ball_bundle *balls = TS_WIDE(ts_ball_bundles)(c->scratch);
     for (int32_t k = begin; k < end;) {
         ts_joint_bundle_ref ref = refs[k];
+        if (ref.type == TS_JOINT_CUSTOM) {
+            custom_pass(c, ref, kind);
+            k += 1;
+            continue;
+        }
         if (ref.type != TS_JOINT_BALL) {
             if (kind == TS_JOINT_PASS_WARM_START) {
                 warm_start_any(c, general_bundle(c->scratch, ref));
@@ -403,7 +426,9 @@ void TS_WIDE(ts_joint_pass)(const ts_joint_solver_context *c, int32_t begin, int
 void TS_WIDE(ts_joint_solve)(const ts_joint_solver_context *c, int32_t k, bool use_bias)
 {
     ts_joint_bundle_ref ref = c->scratch->refs[k];
-    if (ref.type != TS_JOINT_BALL) {
+    if (ref.type == TS_JOINT_CUSTOM) {
+        custom_pass(c, ref, use_bias ? TS_JOINT_PASS_SOLVE : TS_JOINT_PASS_RELAX);
+    } else if (ref.type != TS_JOINT_BALL) {
         solve_any(c, general_bundle(c->scratch, ref), use_bias);
     } else if (use_bias) {
         TS_WIDE(ts_ball_solve)(c, TS_WIDE(ts_ball_bundles)(c->scratch) + ref.slot, 1);

@@ -62,6 +62,7 @@ typedef struct ts_joint_solver_context {
     float inv_h;                      /* 1 / substep */
     float bias_rate, mass_scale, impulse_scale; /* the joints' soft constraint (world joint_hertz) */
     bool last_relax; /* the step's last relax pass: the ball bundles keep its pose for the next step */
+    float h;         /* the substep (custom constraints' force bounds and springs) */
 } ts_joint_solver_context;
 
 /* Applies the accumulated impulses of bundle k (the warm start of a substep). */

@@ -23,6 +23,7 @@
 #include "solver/contact_prepare.h"
 #include "solver/contact_solver.h"
 #include "solver/integrate.h"
+#include "solver/custom_constraint.h"
 #include "solver/joint_prepare.h"
 
 #include <string.h>
@@ -54,6 +55,7 @@ typedef struct solve_context {
     ts_joint_solver_context joint_kernels;
     ts_vec3 gravity;
     float h;
+    ts_speed_limit limit; /* the world's speed limits in a substep */
     int substeps;
     int substep; /* the one in progress */
     int32_t awake;
@@ -179,6 +181,9 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
 static void order_colors(solve_context *c, int32_t begin, int32_t end)
 {
     for (int32_t color = begin; color < end; ++color) {
+        if (c->graph->colors[color].count == 0) {
+            continue; /* nothing to order (and `ordered` is NULL before the first contact) */
+        }
         ts_contact_order_color(c->records, c->graph->colors + color, c->parallel->worker_count,
                                c->scratch->ordered + c->scratch->ordered_begin[color]);
     }
@@ -211,16 +216,16 @@ static void run_block(void *context, int32_t block, int worker)
                               : c->substep == 0 ? TS_FREE_ALL_SUBSTEPS
                                                 : TS_FREE_SKIP;
         bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, c->gravity, c->h, free, c->substeps,
-                                               c->solver->forces_pending);
+                                               c->solver->forces_pending, c->limit);
         break;
     }
     case PASS_INTEGRATE_POSITIONS:
         bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, c->h,
-                                              c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS);
+                                              c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS, c->limit);
         break;
     case PASS_FINISH:
         TS_WIDE(ts_states_finish_wide)(states, store, begin, end, c->solver->forces_pending,
-                                       c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS);
+                                       c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS, c->limit);
         c->finish(c->finish_context, begin, end);
         break;
     case PASS_ORDER: order_colors(c, begin, end); break;
@@ -445,11 +450,12 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
                     solver->restitution_threshold},
         .joint_prepare = {records, &solver->joint_scratch, awake, h, solver->enable_warm_starting,
                           TS_WIDE(ts_joint_take_ball_fill)(&solver->joint_scratch, records, in->step),
-                          in->step % TS_BALL_REFRESH_STEPS == 0},
+                          in->step % TS_BALL_REFRESH_STEPS == 0, scratch->states},
         .joint_kernels = {scratch->states, &solver->joint_scratch, 1.0f / h, joint_soft.bias_rate,
-                          joint_soft.mass_scale, joint_soft.impulse_scale, false},
+                          joint_soft.mass_scale, joint_soft.impulse_scale, false, h},
         .gravity = solver->gravity,
         .h = h,
+        .limit = {solver->max_linear_speed, solver->max_rotation / h},
         .substeps = solver->substeps,
         .awake = awake,
     };
@@ -460,7 +466,12 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
         c.first_bad[w] = INT32_MAX;
     }
     run_solver(&c);
+    if (solver->joint_scratch.ball_kept != NULL) {
+        ts_joint_scratch_free_kept(&solver->joint_scratch, &records->allocator); /* put back into the bundles */
+    }
     solver->forces_pending = false; /* the write-back cleared them */
+    solver->dropped_joint = ts_custom_take_dropped(solver->joint_scratch.custom_lanes,
+                                                   solver->joint_scratch.custom_count, records);
     int32_t bad = INT32_MAX;
     for (int w = 0; w < workers; ++w) {
         bad = min_slot(bad, c.first_bad[w]);

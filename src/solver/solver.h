@@ -59,10 +59,15 @@ typedef struct ts_solver {
     bool enable_warm_starting;
     float joint_hertz;
     float joint_damping_ratio;
+    float max_linear_speed; /* ts_world_def.max_linear_speed (tessera/limits.h) */
+    float max_rotation;     /* ts_world_def.max_rotation: the largest turn per substep */
     /* Some awake body's force or torque column may be non-zero (set by
      * ts_body_apply_force and the like, which wake the body): the soft
      * step's write-back clears them, and skips that otherwise. */
     bool forces_pending;
+    /* The lowest joint index of the custom constraints the last step's
+     * solve dropped for a bad row (custom_constraint.h), or -1. */
+    int32_t dropped_joint;
     ts_solver_scratch scratch;      /* body states and constraint bundles of a step */
     ts_joint_scratch joint_scratch; /* joint bundles of a step (joint_scratch.h) */
 } ts_solver;
@@ -96,6 +101,8 @@ bool ts_solver_reserve_scratch_w8(ts_solver_scratch *scratch, const ts_allocator
                                   const ts_constraint_graph *graph, int32_t awake);
 bool ts_solver_reserve_scratch_w16(ts_solver_scratch *scratch, const ts_allocator *allocator,
                                    const ts_constraint_graph *graph, int32_t awake);
+bool ts_solver_reserve_scratch_w16x(ts_solver_scratch *scratch, const ts_allocator *allocator,
+                                   const ts_constraint_graph *graph, int32_t awake);
 
 /* Integrates and solves the awake bodies over in->dt (checked by the
  * caller), writes back their poses and velocities, and runs in->finish on
@@ -109,5 +116,6 @@ ts_result ts_solve_w1(ts_solver *solver, const ts_solve_input *in, int32_t *held
 ts_result ts_solve_w4(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 ts_result ts_solve_w8(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 ts_result ts_solve_w16(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_w16x(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 
 #endif

@@ -6,6 +6,18 @@
 
 #include "base/array.h"
 
+/* Width 16 has two builds (base/wide.h): for AVX-512 (_w16x) where the
+ * CPU and its OS run avx512f/dq/bw/vl, else on AVX2 registers (_w16). Both
+ * give the same bits. */
+#ifdef TS_BUILT_W16X
+static bool w16_native(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+}
+#endif
+
 void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allocator)
 {
     ts_array_free(allocator, (void **)&scratch->states, &scratch->state_capacity, sizeof(ts_body_state));
@@ -31,7 +43,15 @@ void ts_joint_flush_impulses(ts_joint_scratch *scratch, ts_records *records)
     case 8: ts_ball_flush_impulses_w8(scratch, records); break;
 #endif
 #ifdef TS_BUILT_W16
-    case 16: ts_ball_flush_impulses_w16(scratch, records); break;
+    case 16:
+#ifdef TS_BUILT_W16X
+        if (w16_native()) {
+            ts_ball_flush_impulses_w16x(scratch, records);
+            break;
+        }
+#endif
+        ts_ball_flush_impulses_w16(scratch, records);
+        break;
 #endif
     default: ts_ball_flush_impulses_w1(scratch, records); break;
     }
@@ -55,16 +75,20 @@ bool ts_simd_width_is_built(int width)
     }
 }
 
-/* Width 16 is picked only where it was built for AVX-512 itself; elsewhere
- * SIMDe emulates it on narrower registers (still exact, for tests, forced). */
+/* The widest width the CPU runs natively: 16 where width 16's AVX-512 build
+ * runs (avx512f/dq/bw/vl; measured faster than 8 in every scene, and in
+ * every kernel pass but the warm start (equal), on an AMD EPYC with AVX-512:
+ * docs/performance.md), else 8 on AVX2, 4
+ * on SSE4.1. Elsewhere SIMDe emulates 16 on narrower registers: exact, for
+ * tests, only when forced. */
 int ts_detect_simd_width(void)
 {
 #if defined(TS_SIMD_PORTABLE)
     return 1; /* the wide kernels are SIMDe's portable C: slower than scalar; forcible for tests */
 #elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
     __builtin_cpu_init();
-#if defined(TS_BUILT_W16) && defined(TS_W16_NATIVE)
-    if (__builtin_cpu_supports("avx512f")) {
+#if defined(TS_BUILT_W16X)
+    if (w16_native()) {
         return 16;
     }
 #endif
@@ -96,7 +120,13 @@ static ts_result solve_xpbd(ts_solver *solver, const ts_solve_input *in, int32_t
     case 8: return ts_solve_xpbd_w8(solver, in, held);
 #endif
 #ifdef TS_BUILT_W16
-    case 16: return ts_solve_xpbd_w16(solver, in, held);
+    case 16:
+#ifdef TS_BUILT_W16X
+        if (w16_native()) {
+            return ts_solve_xpbd_w16x(solver, in, held);
+        }
+#endif
+        return ts_solve_xpbd_w16(solver, in, held);
 #endif
     default: return ts_solve_xpbd_w1(solver, in, held);
     }
@@ -115,7 +145,13 @@ ts_result ts_solve(ts_solver *solver, const ts_solve_input *in, int32_t *held)
     case 8: return ts_solve_w8(solver, in, held);
 #endif
 #ifdef TS_BUILT_W16
-    case 16: return ts_solve_w16(solver, in, held);
+    case 16:
+#ifdef TS_BUILT_W16X
+        if (w16_native()) {
+            return ts_solve_w16x(solver, in, held);
+        }
+#endif
+        return ts_solve_w16(solver, in, held);
 #endif
     default: return ts_solve_w1(solver, in, held);
     }

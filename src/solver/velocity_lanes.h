@@ -6,8 +6,11 @@
  * At W = 8 a row pairs lane l's group with lane l + 4's (a 16-byte load and
  * an insert into the upper half), so one 4x4 transpose of 256-bit rows
  * yields all eight lanes of x, y and z (7 shuffles; the padding column is
- * never formed); W = 4 is the same on 128-bit rows. Other widths go lane by
- * lane. gather_state does the same for a whole state (v, w, dp, dq). */
+ * never formed); W = 4 is the same on 128-bit rows, W = 16 on 512-bit rows
+ * of four quarters (lanes l, l + 4, l + 8, l + 12: AVX-512's unpack and
+ * shuffle work within quarters; only in the AVX-512 build, TS_W16_QUARTERS:
+ * emulated on AVX2 they cost twice the lane-by-lane way). W = 1 and the
+ * AVX2 build of W = 16 go lane by lane. gather_state does the same for a whole state (v, w, dp, dq). */
 #ifndef TS_VELOCITY_LANES_H
 #define TS_VELOCITY_LANES_H
 
@@ -28,9 +31,23 @@ typedef struct velocity_lanes {
  * spare a shift per lane and pass). */
 #define VL_LANE(states, index, l, scale) ((const float *)((const char *)(states) + (ptrdiff_t)(index)[l] * (scale)))
 
-#if TS_W == 4 || TS_W == 8
+#if TS_W == 4 || TS_W == 8 || TS_W16_QUARTERS
 
-#if TS_W == 8
+#if TS_W16_QUARTERS
+#define VL_UNPACKLO simde_mm512_unpacklo_ps
+#define VL_UNPACKHI simde_mm512_unpackhi_ps
+#define VL_SHUFFLE simde_mm512_shuffle_ps
+
+/* Lane l's group in the first quarter, lanes l + 4, l + 8, l + 12 in the
+ * others. */
+TS_FORCE_INLINE ts_wf velocity_row(const ts_body_state *states, const int32_t *index, int l, int offset, int scale)
+{
+    ts_wf r = simde_mm512_castps128_ps512(simde_mm_loadu_ps(VL_LANE(states, index, l, scale) + offset));
+    r = simde_mm512_insertf32x4(r, simde_mm_loadu_ps(VL_LANE(states, index, l + 4, scale) + offset), 1);
+    r = simde_mm512_insertf32x4(r, simde_mm_loadu_ps(VL_LANE(states, index, l + 8, scale) + offset), 2);
+    return simde_mm512_insertf32x4(r, simde_mm_loadu_ps(VL_LANE(states, index, l + 12, scale) + offset), 3);
+}
+#elif TS_W == 8
 #define VL_UNPACKLO simde_mm256_unpacklo_ps
 #define VL_UNPACKHI simde_mm256_unpackhi_ps
 #define VL_SHUFFLE simde_mm256_shuffle_ps
@@ -109,7 +126,8 @@ TS_FORCE_INLINE body_lanes gather_state_at(const ts_body_state *states, const in
 }
 
 /* x, y, z, w columns back into rows (x, y, z, w): rows[l] holds lane l
- * (and lane l + 4 in the upper half at W = 8). */
+ * (and lane l + 4 in the upper half at W = 8; l + 4, l + 8, l + 12 in the
+ * other quarters at W = 16). */
 TS_FORCE_INLINE void column_rows(ts_wf x, ts_wf y, ts_wf z, ts_wf w, ts_wf rows[4])
 {
     ts_wf xy01 = VL_UNPACKLO(x, y), xy23 = VL_UNPACKHI(x, y); /* x0 y0 x1 y1, x2 y2 x3 y3 */
@@ -123,12 +141,20 @@ TS_FORCE_INLINE void column_rows(ts_wf x, ts_wf y, ts_wf z, ts_wf w, ts_wf rows[
 /* x, y, z columns back into rows (x, y, z, 0). */
 TS_FORCE_INLINE void group_rows(ts_wv3 c, ts_wf rows[4]) { column_rows(c.x, c.y, c.z, ts_w_zero(), rows); }
 
-/* Lane l's row (and lane l + 4's, the upper half at W = 8) to the group at
- * `offset` floats of their states, for the lanes set in `write`. */
+/* Lane l's row (and lane l + 4's, the upper half at W = 8; the quarters at
+ * W = 16) to the group at `offset` floats of their states, for the lanes
+ * set in `write`. */
 TS_FORCE_INLINE void store_row(ts_body_state *states, const int32_t index[TS_W], int l, int offset, ts_wf row,
                                uint32_t write)
 {
-#if TS_W == 8
+#if TS_W16_QUARTERS
+#define VL_STORE_QUARTER(q)                                                                                   \
+    if ((write >> (l + 4 * (q)) & 1u) != 0) {                                                                 \
+        simde_mm_storeu_ps((float *)(states + index[l + 4 * (q)]) + offset, simde_mm512_extractf32x4_ps(row, q)); \
+    }
+    VL_STORE_QUARTER(0) VL_STORE_QUARTER(1) VL_STORE_QUARTER(2) VL_STORE_QUARTER(3)
+#undef VL_STORE_QUARTER
+#elif TS_W == 8
     if ((write >> l & 1u) != 0) {
         simde_mm_storeu_ps((float *)(states + index[l]) + offset, simde_mm256_castps256_ps128(row));
     }
@@ -179,12 +205,20 @@ TS_FORCE_INLINE void store_lane(ts_body_state *states, int32_t index, simde__m12
     simde_mm_storeu_ps(s + 4, w);
 }
 
-/* Lane l's rows (and lane l + 4's, the upper halves at W = 8) for the
- * lanes set in `write`. */
+/* Lane l's rows (and lane l + 4's, the upper halves at W = 8; the quarters
+ * at W = 16) for the lanes set in `write`. */
 TS_FORCE_INLINE void store_lane_rows(ts_body_state *states, const int32_t index[TS_W], int l, ts_wf v, ts_wf w,
                                      uint32_t write, int scale)
 {
-#if TS_W == 8
+#if TS_W16_QUARTERS
+#define VL_STORE_QUARTER(q)                                                                                   \
+    if ((write >> (l + 4 * (q)) & 1u) != 0) {                                                                 \
+        store_lane(states, index[l + 4 * (q)], simde_mm512_extractf32x4_ps(v, q), simde_mm512_extractf32x4_ps(w, q), \
+                   scale);                                                                                    \
+    }
+    VL_STORE_QUARTER(0) VL_STORE_QUARTER(1) VL_STORE_QUARTER(2) VL_STORE_QUARTER(3)
+#undef VL_STORE_QUARTER
+#elif TS_W == 8
     if ((write >> l & 1u) != 0) {
         store_lane(states, index[l], simde_mm256_castps256_ps128(v), simde_mm256_castps256_ps128(w), scale);
     }

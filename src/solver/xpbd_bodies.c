@@ -19,6 +19,7 @@
 #include "solver/xpbd_solver.h"
 
 #include "solver/body_lanes.h"
+#include "solver/lock_lanes.h"
 
 #include <string.h>
 
@@ -36,7 +37,7 @@ TS_FORCE_INLINE ts_wv3 select3(ts_wm m, ts_wv3 a, ts_wv3 b)
 }
 
 void TS_WIDE(ts_xpbd_derive_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_state *predicted,
-                                        int32_t begin, int32_t end, float h)
+                                        const ts_body_store *store, int32_t begin, int32_t end, float h)
 {
     ts_wf inv_h = ts_w_splat(1.0f / h);
     ts_wf two_inv_h = ts_w_splat(2.0f / h);
@@ -67,6 +68,15 @@ void TS_WIDE(ts_xpbd_derive_velocities)(ts_body_state *TS_RESTRICT states, const
             b.w = select3(turned, ts_wv3_mul_add(p.w, scale, r), p.w);
             b.dq = (ts_wquat){ts_w_select(turned, q.x, b.dq.x), ts_w_select(turned, q.y, b.dq.y),
                               ts_w_select(turned, q.z, b.dq.z), ts_w_select(turned, q.w, b.dq.w)};
+        }
+        if (locks_in(store, i, s.count)) {
+            /* a correction along a locked axis is undone (the prediction
+             * kept it zero), and no velocity comes of it or of turning
+             * about a locked axis (motion_locks.h) */
+            lock_lanes m = lock_lanes_of(store, i, s.count);
+            b.dp = lock_keep(b.dp, p.dp, m.linear);
+            b.v = lock_zero(b.v, m.linear);
+            b.w = lock_zero(b.w, m.angular);
         }
         scatter_all(states, s.index, s.count, b);
     }

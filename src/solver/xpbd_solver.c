@@ -61,6 +61,7 @@
 #include "base/timer.h"
 #include "solver/contact_prepare.h"
 #include "solver/contact_solver.h"
+#include "solver/custom_constraint.h"
 #include "solver/integrate.h"
 #include "solver/solver.h"
 #include "solver/xpbd_contact.h"
@@ -97,6 +98,7 @@ typedef struct xpbd_run {
     const int32_t *joint_begin;   /* joint bundles of colour c: [joint_begin[c], joint_begin[c + 1]) */
     ts_xpbd_joint_context joint_kernels;
     ts_vec3 gravity;
+    ts_speed_limit limit; /* the world's speed limits in a substep */
     int substeps;
     int substep; /* the substep in progress (the position pass's push-out allowance) */
     int32_t awake;
@@ -164,9 +166,34 @@ static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
     }
 }
 
+/* A bundle of custom constraints (custom_constraint.h): its lanes' scalar rows. */
+static void run_custom_bundle(const xpbd_run *r, ts_joint_bundle_ref ref, pass kind)
+{
+    const ts_xpbd_joint_context *c = &r->joint_kernels;
+    ts_custom_lane *lanes = (ts_custom_lane *)c->joint_scratch->custom_lanes + ref.slot;
+    ts_custom_pass p = {c->states, c->h, c->inv_h, 0.0f, 1.0f, 0.0f};
+    switch (kind) {
+    case PASS_PREPARE:
+        for (int l = 0; l < ref.lanes; ++l) {
+            ts_custom_prepare(lanes + l, r->records, c->states, c->joint_scratch->sorted[ref.first + l], c->awake,
+                              c->h, false, true);
+        }
+        break;
+    case PASS_POSITIONS: ts_custom_xpbd_positions(lanes, ref.lanes, &p); break;
+    case PASS_VELOCITIES: ts_custom_xpbd_velocities(lanes, ref.lanes, &p); break;
+    case PASS_STORE: ts_custom_store(lanes, ref.lanes, r->records, c->inv_h); break;
+    default: break;
+    }
+}
+
 /* Joint bundle k. */
 static void run_joint_bundle(const xpbd_run *r, int32_t k, pass kind)
 {
+    ts_joint_bundle_ref ref = r->joint_kernels.joint_scratch->refs[k];
+    if (ref.type == TS_JOINT_CUSTOM) {
+        run_custom_bundle(r, ref, kind);
+        return;
+    }
     ts_xpbd_joint_bundle *b = r->joints + k;
     switch (kind) {
     case PASS_PREPARE: TS_WIDE(ts_xpbd_joint_prepare)(&r->joint_kernels, b, k); break;
@@ -202,13 +229,16 @@ static void run_block(void *context, int32_t block, int worker)
             TS_WIDE(ts_xpbd_keep_prediction)(scratch->substep_start, scratch->states, begin, end); /* a copy */
         }
         bad = TS_WIDE(ts_integrate_velocities)(scratch->states, store, begin, end, r->gravity, h, TS_FREE_AS_OTHERS, 1,
-                                               false);
-        bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h, TS_FREE_AS_OTHERS));
+                                               false, r->limit);
+        bad = min_slot(bad, TS_WIDE(ts_integrate_positions)(scratch->states, store, begin, end, h, TS_FREE_AS_OTHERS,
+                                                            r->limit));
         TS_WIDE(ts_xpbd_keep_prediction)(scratch->predicted, scratch->states, begin, end);
         break;
-    case PASS_DERIVE: TS_WIDE(ts_xpbd_derive_velocities)(scratch->states, scratch->predicted, begin, end, h); break;
+    case PASS_DERIVE:
+        TS_WIDE(ts_xpbd_derive_velocities)(scratch->states, scratch->predicted, store, begin, end, h);
+        break;
     case PASS_FINISH:
-        ts_states_finish(scratch->states, store, begin, end);
+        ts_states_finish(scratch->states, store, begin, end, r->limit);
         r->finish(r->finish_context, begin, end);
         break;
     case PASS_PREPARE:
@@ -373,6 +403,7 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
         .joint_begin = solver->joint_scratch.color_begin,
         .joint_kernels = {scratch->states, records, &solver->joint_scratch, awake, h, 1.0f / h},
         .gravity = g,
+        .limit = {solver->max_linear_speed, solver->max_rotation / h},
         .substeps = solver->substeps,
         .awake = awake,
     };
@@ -382,6 +413,8 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
         r.deep[w] = false;
     }
     run_xpbd(&r);
+    solver->dropped_joint = ts_custom_take_dropped(solver->joint_scratch.custom_lanes,
+                                                   solver->joint_scratch.custom_count, records);
     int32_t bad = INT32_MAX;
     for (int w = 0; w < workers; ++w) {
         bad = min_slot(bad, r.first_bad[w]);

@@ -16,11 +16,12 @@ ts_result ts_solve_xpbd_w1(ts_solver *solver, const ts_solve_input *in, int32_t 
 ts_result ts_solve_xpbd_w4(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 ts_result ts_solve_xpbd_w8(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 ts_result ts_solve_xpbd_w16(ts_solver *solver, const ts_solve_input *in, int32_t *held);
+ts_result ts_solve_xpbd_w16x(ts_solver *solver, const ts_solve_input *in, int32_t *held);
 
 /* Per-body passes (xpbd_bodies.c), over awake slots [begin, end). */
 void TS_WIDE(ts_xpbd_keep_prediction)(ts_body_state *TS_RESTRICT predicted, const ts_body_state *states,
                                       int32_t begin, int32_t end);
 void TS_WIDE(ts_xpbd_derive_velocities)(ts_body_state *TS_RESTRICT states, const ts_body_state *predicted,
-                                        int32_t begin, int32_t end, float h);
+                                        const ts_body_store *store, int32_t begin, int32_t end, float h);
 
 #endif

@@ -43,7 +43,8 @@
 typedef struct step_context {
     ts_world *world;
     float dt;
-    int32_t held; /* id index of a body held at its last finite state, or -1 */
+    int32_t held;    /* id index of a body held at its last finite state, or -1 */
+    int32_t dropped; /* id index of a custom constraint dropped for a bad row, or -1 */
 } step_context;
 
 /* The most stages a step publishes: pairs, narrowphase, body passes, the
@@ -83,6 +84,7 @@ static ts_result step_body(void *context)
     ts_collision *collision = &world->collision;
     ts_step_profile *profile = &world->profile;
     double start = ts_now_ms();
+    ts_broadphase_sweep_moved(records, &collision->broadphase, s->dt);
     TS_TRY(ts_broadphase_find_pairs(records, collision, &world->parallel));
     double mark = ts_now_ms();
     profile->update_pairs = mark - start;
@@ -103,6 +105,7 @@ static ts_result step_body(void *context)
     if (solved == TS_ERROR_OUT_OF_MEMORY) {
         return solved;
     }
+    s->dropped = world->solver.dropped_joint;
     mark = ts_now_ms();
     /* The refit runs even when a moved proxy found no room in the move
      * buffer: the enlarge marked its ancestors without growing them, and
@@ -128,7 +131,7 @@ ts_result ts_step_world(ts_world *world, float dt)
     ts_step_profile *profile = &world->profile;
     *profile = (ts_step_profile){0};
     double start = ts_now_ms();
-    step_context context = {world, dt, -1};
+    step_context context = {world, dt, -1, -1};
     int workers = world->records.store.table.end[TS_RANGE_AWAKE] >= TS_PARALLEL_MIN_BODIES ? world->thread_count : 1;
     TS_TRY(ts_parallel_run(&world->parallel, &world->records.allocator, workers, stage_capacity(world), step_body,
                            &context));
@@ -138,6 +141,12 @@ ts_result ts_step_world(ts_world *world, float dt)
                        "body (index %d) would have reached a non-finite velocity or pose (huge force, torque, dt or "
                        "gravity); it was held at its last finite state and its force cleared",
                        (int)context.held + 1);
+    }
+    if (context.dropped >= 0) {
+        return ts_fail(TS_ERROR_NOT_FINITE, "ts_world_step",
+                       "custom constraint (joint index %d) returned a bad row (a NaN or infinite number, lower > "
+                       "upper, or a negative softness); it was dropped and acts no more (destroy it)",
+                       (int)context.dropped + 1);
     }
     return TS_OK;
 }

@@ -37,6 +37,7 @@ typedef struct ts_world {
 
     int thread_count;  /* workers of a step (base/parallel.h) */
     bool enable_sleep; /* islands at rest sleep (islands/sleep.h) */
+    bool planar;       /* every dynamic body locked to its x-y plane (ts_world_def.planar) */
     void *user_data;
     float step_dt; /* dt of the step in progress */
     int step_count;

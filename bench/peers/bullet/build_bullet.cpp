@@ -54,8 +54,21 @@ static btCollisionShape *make_shape(const scene_shape &s)
         return new btBoxShape(vec(s.half_extents));
     case SCENE_CAPSULE:
         return new btCapsuleShape(s.radius, 2.0f * s.half_height);
+    case SCENE_HULL:
+    case SCENE_MESH:
+        break; /* not built for Bullet: bullet_supports() refuses such scenes */
     }
     return nullptr;
+}
+
+bool bullet_supports(const scene_desc *desc)
+{
+    for (int i = 0; i < desc->body_count; ++i) {
+        if (desc->bodies[i].shape.type == SCENE_HULL || desc->bodies[i].shape.type == SCENE_MESH) {
+            return false;
+        }
+    }
+    return true;
 }
 
 /* One Bullet shape per distinct geometry (scenes use a handful). */
@@ -82,7 +95,7 @@ static bool default_filter(const scene_shape &s)
     return s.category_bits == 1 && s.mask_bits == UINT64_MAX;
 }
 
-static void add_body(bullet_scene *scene, shape_cache *cache, const scene_body &b, bool sleep)
+static void add_body(bullet_scene *scene, shape_cache *cache, const scene_body &b, bool sleep, bool planar)
 {
     btCollisionShape *shape = cache->get(scene, b.shape);
     bool dynamic = b.type == SCENE_DYNAMIC;
@@ -103,6 +116,10 @@ static void add_body(bullet_scene *scene, shape_cache *cache, const scene_body &
         body->setAngularVelocity(vec(b.angular_velocity));
         if (!sleep) {
             body->setActivationState(DISABLE_DEACTIVATION);
+        }
+        if (planar) { /* a 2D scene: in the x-y plane, turning about z */
+            body->setLinearFactor(btVector3(1, 1, 0));
+            body->setAngularFactor(btVector3(0, 0, 1));
         }
     }
     if (default_filter(b.shape)) {
@@ -139,7 +156,7 @@ void bullet_build(const scene_desc *desc, bullet_scene *scene)
     shape_cache cache;
     scene->bodies.reserve((size_t)desc->body_count);
     for (int i = 0; i < desc->body_count; ++i) {
-        add_body(scene, &cache, desc->bodies[i], desc->sleep);
+        add_body(scene, &cache, desc->bodies[i], desc->sleep, desc->planar);
     }
     for (int i = 0; i < desc->joint_count; ++i) {
         add_joint(scene, desc, desc->joints[i]);

@@ -30,6 +30,8 @@ struct bullet_scene {
 
 /* An empty world with desc's gravity, then every body and joint of desc. */
 void bullet_build(const scene_desc *desc, bullet_scene *scene);
+/* Whether bullet_build makes every shape of the scene (not hulls and meshes yet). */
+bool bullet_supports(const scene_desc *desc);
 
 /* Dynamic bodies that are not asleep. */
 int bullet_awake_count(const bullet_scene *scene);

@@ -15,7 +15,8 @@ static bool refuse_tessera_settings(const bench_options &o)
 {
     const char *given = o.threads > 1 ? "--threads" : o.substeps >= 0 ? "--substeps" : o.width > 1 ? "--width"
                         : o.solver != nullptr ? "--solver" : o.sweep_count > 0 ? "--sweep"
-                        : o.compare != nullptr ? "--compare" : o.collide_only ? "--collide-only" : nullptr;
+                        : o.compare != nullptr ? "--compare" : o.collide_only ? "--collide-only"
+                        : o.record != nullptr ? "--record" : nullptr;
     if (given != nullptr) {
         std::fprintf(stderr, "tessera-bench-bullet: %s is a tessera setting; Bullet runs its defaults\n", given);
     }

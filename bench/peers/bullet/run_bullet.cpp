@@ -152,6 +152,11 @@ void bullet_run(const scene_info *scene_info_, const scene_params *params, const
     r->bodies = desc.body_count;
     r->dynamic_bodies = scene_dynamic_count(&desc);
     r->joints = desc.joint_count;
+    if (!bullet_supports(&desc)) {
+        snprintf(r->error, sizeof(r->error), "hull and mesh shapes are not built for Bullet yet");
+        scene_desc_free(&desc);
+        return;
+    }
     {
         bullet_scene scene;
         bullet_build(&desc, &scene);

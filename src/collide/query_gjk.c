@@ -1,0 +1,267 @@
+/* GJK distance (see gjk.h).
+ *
+ * The Minkowski difference M = B - A holds the origin exactly when the
+ * cores overlap; its point v closest to the origin gives the distance |v|
+ * and the closest points. GJK keeps a simplex (1 to 4 points of M, each the
+ * difference of a support point of B and one of A) and repeats:
+ *   1. replace the simplex by the smallest face of it that holds its point
+ *      closest to the origin, v = that point (barycentric weights kept);
+ *   2. a tetrahedron that holds the origin, or v = 0: the cores overlap;
+ *   3. w = support of M in direction -v; when w is no closer along v than v
+ *      itself (|v|^2 - v.w <= eps |v|^2), v is the answer; else add w.
+ * The closest points are the weighted sums of the simplex's A and B points. */
+#include "collide/query_gjk.h"
+
+#include "base/math3.h"
+
+#define GJK_MAX_ITERATIONS 32
+/* Relative progress below which v is final: float rounding limits it. */
+#define GJK_REL_TOLERANCE 1.0e-6f
+
+typedef struct vertex {
+    ts_vec3 a, b, w; /* w = b - a */
+    int index_a, index_b;
+} vertex;
+
+typedef struct simplex {
+    vertex v[4];
+    float weight[4];
+    int count;
+} simplex;
+
+bool ts_gjk_proxy_of(ts_shape_type type, const void *geometry, ts_transform xf, ts_gjk_proxy *proxy)
+{
+    switch (type) {
+    case TS_SHAPE_SPHERE:
+        proxy->points[0] = xf.p;
+        proxy->count = 1;
+        proxy->radius = ((const ts_sphere *)geometry)->radius;
+        return true;
+    case TS_SHAPE_CAPSULE: {
+        const ts_capsule *c = geometry;
+        ts_vec3 axis = ts_rotate(xf.q, ts_v3(0.0f, c->half_height, 0.0f));
+        proxy->points[0] = ts_sub(xf.p, axis);
+        proxy->points[1] = ts_add(xf.p, axis);
+        proxy->count = 2;
+        proxy->radius = c->radius;
+        return true;
+    }
+    case TS_SHAPE_BOX: {
+        ts_vec3 h = ((const ts_box *)geometry)->half_extents;
+        for (int k = 0; k < 8; ++k) {
+            ts_vec3 corner = {(k & 1) ? h.x : -h.x, (k & 2) ? h.y : -h.y, (k & 4) ? h.z : -h.z};
+            proxy->points[k] = ts_transform_point(xf, corner);
+        }
+        proxy->count = 8;
+        proxy->radius = 0.0f;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* The point of the cloud farthest along d (the first on a tie). */
+static int support(const ts_gjk_proxy *proxy, ts_vec3 d)
+{
+    int best = 0;
+    float best_dot = ts_dot(proxy->points[0], d);
+    for (int k = 1; k < proxy->count; ++k) {
+        float dot = ts_dot(proxy->points[k], d);
+        if (dot > best_dot) {
+            best = k;
+            best_dot = dot;
+        }
+    }
+    return best;
+}
+
+static vertex make_vertex(const ts_gjk_proxy *a, ts_vec3 offset_a, const ts_gjk_proxy *b, ts_vec3 d)
+{
+    vertex v;
+    v.index_a = support(a, ts_neg(d));
+    v.index_b = support(b, d);
+    v.a = ts_add(a->points[v.index_a], offset_a);
+    v.b = b->points[v.index_b];
+    v.w = ts_sub(v.b, v.a);
+    return v;
+}
+
+/* Keeps the listed vertices of s with their weights. */
+static void keep(simplex *s, int count, const int which[3], const float weight[3])
+{
+    vertex v[3];
+    for (int k = 0; k < count; ++k) {
+        v[k] = s->v[which[k]];
+    }
+    for (int k = 0; k < count; ++k) {
+        s->v[k] = v[k];
+        s->weight[k] = weight[k];
+    }
+    s->count = count;
+}
+
+/* Closest point of segment (p, q) of s to the origin: the projection
+ * t = -p.(q - p) / |q - p|^2, clamped to an end. */
+static void solve_segment(simplex *s, int i, int j)
+{
+    ts_vec3 p = s->v[i].w, e = ts_sub(s->v[j].w, p);
+    float t = -ts_dot(p, e);
+    float ee = ts_dot(e, e);
+    if (t <= 0.0f || ee <= 0.0f) {
+        keep(s, 1, (int[3]){i, 0, 0}, (float[3]){1.0f, 0.0f, 0.0f});
+    } else if (t >= ee) {
+        keep(s, 1, (int[3]){j, 0, 0}, (float[3]){1.0f, 0.0f, 0.0f});
+    } else {
+        t /= ee;
+        keep(s, 2, (int[3]){i, j, 0}, (float[3]){1.0f - t, t, 0.0f});
+    }
+}
+
+/* Closest point of triangle (a, b, c) of s to the origin p = 0, by its
+ * Voronoi regions (Ericson 5.1.5): vertex regions, then edge regions, else
+ * the face, with barycentric weights from the signed areas. */
+static void solve_triangle(simplex *s, int ia, int ib, int ic)
+{
+    ts_vec3 a = s->v[ia].w, b = s->v[ib].w, c = s->v[ic].w;
+    ts_vec3 ab = ts_sub(b, a), ac = ts_sub(c, a), ap = ts_neg(a);
+    float d1 = ts_dot(ab, ap), d2 = ts_dot(ac, ap);
+    if (d1 <= 0.0f && d2 <= 0.0f) {
+        keep(s, 1, (int[3]){ia, 0, 0}, (float[3]){1.0f, 0.0f, 0.0f});
+        return;
+    }
+    ts_vec3 bp = ts_neg(b);
+    float d3 = ts_dot(ab, bp), d4 = ts_dot(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3) {
+        keep(s, 1, (int[3]){ib, 0, 0}, (float[3]){1.0f, 0.0f, 0.0f});
+        return;
+    }
+    float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+        float v = d1 / (d1 - d3);
+        keep(s, 2, (int[3]){ia, ib, 0}, (float[3]){1.0f - v, v, 0.0f});
+        return;
+    }
+    ts_vec3 cp = ts_neg(c);
+    float d5 = ts_dot(ab, cp), d6 = ts_dot(ac, cp);
+    if (d6 >= 0.0f && d5 <= d6) {
+        keep(s, 1, (int[3]){ic, 0, 0}, (float[3]){1.0f, 0.0f, 0.0f});
+        return;
+    }
+    float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+        float w = d2 / (d2 - d6);
+        keep(s, 2, (int[3]){ia, ic, 0}, (float[3]){1.0f - w, w, 0.0f});
+        return;
+    }
+    float va = d3 * d6 - d5 * d4;
+    if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
+        float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        keep(s, 2, (int[3]){ib, ic, 0}, (float[3]){1.0f - w, w, 0.0f});
+        return;
+    }
+    float sum = va + vb + vc;
+    if (!(sum > 0.0f)) { /* degenerate (collinear): the best edge */
+        solve_segment(s, ia, ib);
+        return;
+    }
+    float denom = 1.0f / sum;
+    float v = vb * denom, w = vc * denom;
+    keep(s, 3, (int[3]){ia, ib, ic}, (float[3]){1.0f - v - w, v, w});
+}
+
+static ts_vec3 closest_of(const simplex *s)
+{
+    ts_vec3 p = {0.0f, 0.0f, 0.0f};
+    for (int k = 0; k < s->count; ++k) {
+        p = ts_mul_add(p, s->weight[k], s->v[k].w);
+    }
+    return p;
+}
+
+/* Tetrahedron: the origin is outside face (i, j, k) when it lies on the
+ * other side of the face's plane from the fourth vertex; of those faces,
+ * the closest triangle point wins. None: the origin is inside (returns
+ * true). A flat tetrahedron (no side has the fourth vertex off its plane)
+ * falls back to its best face. */
+static bool solve_tetrahedron(simplex *s)
+{
+    static const int faces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
+    simplex best = *s;
+    float best_sq = INFINITY;
+    bool outside_any = false;
+    for (int f = 0; f < 4; ++f) {
+        ts_vec3 a = s->v[faces[f][0]].w, b = s->v[faces[f][1]].w, c = s->v[faces[f][2]].w;
+        ts_vec3 d = s->v[faces[f][3]].w;
+        ts_vec3 n = ts_cross(ts_sub(b, a), ts_sub(c, a));
+        float side_origin = -ts_dot(a, n);
+        float side_d = ts_dot(ts_sub(d, a), n);
+        if (side_d != 0.0f && side_origin * side_d >= 0.0f) {
+            continue; /* the origin is on d's side of this face (or on it) */
+        }
+        outside_any = true;
+        simplex trial = *s;
+        solve_triangle(&trial, faces[f][0], faces[f][1], faces[f][2]);
+        ts_vec3 p = closest_of(&trial);
+        float sq = ts_dot(p, p);
+        if (sq < best_sq) {
+            best_sq = sq;
+            best = trial;
+        }
+    }
+    if (!outside_any) {
+        return true;
+    }
+    *s = best;
+    return false;
+}
+
+void ts_gjk_distance(const ts_gjk_proxy *a, ts_vec3 offset_a, const ts_gjk_proxy *b, ts_gjk_result *result)
+{
+    simplex s;
+    s.v[0] = make_vertex(a, offset_a, b, ts_sub(b->points[0], ts_add(a->points[0], offset_a)));
+    s.weight[0] = 1.0f;
+    s.count = 1;
+    bool overlap = false;
+    int iteration = 0;
+    for (; iteration < GJK_MAX_ITERATIONS; ++iteration) {
+        switch (s.count) {
+        case 2: solve_segment(&s, 0, 1); break;
+        case 3: solve_triangle(&s, 0, 1, 2); break;
+        case 4: overlap = solve_tetrahedron(&s); break;
+        default: break;
+        }
+        if (overlap) {
+            break;
+        }
+        ts_vec3 v = closest_of(&s);
+        float vv = ts_dot(v, v);
+        if (vv <= 1.0e-24f) {
+            overlap = true;
+            break;
+        }
+        vertex w = make_vertex(a, offset_a, b, ts_neg(v));
+        /* no progress towards the origin along v, or a vertex already held: done */
+        if (vv - ts_dot(v, w.w) <= GJK_REL_TOLERANCE * vv) {
+            break;
+        }
+        bool repeat = false;
+        for (int k = 0; k < s.count; ++k) {
+            repeat = repeat || (s.v[k].index_a == w.index_a && s.v[k].index_b == w.index_b);
+        }
+        if (repeat) {
+            break;
+        }
+        s.v[s.count] = w;
+        s.weight[s.count] = 0.0f;
+        s.count += 1;
+    }
+    ts_vec3 pa = {0.0f, 0.0f, 0.0f}, pb = {0.0f, 0.0f, 0.0f};
+    for (int k = 0; k < s.count; ++k) {
+        pa = ts_mul_add(pa, s.weight[k], s.v[k].a);
+        pb = ts_mul_add(pb, s.weight[k], s.v[k].b);
+    }
+    result->point_a = pa;
+    result->point_b = pb;
+    result->distance = overlap ? 0.0f : ts_length(ts_sub(pb, pa));
+    result->iterations = iteration;
+}

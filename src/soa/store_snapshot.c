@@ -1,0 +1,401 @@
+/* Snapshots of the SoA stores and the contact records (see
+ * records_snapshot.h): a table's slots in range order, then per slot the
+ * columns that differ from what that slot's object predicts.
+ *
+ * What is not written (and is zero in a loaded world) is what no stage
+ * reads before writing it:
+ * - the body store's world inverse inertias (inv_iw_*): written for the
+ *   awake bodies by the solver at each step's start, read only for those;
+ * - a contact's points past its point count (the narrowphase matches old
+ *   points up to the old count only), its recycling columns unless
+ *   TS_CONTACT_CACHED is set (read only with it), and its shift unless it
+ *   has points (B's anchors are A's plus the shift). */
+#include "soa/records_snapshot.h"
+
+#include "base/alloc.h"
+#include "base/math3.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* ---- a table's slots ---- */
+
+static void save_slots(ts_writer *w, const ts_soa_table *t)
+{
+    ts_put_varint(w, (uint64_t)t->count);
+    for (int r = 0; r + 1 < t->layout.range_count; ++r) {
+        ts_put_varint(w, (uint64_t)t->end[r]);
+    }
+    ts_put_u32(w, t->revision);
+    for (int32_t i = 0; i < t->count; ++i) {
+        ts_put_varint(w, (uint64_t)t->id_of_slot[i]);
+    }
+}
+
+/* Reads the slots of a table whose objects are the live ids below `ids`
+ * (`live` of them); the columns are zeroed. */
+static ts_load_status load_slots(ts_reader *r, ts_soa_table *t, void **columns, const ts_records *records,
+                                 bool (*alive)(const ts_records *, int32_t), int32_t ids, int32_t live,
+                                 const char *what)
+{
+    int32_t count = ts_get_count(r, live, 1, what);
+    int32_t previous = 0;
+    for (int k = 0; k + 1 < t->layout.range_count; ++k) {
+        t->end[k] = ts_get_count(r, count < 0 ? 0 : count, 0, "a range end");
+        if (!r->failed && t->end[k] < previous) {
+            ts_reader_fail(r, "the range ends are out of order");
+        }
+        previous = t->end[k];
+    }
+    uint32_t revision = ts_get_u32(r);
+    if (r->failed) {
+        return TS_LOAD_INVALID;
+    }
+    if (count != live) {
+        ts_reader_fail(r, "%d slots for %d live objects", (int)count, (int)live);
+        return TS_LOAD_INVALID;
+    }
+    if (!ts_soa_reserve(t, columns, &records->allocator, count, ids)) {
+        return TS_LOAD_NO_MEMORY;
+    }
+    t->end[t->layout.range_count - 1] = count;
+    t->count = count;
+    t->revision = revision;
+    for (int c = 0; c < t->layout.column_count; ++c) {
+        if (count > 0) {
+            memset(columns[c], 0, (size_t)count * t->layout.widths[c] * sizeof(uint32_t));
+        }
+    }
+    for (int32_t i = 0; i < count; ++i) {
+        int32_t id = ts_get_index(r, 0, ids, "a slot's id");
+        if (r->failed) {
+            return TS_LOAD_INVALID;
+        }
+        if (t->slot_of_id[id] != -1 || !alive(records, id)) {
+            ts_reader_fail(r, "id %d is dead or has two slots", (int)id);
+            return TS_LOAD_INVALID;
+        }
+        t->id_of_slot[i] = id;
+        t->slot_of_id[id] = i;
+    }
+    return TS_LOAD_OK;
+}
+
+/* ---- the body store ---- */
+
+static bool body_alive(const ts_records *records, int32_t index) { return records->bodies[index].alive; }
+
+/* Columns in the order of their mask bits: those most often set first, so
+ * that a moving body's mask is two bytes; -1 ends the list. */
+static const int8_t body_order[] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 37, /* p, q, v, w, sleep_time */
+    13, 14, 15, 16, 17, 18,                                 /* force, torque */
+    19, 20, 21, 22, 23, 24, 25, 26, 27, 28,                 /* masses, damping, gravity scale */
+    35, 36, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, /* extent, sleep threshold, bounds, edges */
+    -1,
+};
+
+void ts_body_store_save(ts_writer *w, const ts_records *records, ts_body_predict_fn *predict)
+{
+    const ts_body_store *s = &records->store;
+    save_slots(w, &s->table);
+    for (int32_t i = 0; i < s->table.count; ++i) {
+        uint32_t predicted[TS_BODY_COLUMNS];
+        predict(records, s->table.id_of_slot[i], predicted);
+        uint64_t mask = 0;
+        for (int b = 0; body_order[b] >= 0; ++b) {
+            int c = body_order[b];
+            mask |= ((const uint32_t *)s->columns[c])[i] != predicted[c] ? (uint64_t)1 << b : 0;
+        }
+        ts_put_varint(w, mask);
+        for (int b = 0; body_order[b] >= 0; ++b) {
+            if (mask >> b & 1) {
+                ts_put_u32(w, ((const uint32_t *)s->columns[body_order[b]])[i]);
+            }
+        }
+    }
+}
+
+ts_load_status ts_body_store_load(ts_reader *r, ts_records *records, ts_body_predict_fn *predict)
+{
+    ts_body_store *s = &records->store;
+    int32_t live = 0;
+    for (int32_t b = 0; b < records->body_ids.next_index; ++b) {
+        live += records->bodies[b].alive ? 1 : 0;
+    }
+    ts_load_status status =
+        load_slots(r, &s->table, s->columns, records, body_alive, records->body_ids.next_index, live, "the body slots");
+    if (status != TS_LOAD_OK) {
+        return status;
+    }
+    int bits = 0;
+    while (body_order[bits] >= 0) {
+        ++bits;
+    }
+    for (int32_t i = 0; i < s->table.count && !r->failed; ++i) {
+        int32_t id = s->table.id_of_slot[i];
+        const ts_body *body = records->bodies + id;
+        if (!body->alive || (body->type == TS_BODY_STATIC) != (i >= s->table.end[TS_RANGE_SLEEPING])) {
+            ts_reader_fail(r, "body %d is dead, or static outside the static range (or the reverse)", (int)id);
+            break;
+        }
+        uint32_t predicted[TS_BODY_COLUMNS];
+        predict(records, id, predicted);
+        for (int c = 0; c < TS_BODY_COLUMNS; ++c) {
+            ((uint32_t *)s->columns[c])[i] = predicted[c];
+        }
+        ((uint32_t *)s->columns[29])[i] = 0; /* the world inverse inertia: the solver's, each step */
+        uint64_t mask = ts_get_varint(r);
+        if (mask >> bits != 0) {
+            ts_reader_fail(r, "body %d's column mask names a column that is never written", (int)id);
+            break;
+        }
+        for (int b = 0; b < bits; ++b) {
+            if (mask >> b & 1) {
+                ((uint32_t *)s->columns[body_order[b]])[i] = ts_get_u32(r);
+            }
+        }
+        for (int c = 0; c < 13; ++c) { /* pose and velocity */
+            if (!ts_is_finite(((const float *)s->columns[c])[i])) {
+                ts_reader_fail(r, "body %d's pose or velocity is not finite", (int)id);
+                break;
+            }
+        }
+        if (s->first_shape[i] != body->first_shape || s->edges[i] != body->contact_count + body->joint_count) {
+            ts_reader_fail(r, "body %d's first-shape or edge column disagrees with its lists", (int)id);
+        }
+    }
+    /* the world inverse inertias are zero (see the top of this file) */
+    for (int c = 29; c < 35; ++c) {
+        if (s->table.count > 0) {
+            memset(s->columns[c], 0, (size_t)s->table.count * sizeof(float));
+        }
+    }
+    return r->failed ? TS_LOAD_INVALID : TS_LOAD_OK;
+}
+
+/* ---- contacts ---- */
+
+static int32_t *contact_head(ts_records *records, int32_t body) { return &records->bodies[body].contact_head; }
+static int32_t *contact_count(ts_records *records, int32_t body) { return &records->bodies[body].contact_count; }
+static int32_t *contact_edge(ts_records *records, int32_t key)
+{
+    return &records->contacts[key >> 1].edges[key & 1].body;
+}
+static bool contact_alive(const ts_records *records, int32_t index) { return records->contacts[index].alive; }
+
+static ts_edge_lists contact_lists(const ts_records *records)
+{
+    return (ts_edge_lists){contact_head, contact_count, contact_edge, contact_alive, records->contact_ids.next_index};
+}
+
+/* Per-contact columns and per-point ones (the last 7) of the contact
+ * store, by index: each named column's place in contact_store.h's table. */
+#define C_INDEX(field) ((int)(offsetof(ts_contact_store, field) / sizeof(void *)))
+enum {
+    C_SHAPE_A = C_INDEX(shape_a),
+    C_SHAPE_B = C_INDEX(shape_b),
+    C_BODY_A = C_INDEX(body_a),
+    C_BODY_B = C_INDEX(body_b),
+    C_FRICTION = C_INDEX(friction),
+    C_RESTITUTION = C_INDEX(restitution),
+    C_POINT_COUNT = C_INDEX(point_count),
+    C_FLAGS = C_INDEX(flags),
+    C_SHIFT = C_INDEX(shift_x), /* shift_x, _y, _z */
+    C_CACHE = C_INDEX(cache_ax), /* the recycling columns, up to the first per-point one */
+    C_PER_CONTACT = C_INDEX(anchor_ax),
+    C_POINT_COLUMNS = TS_CONTACT_COLUMNS - C_INDEX(anchor_ax),
+};
+_Static_assert(C_SHIFT + 3 == C_CACHE && C_POINT_COLUMNS == 7, "contact_store.h's columns moved: check the snapshot");
+
+/* What a contact's per-contact columns are unless written. */
+static void predict_contact(const ts_records *records, int32_t contact, uint32_t out[C_PER_CONTACT])
+{
+    const ts_contact *c = records->contacts + contact;
+    const ts_shape *a = records->shapes + c->shape_a;
+    const ts_shape *b = records->shapes + c->shape_b;
+    memset(out, 0, sizeof(uint32_t) * C_PER_CONTACT);
+    out[C_SHAPE_A] = (uint32_t)c->shape_a;
+    out[C_SHAPE_B] = (uint32_t)c->shape_b;
+    out[C_BODY_A] = (uint32_t)a->body;
+    out[C_BODY_B] = (uint32_t)b->body;
+    float friction = sqrtf(a->friction * b->friction); /* as contact.c mixes them */
+    float restitution = a->restitution > b->restitution ? a->restitution : b->restitution;
+    memcpy(out + C_FRICTION, &friction, 4);
+    memcpy(out + C_RESTITUTION, &restitution, 4);
+}
+
+/* Whether per-contact column c is kept for a contact with these flags and points. */
+static bool contact_column_kept(int c, uint32_t flags, int32_t points)
+{
+    if (c == C_POINT_COUNT || c == C_FLAGS) {
+        return false; /* in the slot's first byte */
+    }
+    if (c >= C_SHIFT && c < C_SHIFT + 3) {
+        return points > 0;
+    }
+    if (c >= C_CACHE) {
+        return (flags & TS_CONTACT_CACHED) != 0;
+    }
+    return true;
+}
+
+void ts_contacts_save(ts_writer *w, const ts_records *records)
+{
+    ts_id_pool_save(w, &records->contact_ids);
+    for (int32_t i = 0; i < records->contact_ids.next_index; ++i) {
+        const ts_contact *c = records->contacts + i;
+        if (c->alive) {
+            ts_put_varint(w, (uint64_t)c->shape_a);
+            ts_put_varint(w, (uint64_t)c->shape_b);
+            ts_put_u8(w, c->linked ? 1 : 0);
+        }
+    }
+    ts_edge_lists lists = contact_lists(records);
+    ts_edge_lists_save(w, records, &lists);
+
+    const ts_contact_store *s = &records->contact_store;
+    save_slots(w, &s->table);
+    for (int32_t i = 0; i < s->table.count; ++i) {
+        uint32_t flags = s->flags[i];
+        int32_t points = s->point_count[i];
+        ts_put_u8(w, (uint8_t)((uint32_t)points | flags << 3));
+        uint32_t predicted[C_PER_CONTACT];
+        predict_contact(records, s->table.id_of_slot[i], predicted);
+        uint32_t mask = 0;
+        for (int c = 0; c < C_PER_CONTACT; ++c) {
+            uint32_t value = ((const uint32_t *)s->columns[c])[i];
+            mask |= contact_column_kept(c, flags, points) && value != predicted[c] ? 1u << c : 0u;
+        }
+        ts_put_varint(w, mask);
+        for (int c = 0; c < C_PER_CONTACT; ++c) {
+            if (mask >> c & 1) {
+                ts_put_u32(w, ((const uint32_t *)s->columns[c])[i]);
+            }
+        }
+        for (int k = 0; k < points; ++k) {
+            uint8_t point_mask = 0;
+            for (int c = 0; c < C_POINT_COLUMNS; ++c) {
+                point_mask |= ((const uint32_t *)s->columns[C_PER_CONTACT + c])[4 * i + k] != 0 ? 1u << c : 0u;
+            }
+            ts_put_u8(w, point_mask);
+            for (int c = 0; c < C_POINT_COLUMNS; ++c) {
+                if (point_mask >> c & 1) {
+                    ts_put_u32(w, ((const uint32_t *)s->columns[C_PER_CONTACT + c])[4 * i + k]);
+                }
+            }
+        }
+    }
+}
+
+static ts_load_status load_contact_records(ts_reader *r, ts_records *records, int32_t *live)
+{
+    const ts_allocator *a = &records->allocator;
+    ts_load_status status = ts_id_pool_load(r, &records->contact_ids, a, TS_MAX_OBJECTS, "the contact count");
+    if (status != TS_LOAD_OK) {
+        return status;
+    }
+    int32_t n = records->contact_ids.next_index, shapes = records->shape_ids.next_index;
+    if (n > 0) {
+        records->contacts = ts_alloc(a, (size_t)n * sizeof(ts_contact));
+        if (records->contacts == NULL) {
+            return TS_LOAD_NO_MEMORY;
+        }
+        records->contact_capacity = n;
+        memset(records->contacts, 0, (size_t)n * sizeof(ts_contact));
+    }
+    *live = n - records->contact_ids.free_count;
+    for (int32_t k = 0; k < records->contact_ids.free_count; ++k) {
+        ts_contact *c = records->contacts + records->contact_ids.free_ids[k];
+        if (c->color == 1) {
+            ts_reader_fail(r, "free contact id %d is listed twice", (int)records->contact_ids.free_ids[k]);
+            return TS_LOAD_INVALID;
+        }
+        c->color = 1; /* marks a free id until the loop below */
+    }
+    for (int32_t i = 0; i < n && !r->failed; ++i) {
+        ts_contact *c = records->contacts + i;
+        bool is_free = c->color == 1;
+        *c = (ts_contact){.color = -1, .color_index = -1, .graph_body = {-1, -1}, .alive = !is_free,
+                          .shape_a = -1, .shape_b = -1, .edges = {{-1, -1, -1}, {-1, -1, -1}}};
+        if (is_free) {
+            continue;
+        }
+        c->shape_a = ts_get_index(r, 0, shapes, "a contact's shape");
+        c->shape_b = ts_get_index(r, 0, shapes, "a contact's shape");
+        c->linked = ts_get_bool(r, "a contact's linked flag");
+        if (r->failed) {
+            break;
+        }
+        const ts_shape *sa = records->shapes + c->shape_a, *sb = records->shapes + c->shape_b;
+        if (!sa->alive || !sb->alive || c->shape_a >= c->shape_b) {
+            ts_reader_fail(r, "contact %d's shapes %d and %d are dead or out of order", (int)i, (int)c->shape_a,
+                           (int)c->shape_b);
+            break;
+        }
+        c->edges[0].body = sa->body;
+        c->edges[1].body = sb->body;
+    }
+    return r->failed ? TS_LOAD_INVALID : TS_LOAD_OK;
+}
+
+ts_load_status ts_contacts_load(ts_reader *r, ts_records *records)
+{
+    int32_t live = 0;
+    ts_load_status status = load_contact_records(r, records, &live);
+    if (status != TS_LOAD_OK) {
+        return status;
+    }
+    ts_edge_lists lists = contact_lists(records);
+    status = ts_edge_lists_load(r, records, &lists);
+    if (status != TS_LOAD_OK) {
+        return status;
+    }
+    ts_contact_store *s = &records->contact_store;
+    status = load_slots(r, &s->table, s->columns, records, contact_alive, records->contact_ids.next_index, live,
+                        "the contact slots");
+    if (status != TS_LOAD_OK) {
+        return status;
+    }
+    for (int32_t i = 0; i < s->table.count && !r->failed; ++i) {
+        uint8_t head = ts_get_u8(r);
+        int32_t points = head & 7;
+        uint32_t flags = (uint32_t)head >> 3;
+        if (points > TS_CONTACT_POINTS || ((flags & TS_CONTACT_TOUCHING) != 0) != (points > 0)) {
+            ts_reader_fail(r, "contact slot %d has %d points and flags %u", (int)i, (int)points, (unsigned)flags);
+            break;
+        }
+        s->point_count[i] = points;
+        s->flags[i] = flags;
+        uint32_t predicted[C_PER_CONTACT];
+        predict_contact(records, s->table.id_of_slot[i], predicted);
+        uint64_t mask = ts_get_varint(r);
+        for (int c = 0; c < C_PER_CONTACT; ++c) {
+            bool written = (mask >> c & 1) != 0;
+            if (written && !contact_column_kept(c, flags, points)) {
+                ts_reader_fail(r, "contact slot %d writes column %d, which is never written", (int)i, c);
+                break;
+            }
+            if (c != C_POINT_COUNT && c != C_FLAGS) {
+                ((uint32_t *)s->columns[c])[i] = written ? ts_get_u32(r) : predicted[c];
+            }
+        }
+        if (mask >> C_PER_CONTACT != 0) {
+            ts_reader_fail(r, "contact slot %d's column mask is %llu", (int)i, (unsigned long long)mask);
+        }
+        if (s->shape_a[i] != (int32_t)predicted[C_SHAPE_A] || s->shape_b[i] != (int32_t)predicted[C_SHAPE_B] ||
+            s->body_a[i] != (int32_t)predicted[C_BODY_A] || s->body_b[i] != (int32_t)predicted[C_BODY_B]) {
+            ts_reader_fail(r, "contact slot %d names other shapes or bodies than its contact", (int)i);
+        }
+        for (int k = 0; k < points && !r->failed; ++k) {
+            uint8_t point_mask = ts_get_u8(r);
+            if (point_mask >= 128) {
+                ts_reader_fail(r, "contact slot %d's point mask is %u", (int)i, (unsigned)point_mask);
+            }
+            for (int c = 0; c < C_POINT_COLUMNS; ++c) {
+                ((uint32_t *)s->columns[C_PER_CONTACT + c])[4 * i + k] = (point_mask >> c & 1) ? ts_get_u32(r) : 0u;
+            }
+        }
+    }
+    return r->failed ? TS_LOAD_INVALID : TS_LOAD_OK;
+}

@@ -1,0 +1,134 @@
+// Far-away bodies as dots: a moving body smaller than a few pixels on
+// screen is not drawn as a mesh but written here into a low-resolution
+// image, one texel per CELL x CELL pixel cell of the canvas, holding the
+// colour and depth of the nearest such body whose centre falls in the cell.
+// One quad draws the image with those depths, so meshes and dots hide each
+// other correctly. A renderer without a GPU (SwiftShader, as in headless
+// Chromium) pays a setup per instance and per point: 100,000 bodies as
+// meshes or points cost it 50-100 ms a frame, as one quad a few.
+
+import * as THREE from 'three';
+
+export const CELL = 3;
+
+const vertexShader = /* glsl */ `
+  uniform vec4 rect; // the quad: x0, y0, x1, y1 in normalised device coordinates
+  void main() {
+    gl_Position = vec4(mix(rect.xy, rect.zw, uv), 0.0, 1.0);
+  }
+`;
+
+const fragmentShader = /* glsl */ `
+  uniform sampler2D colors; // sRGB colour, alpha 0 where no dot
+  uniform sampler2D depths; // window depth (0 near .. 1 far)
+  uniform float cell;
+  void main() {
+    ivec2 c = ivec2(gl_FragCoord.xy / cell);
+    vec4 color = texelFetch(colors, c, 0);
+    if (color.a == 0.0) discard;
+    gl_FragColor = vec4(color.rgb * 0.85, 1.0); // about as dark as a lit mesh
+    gl_FragDepth = texelFetch(depths, c, 0).r;
+  }
+`;
+
+export class Dots {
+  constructor() {
+    this.cellsX = 0;
+    this.cellsY = 0;
+    this.cellDot = new Int32Array(0); // slot of the nearest dot per cell, -1 none
+    this.cellDepth = new Float32Array(0); // its clip w (distance along the view)
+    this.count = 0; // dots offered this frame
+    this.shown = 0; // cells drawn
+    this.material = new THREE.ShaderMaterial({
+      vertexShader,
+      fragmentShader,
+      uniforms: { rect: { value: new THREE.Vector4() }, colors: { value: null }, depths: { value: null },
+        cell: { value: CELL } },
+    });
+    this.quad = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), this.material);
+    this.quad.frustumCulled = false;
+    this.quad.visible = false;
+  }
+
+  // Starts a frame on a canvas of width x height pixels.
+  begin(width, height) {
+    this.count = 0;
+    this.width = width;
+    this.height = height;
+    const cellsX = Math.ceil(width / CELL);
+    const cellsY = Math.ceil(height / CELL);
+    if (cellsX !== this.cellsX || cellsY !== this.cellsY) this.resize(cellsX, cellsY);
+    this.cellDot.fill(-1);
+  }
+
+  resize(cellsX, cellsY) {
+    this.cellsX = cellsX;
+    this.cellsY = cellsY;
+    this.cellDot = new Int32Array(cellsX * cellsY);
+    this.cellDepth = new Float32Array(cellsX * cellsY);
+    for (const t of [this.colorTexture, this.depthTexture]) if (t) t.dispose();
+    this.colorBytes = new Uint8Array(4 * cellsX * cellsY);
+    this.depthValues = new Float32Array(cellsX * cellsY);
+    this.colorTexture = new THREE.DataTexture(this.colorBytes, cellsX, cellsY, THREE.RGBAFormat, THREE.UnsignedByteType);
+    this.depthTexture = new THREE.DataTexture(this.depthValues, cellsX, cellsY, THREE.RedFormat, THREE.FloatType);
+    for (const t of [this.colorTexture, this.depthTexture]) {
+      t.minFilter = t.magFilter = THREE.NearestFilter;
+      t.generateMipmaps = false;
+    }
+    this.material.uniforms.colors.value = this.colorTexture;
+    this.material.uniforms.depths.value = this.depthTexture;
+  }
+
+  // A dot: the body's slot (its colour is taken only if it is drawn), its
+  // place on the canvas (x, y in pixels from the top left, inside it) and its
+  // clip w (the distance in front of the camera).
+  offer(slot, x, y, w) {
+    this.count += 1;
+    // Cells count from the bottom row, as gl_FragCoord does.
+    const cell = (((this.height - y) / CELL) | 0) * this.cellsX + ((x / CELL) | 0);
+    const held = this.cellDot[cell];
+    if (held < 0 || w < this.cellDepth[cell]) {
+      this.cellDot[cell] = slot;
+      this.cellDepth[cell] = w;
+    }
+  }
+
+  // Writes the image: each cell's dot coloured by colorOf(slot) (an sRGB
+  // byte triple), its depth from the projection matrix's elements p10, p14
+  // (window depth = (1 - p10 + p14 / w) / 2), and the quad over the cells used.
+  commit(colorOf, p10, p14) {
+    const { cellsX, cellDot, cellDepth, colorBytes, depthValues } = this;
+    let shown = 0;
+    let x0 = cellsX, y0 = this.cellsY, x1 = -1, y1 = -1;
+    for (let cell = 0; cell < cellDot.length; ++cell) {
+      const slot = cellDot[cell];
+      if (slot < 0) {
+        colorBytes[4 * cell + 3] = 0;
+        continue;
+      }
+      const rgb = colorOf(slot);
+      colorBytes[4 * cell] = rgb[0];
+      colorBytes[4 * cell + 1] = rgb[1];
+      colorBytes[4 * cell + 2] = rgb[2];
+      colorBytes[4 * cell + 3] = 255;
+      depthValues[cell] = 0.5 * (1 - p10 + p14 / cellDepth[cell]);
+      const cx = cell % cellsX, cy = (cell / cellsX) | 0;
+      x0 = Math.min(x0, cx), x1 = Math.max(x1, cx), y0 = Math.min(y0, cy), y1 = Math.max(y1, cy);
+      shown += 1;
+    }
+    this.shown = shown;
+    this.quad.visible = shown > 0;
+    if (shown === 0) return;
+    const toX = (c) => ((c * CELL) / this.width) * 2 - 1;
+    const toY = (c) => ((c * CELL) / this.height) * 2 - 1;
+    this.material.uniforms.rect.value.set(toX(x0), toY(y0), toX(x1 + 1), toY(y1 + 1));
+    this.colorTexture.needsUpdate = true;
+    this.depthTexture.needsUpdate = true;
+  }
+
+  dispose() {
+    this.quad.geometry.dispose();
+    this.material.dispose();
+    for (const t of [this.colorTexture, this.depthTexture]) if (t) t.dispose();
+  }
+}

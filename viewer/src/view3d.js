@@ -1,0 +1,372 @@
+// The 3D view: one three.js InstancedMesh per shape kind (spheres, boxes;
+// capsules one per size), static and moving bodies apart (static ones are
+// see-through so that walls do not hide what they hold), instance matrices
+// and colours written straight into the meshes' arrays each frame, contact
+// points and normals on top, an orbit camera.
+
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { BODY_STATIC, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_SPHERE } from './recording.js';
+import { ColorPalette } from './colors.js';
+import { Dots } from './dots.js';
+
+export const BACKGROUND = 0x1b1e24;
+const NORMAL_LENGTH = 0.3; // metres: how long a contact normal is drawn
+const DOT_RADIUS = 2.5; // pixels: a moving shape smaller than this on screen is drawn as a dot
+const FAST_PIXELS = 500000; // the most pixels the canvas has in "fast" mode (960 x 520)
+
+// A group of instances drawn by one InstancedMesh.
+class InstanceGroup {
+  constructor(key, geometry, isStatic) {
+    this.key = key;
+    this.geometry = geometry;
+    this.isStatic = isStatic;
+    this.records = []; // BODY record id per instance
+    this.locals = [];  // shape local transform (7 floats) per instance, or null
+    this.scales = [];  // 3 per instance
+    this.reaches = []; // bounding radius per instance
+  }
+
+  add(recordId, shape, scale, reach) {
+    const l = shape.local;
+    const identity = l[0] === 0 && l[1] === 0 && l[2] === 0 && l[3] === 0 && l[4] === 0 && l[5] === 0 && l[6] === 1;
+    this.records.push(recordId);
+    this.locals.push(identity ? null : l);
+    this.scales.push(...scale);
+    this.reaches.push(reach);
+  }
+}
+
+function shapeGeometry(shape, detail) {
+  const [a, b, c] = shape.size;
+  switch (shape.type) {
+    case SHAPE_BOX: return { key: 'box', scale: [a, b, c], reach: Math.hypot(a, b, c) };
+    case SHAPE_SPHERE: return { key: `sphere${detail}`, scale: [a, a, a], reach: a };
+    case SHAPE_CAPSULE:
+      return { key: `capsule:${a}:${b}`, scale: [1, 1, 1], radius: a, halfHeight: b, reach: a + b };
+    default: return null;
+  }
+}
+
+function makeGeometry(key, info) {
+  if (key === 'box') return new THREE.BoxGeometry(2, 2, 2);
+  if (key.startsWith('sphere')) return new THREE.IcosahedronGeometry(1, Number(key.slice(6)));
+  return new THREE.CapsuleGeometry(info.radius, 2 * info.halfHeight, 4, 12);
+}
+
+// The world centre of a shape: pose position + rotate(pose rotation, local position).
+function shapeCenter(pose, po, local, out) {
+  out[0] = pose[po], out[1] = pose[po + 1], out[2] = pose[po + 2];
+  if (local === null) return;
+  const x = pose[po + 3], y = pose[po + 4], z = pose[po + 5], w = pose[po + 6];
+  const lx = local[0], ly = local[1], lz = local[2];
+  const tx = 2 * (y * lz - z * ly), ty = 2 * (z * lx - x * lz), tz = 2 * (x * ly - y * lx);
+  out[0] += lx + w * tx + (y * tz - z * ty);
+  out[1] += ly + w * ty + (z * tx - x * tz);
+  out[2] += lz + w * tz + (x * ty - y * tx);
+}
+
+// Writes the column-major matrix of pose (p, q) * local (pl, ql) * scale into m at offset o.
+function writeMatrix(m, o, pose, po, local, sx, sy, sz) {
+  let px = pose[po], py = pose[po + 1], pz = pose[po + 2];
+  let x = pose[po + 3], y = pose[po + 4], z = pose[po + 5], w = pose[po + 6];
+  if (local !== null) {
+    // p += rotate(q, pl): t = 2 (v x pl), p + pl + w t + v x t
+    const lx = local[0], ly = local[1], lz = local[2];
+    const tx = 2 * (y * lz - z * ly), ty = 2 * (z * lx - x * lz), tz = 2 * (x * ly - y * lx);
+    px += lx + w * tx + (y * tz - z * ty);
+    py += ly + w * ty + (z * tx - x * tz);
+    pz += lz + w * tz + (x * ty - y * tx);
+    // q = q * ql (Hamilton product)
+    const bx = local[3], by = local[4], bz = local[5], bw = local[6];
+    const nx = w * bx + x * bw + y * bz - z * by;
+    const ny = w * by - x * bz + y * bw + z * bx;
+    const nz = w * bz + x * by - y * bx + z * bw;
+    const nw = w * bw - x * bx - y * by - z * bz;
+    x = nx, y = ny, z = nz, w = nw;
+  }
+  const xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+  m[o] = (1 - 2 * (yy + zz)) * sx; m[o + 1] = 2 * (xy + wz) * sx; m[o + 2] = 2 * (xz - wy) * sx; m[o + 3] = 0;
+  m[o + 4] = 2 * (xy - wz) * sy; m[o + 5] = (1 - 2 * (xx + zz)) * sy; m[o + 6] = 2 * (yz + wx) * sy; m[o + 7] = 0;
+  m[o + 8] = 2 * (xz + wy) * sz; m[o + 9] = 2 * (yz - wx) * sz; m[o + 10] = (1 - 2 * (xx + yy)) * sz; m[o + 11] = 0;
+  m[o + 12] = px; m[o + 13] = py; m[o + 14] = pz; m[o + 15] = 1;
+}
+
+// Whether WebGL runs on the CPU (SwiftShader, llvmpipe): as in headless
+// Chromium, or a browser without a usable GPU.
+function isSoftwareRenderer() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return false;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return /swiftshader|llvmpipe|software/i.test(name);
+}
+
+export class View3D {
+  constructor(container) {
+    this.container = container;
+    // "fast" on a software renderer (unless ?quality=high): no antialiasing,
+    // and at most FAST_PIXELS pixels, which it pays for one by one.
+    const quality = new URLSearchParams(location.search).get('quality');
+    this.fast = quality === 'fast' || (quality !== 'high' && isSoftwareRenderer());
+    this.renderer = new THREE.WebGLRenderer({ antialias: !this.fast });
+    this.renderer.setClearColor(BACKGROUND);
+    container.appendChild(this.renderer.domElement);
+    this.scene = new THREE.Scene();
+    this.camera = new THREE.PerspectiveCamera(40, 1, 0.1, 1000);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.enableDamping = false;
+    this.scene.add(new THREE.HemisphereLight(0xdde6ff, 0x40382e, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.8);
+    sun.position.set(0.5, 1, 0.7);
+    this.scene.add(sun);
+    this.palette = new ColorPalette();
+    this.projectView = new THREE.Matrix4();
+    this.groups = [];
+    this.meshes = [];
+    this.contactPoints = null;
+    this.contactLines = null;
+    this.bounds = null;
+    new ResizeObserver(() => this.resize()).observe(container);
+    this.resize();
+  }
+
+  resize() {
+    const w = Math.max(1, this.container.clientWidth);
+    const h = Math.max(1, this.container.clientHeight);
+    const ratio = Math.min(window.devicePixelRatio || 1, 2);
+    this.renderer.setPixelRatio(this.fast ? Math.min(ratio, Math.sqrt(FAST_PIXELS / (w * h))) : ratio);
+    this.renderer.setSize(w, h, true);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.controls.dispatchEvent({ type: 'change' });
+  }
+
+  clear() {
+    for (const mesh of this.meshes) {
+      this.scene.remove(mesh);
+      mesh.geometry.dispose();
+      mesh.material.dispose();
+      mesh.dispose();
+    }
+    for (const obj of [this.contactPoints, this.contactLines]) {
+      if (obj) this.scene.remove(obj), obj.geometry.dispose(), obj.material.dispose();
+    }
+    if (this.dots) this.scene.remove(this.dots.quad), this.dots.dispose();
+    this.dots = null;
+    this.groups = [];
+    this.meshes = [];
+    this.contactPoints = this.contactLines = null;
+  }
+
+  // Builds the meshes for every BODY record of the replay's recording.
+  load(replay) {
+    this.clear();
+    this.replay = replay;
+    const records = replay.recording.bodyRecords;
+    let sphereCount = 0;
+    for (const r of records) for (const s of r.shapes) sphereCount += s.type === SHAPE_SPHERE ? 1 : 0;
+    const detail = sphereCount > 20000 ? 1 : 2; // 80 or 320 triangles a sphere
+    const byKey = new Map();
+    for (const r of records) {
+      const isStatic = r.type === BODY_STATIC;
+      for (const shape of r.shapes) {
+        const info = shapeGeometry(shape, detail);
+        if (info === null) continue;
+        const key = `${info.key}:${isStatic ? 's' : 'd'}`;
+        if (!byKey.has(key)) byKey.set(key, new InstanceGroup(key, makeGeometry(info.key, info), isStatic));
+        byKey.get(key).add(r.id, shape, info.scale, info.reach);
+      }
+    }
+    this.groups = [...byKey.values()];
+    for (const g of this.groups) {
+      const material = g.isStatic
+        ? new THREE.MeshLambertMaterial({ color: 0xffffff, transparent: true, opacity: 0.28, depthWrite: false })
+        : new THREE.MeshLambertMaterial({ color: 0xffffff });
+      const mesh = new THREE.InstancedMesh(g.geometry, material, g.records.length);
+      mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+      mesh.setColorAt(0, new THREE.Color(1, 1, 1)); // makes instanceColor
+      mesh.instanceColor.setUsage(THREE.DynamicDrawUsage);
+      mesh.frustumCulled = false; // the instances move: three's bounds would go stale
+      mesh.renderOrder = g.isStatic ? 1 : 0;
+      g.mesh = mesh;
+      g.recordSlots = Int32Array.from(g.records, (id) => records[id].slot);
+      g.recordIds = Int32Array.from(g.records);
+      g.reach = Float32Array.from(g.reaches);
+      this.meshes.push(mesh);
+      this.scene.add(mesh);
+    }
+    this.makeContactObjects();
+    this.dots = new Dots();
+    this.scene.add(this.dots.quad);
+  }
+
+  // What the last draw drew: mesh instances, dots, and dots before binning.
+  get drawn() {
+    let meshes = 0;
+    for (const g of this.groups) meshes += g.mesh.count;
+    return { meshes, dots: this.dots ? this.dots.shown : 0, offered: this.dots ? this.dots.count : 0 };
+  }
+
+  get instanceCount() {
+    let n = 0;
+    for (const g of this.groups) n += g.records.length;
+    return n;
+  }
+
+  makeContactObjects() {
+    const pointGeometry = new THREE.BufferGeometry();
+    pointGeometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3), 3));
+    this.contactPoints = new THREE.Points(pointGeometry,
+      new THREE.PointsMaterial({ color: 0xff4040, size: 5, sizeAttenuation: false, depthTest: false }));
+    const lineGeometry = new THREE.BufferGeometry();
+    lineGeometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(6), 3));
+    this.contactLines = new THREE.LineSegments(lineGeometry,
+      new THREE.LineBasicMaterial({ color: 0xffe060, depthTest: false }));
+    for (const obj of [this.contactPoints, this.contactLines]) {
+      obj.frustumCulled = false;
+      obj.renderOrder = 2;
+      obj.visible = false;
+      this.scene.add(obj);
+    }
+  }
+
+  // Draws the state: every shown instance gets its matrix and colour
+  // (colour by mode: 'body', 'island' or 'sleep'; static bodies grey).
+  // Moving bodies that cover less than DOT_RADIUS pixels on screen are drawn
+  // as dots instead (one vertex each): a software renderer spends as much on
+  // an instance as on thousands of pixels, and a 3-pixel box looks the same.
+  draw(state, mode) {
+    const p = this.palette;
+    const camera = this.camera;
+    camera.updateMatrixWorld();
+    const pv = this.projectView.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).elements;
+    const width = this.renderer.domElement.width;
+    const height = this.renderer.domElement.height;
+    // Pixels per metre at unit depth.
+    const focal = height / (2 * Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2));
+    const dots = this.dots;
+    dots.begin(width, height);
+    // The colour of a moving body by mode (static bodies are grey).
+    const colorOf = (slot) => {
+      const shade = p.shade(slot);
+      if (mode === 'island') return state.island[slot] < 0 ? p.noIsland[shade] : p.pick(state.island[slot], shade);
+      if (mode === 'sleep') return (state.awake[slot] ? p.awake : p.asleep)[shade];
+      return p.pick(slot, 2);
+    };
+    const center = [0, 0, 0];
+    for (const g of this.groups) {
+      const m = g.mesh.instanceMatrix.array;
+      const c = g.mesh.instanceColor.array;
+      const { recordSlots, recordIds, locals, scales, reach } = g;
+      let shown = 0;
+      for (let i = 0; i < recordIds.length; ++i) {
+        const slot = recordSlots[i];
+        if (state.record[slot] !== recordIds[i]) continue;
+        if (!g.isStatic) {
+          shapeCenter(state.pose, slot * 7, locals[i], center);
+          const cx = center[0], cy = center[1], cz = center[2];
+          // Perspective: clip w is the depth in front of the camera.
+          const w = pv[3] * cx + pv[7] * cy + pv[11] * cz + pv[15];
+          if (w > reach[i]) {
+            const radius = (reach[i] * focal) / w;
+            const x = ((pv[0] * cx + pv[4] * cy + pv[8] * cz + pv[12]) / w + 1) * 0.5 * width;
+            const y = (1 - (pv[1] * cx + pv[5] * cy + pv[9] * cz + pv[13]) / w) * 0.5 * height;
+            if (x + radius < 0 || x - radius >= width || y + radius < 0 || y - radius >= height) continue;
+            if (radius < DOT_RADIUS) {
+              if (x >= 0 && x < width && y >= 0 && y < height) dots.offer(slot, x, y, w);
+              continue;
+            }
+          }
+        }
+        const rgb = g.isStatic ? p.static[p.shade(slot)] : colorOf(slot);
+        writeMatrix(m, 16 * shown, state.pose, slot * 7, locals[i], scales[3 * i], scales[3 * i + 1], scales[3 * i + 2]);
+        c[3 * shown] = rgb[0];
+        c[3 * shown + 1] = rgb[1];
+        c[3 * shown + 2] = rgb[2];
+        shown += 1;
+      }
+      g.mesh.count = shown;
+      g.mesh.instanceMatrix.clearUpdateRanges();
+      g.mesh.instanceMatrix.addUpdateRange(0, 16 * shown);
+      g.mesh.instanceMatrix.needsUpdate = true;
+      g.mesh.instanceColor.clearUpdateRanges();
+      g.mesh.instanceColor.addUpdateRange(0, 3 * shown);
+      g.mesh.instanceColor.needsUpdate = true;
+    }
+    const pm = camera.projectionMatrix.elements;
+    dots.commit((slot) => colorOf(slot).srgb, pm[10], pm[14]);
+  }
+
+  // Shows contacts (a Float32Array of point, normal sixes), or hides them (null).
+  setContacts(points) {
+    const show = points !== null;
+    this.contactPoints.visible = this.contactLines.visible = show;
+    if (!show) return;
+    const count = points.length / 6;
+    const pos = new Float32Array(Math.max(1, count) * 3);
+    const lines = new Float32Array(Math.max(1, count) * 6);
+    for (let i = 0; i < count; ++i) {
+      for (let k = 0; k < 3; ++k) {
+        pos[3 * i + k] = points[6 * i + k];
+        lines[6 * i + k] = points[6 * i + k];
+        lines[6 * i + 3 + k] = points[6 * i + k] + NORMAL_LENGTH * points[6 * i + 3 + k];
+      }
+    }
+    this.contactPoints.geometry.setAttribute('position', new THREE.BufferAttribute(pos, 3));
+    this.contactPoints.geometry.setDrawRange(0, count);
+    this.contactLines.geometry.setAttribute('position', new THREE.BufferAttribute(lines, 3));
+    this.contactLines.geometry.setDrawRange(0, 2 * count);
+  }
+
+  // Points the camera at the moving bodies of the state (all bodies if none
+  // move), looking along -direction; zoom > 1 comes closer.
+  frameAll(state, direction = [0.45, 0.5, 1], zoom = 1) {
+    const records = this.replay.recording.bodyRecords;
+    const box = new THREE.Box3();
+    const point = new THREE.Vector3();
+    for (const pass of ['dynamic', 'all']) {
+      for (let slot = 0; slot < state.record.length; ++slot) {
+        const id = state.record[slot];
+        if (id < 0 || (pass === 'dynamic' && records[id].type === BODY_STATIC)) continue;
+        let reach = 0;
+        for (const s of records[id].shapes) {
+          reach = Math.max(reach, s.size[0] + s.size[1] + s.size[2] + Math.hypot(s.local[0], s.local[1], s.local[2]));
+        }
+        point.fromArray(state.pose, slot * 7);
+        box.expandByPoint(point.clone().addScalar(reach));
+        box.expandByPoint(point.addScalar(-reach));
+      }
+      if (!box.isEmpty()) break;
+    }
+    if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
+    // The nearest camera, looking along -direction at the box's centre, that
+    // sees all 8 corners: a corner at v from the centre needs the distance
+    // (v . direction) + |v . right| / tan(half fov x), and the same upwards.
+    const center = box.getCenter(new THREE.Vector3());
+    const look = new THREE.Vector3(...direction).normalize();
+    const right = new THREE.Vector3().crossVectors(new THREE.Vector3(0, 1, 0), look).normalize();
+    const up = new THREE.Vector3().crossVectors(look, right);
+    const tanY = Math.tan(THREE.MathUtils.degToRad(this.camera.fov) / 2);
+    const tanX = tanY * this.camera.aspect;
+    let distance = 0.5;
+    for (let corner = 0; corner < 8; ++corner) {
+      const v = new THREE.Vector3(corner & 1 ? box.max.x : box.min.x, corner & 2 ? box.max.y : box.min.y,
+        corner & 4 ? box.max.z : box.min.z).sub(center);
+      const depth = v.dot(look);
+      distance = Math.max(distance, depth + Math.abs(v.dot(right)) / tanX, depth + Math.abs(v.dot(up)) / tanY);
+    }
+    distance *= 1.06 / zoom;
+    this.camera.position.copy(center).addScaledVector(look, distance);
+    this.camera.near = Math.max(0.01, distance / 1000);
+    this.camera.far = distance * 20 + 2000;
+    this.camera.updateProjectionMatrix();
+    this.controls.target.copy(center);
+    this.controls.update();
+  }
+
+  render() {
+    this.renderer.render(this.scene, this.camera);
+  }
+}
