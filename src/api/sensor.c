@@ -66,13 +66,12 @@ static int compare(ts_sensor_event a, ts_sensor_event b)
 static bool find_visitors(ts_world *world, int32_t index)
 {
     const ts_shape *s = world->records.shapes + index;
-    ts_query_shape q = {.type = s->type};
-    memcpy(&q.geometry, &s->geometry, sizeof q.geometry);
     ts_query_filter filter = {s->filter.category_bits, s->filter.mask_bits, NULL, NULL};
     sensor_pass p = {world, ts_shape_id_of(&world->records, index), s->body, false};
     int32_t first = world->sensors.pair_count;
-    ts_shape_overlap_each(&world->records, &world->collision.broadphase, &q,
-                          ts_shape_world_transform(&world->records, s), &filter, add_visitor, &p);
+    ts_shape_overlap_each_geometry(&world->records, &world->collision.broadphase, s->type,
+                                   ts_shape_record_geometry(s), ts_shape_world_transform(&world->records, s),
+                                   ts_shape_compute_aabb(&world->records, index), &filter, add_visitor, &p);
     ts_sensor_event *pairs = world->sensors.pairs;
     for (int32_t i = first + 1; i < world->sensors.pair_count; ++i) {
         ts_sensor_event e = pairs[i];
@@ -128,7 +127,7 @@ ts_result ts_sensor_update(ts_world *world)
     world->sensors.begin_count = 0;
     world->sensors.end_count = 0;
     bool ok = true;
-    for (int32_t i = 0; i < world->records.shape_capacity && ok; ++i) {
+    for (int32_t i = 0; i < world->records.shape_ids.next_index && ok; ++i) {
         const ts_shape *s = world->records.shapes + i;
         if (s->alive && s->is_sensor) {
             ok = find_visitors(world, i);

@@ -9,7 +9,21 @@
  *   2. a tetrahedron that holds the origin, or v = 0: the cores overlap;
  *   3. w = support of M in direction -v; when w is no closer along v than v
  *      itself (|v|^2 - v.w <= eps |v|^2), v is the answer; else add w.
- * The closest points are the weighted sums of the simplex's A and B points. */
+ * The closest points are the weighted sums of the simplex's A and B points.
+ *
+ * Deep overlaps in floats. When the origin lies in the plane of a triangle
+ * of the simplex (a box centred in a slab: every support point has x = z,
+ * so the simplex stays flat through the origin), v is not 0 but rounding
+ * noise, about 1e-6 of the simplex's size, pointing anywhere; the support
+ * along -v then is a vertex the simplex already holds, and stopping there
+ * used to report the noise |v| (2e-5 m for a 0.4 m box 0.045 m inside a
+ * 6 m slab) as a distance. Two rules make the answer an overlap:
+ *   - v.w is a bound: M lies in {x : -v.x <= -v.w}, so the origin is at
+ *     least v.w / |v| from M. A stop (repeat, no progress, too many steps)
+ *     where that bound is not positive proves nothing apart: overlap. (In
+ *     exact arithmetic a repeat implies v.w = |v|^2 > 0.)
+ *   - |v| below the rounding of the simplex's points (GJK_ZERO_REL times
+ *     the largest |w|) is 0: the origin is on the simplex, inside M. */
 #include "collide/query_gjk.h"
 
 #include "base/math3.h"
@@ -17,6 +31,10 @@
 #define GJK_MAX_ITERATIONS 32
 /* Relative progress below which v is final: float rounding limits it. */
 #define GJK_REL_TOLERANCE 1.0e-6f
+/* |v| below this times the simplex's largest |w| is rounding: v = 0 (an
+ * early exit; the support-plane rule below decides the rest). Float sums
+ * of points of size L carry errors of about 1e-7 L. */
+#define GJK_ZERO_REL 1.0e-6f
 
 typedef struct vertex {
     ts_vec3 a, b, w; /* w = b - a */
@@ -53,6 +71,15 @@ bool ts_gjk_proxy_of(ts_shape_type type, const void *geometry, ts_transform xf, 
             proxy->points[k] = ts_transform_point(xf, corner);
         }
         proxy->count = 8;
+        proxy->radius = 0.0f;
+        return true;
+    }
+    case TS_SHAPE_HULL: {
+        const ts_hull_data *h = geometry;
+        for (int k = 0; k < h->vertex_count; ++k) {
+            proxy->points[k] = ts_transform_point(xf, h->vertices[k]);
+        }
+        proxy->count = h->vertex_count;
         proxy->radius = 0.0f;
         return true;
     }
@@ -215,6 +242,16 @@ static bool solve_tetrahedron(simplex *s)
     return false;
 }
 
+/* The largest |w|^2 of the simplex: the scale its rounding is relative to. */
+static float simplex_scale_sq(const simplex *s)
+{
+    float m = 0.0f;
+    for (int k = 0; k < s->count; ++k) {
+        m = fmaxf(m, ts_dot(s->v[k].w, s->v[k].w));
+    }
+    return m;
+}
+
 void ts_gjk_distance(const ts_gjk_proxy *a, ts_vec3 offset_a, const ts_gjk_proxy *b, ts_gjk_result *result)
 {
     simplex s;
@@ -222,6 +259,7 @@ void ts_gjk_distance(const ts_gjk_proxy *a, ts_vec3 offset_a, const ts_gjk_proxy
     s.weight[0] = 1.0f;
     s.count = 1;
     bool overlap = false;
+    bool proven = false; /* a support plane showed the origin outside M */
     int iteration = 0;
     for (; iteration < GJK_MAX_ITERATIONS; ++iteration) {
         switch (s.count) {
@@ -235,13 +273,16 @@ void ts_gjk_distance(const ts_gjk_proxy *a, ts_vec3 offset_a, const ts_gjk_proxy
         }
         ts_vec3 v = closest_of(&s);
         float vv = ts_dot(v, v);
-        if (vv <= 1.0e-24f) {
+        float zero = GJK_ZERO_REL * GJK_ZERO_REL * simplex_scale_sq(&s);
+        if (vv <= 1.0e-24f || vv <= zero) {
             overlap = true;
             break;
         }
         vertex w = make_vertex(a, offset_a, b, ts_neg(v));
+        float vw = ts_dot(v, w.w);
+        proven = vw > 0.0f;
         /* no progress towards the origin along v, or a vertex already held: done */
-        if (vv - ts_dot(v, w.w) <= GJK_REL_TOLERANCE * vv) {
+        if (vv - vw <= GJK_REL_TOLERANCE * vv) {
             break;
         }
         bool repeat = false;
@@ -255,6 +296,8 @@ void ts_gjk_distance(const ts_gjk_proxy *a, ts_vec3 offset_a, const ts_gjk_proxy
         s.weight[s.count] = 0.0f;
         s.count += 1;
     }
+    /* stopped without a separating support plane: nothing proves a gap */
+    overlap = overlap || !proven;
     ts_vec3 pa = {0.0f, 0.0f, 0.0f}, pb = {0.0f, 0.0f, 0.0f};
     for (int k = 0; k < s.count; ++k) {
         pa = ts_mul_add(pa, s.weight[k], s.v[k].a);

@@ -1,0 +1,130 @@
+/* Overlap queries against analytic answers (issue 24, Done-when 1): every
+ * query shape (sphere, box, capsule) against every convex target (sphere,
+ * capsule, box, hull), deep inside, touching, within the 1e-5 m touch band,
+ * and just separated; the deep box-in-slab pose that GJK once reported as
+ * 2e-5 m apart (its simplex lay flat through the origin); a hull sensor
+ * around a box. */
+#include "test_common.h"
+
+#include <tessera/sensor.h>
+
+/* Targets centred at the origin, each reaching exactly 2 m along +x. */
+enum { T_SPHERE, T_CAPSULE, T_BOX, T_HULL, TARGETS };
+
+static ts_shape_id make_target(ts_world_id world, int kind)
+{
+    ts_body_def bd = ts_default_body_def();
+    ts_body_id body = ts_create_body(world, &bd);
+    ts_shape_def sd = ts_default_shape_def();
+    switch (kind) {
+    case T_SPHERE: return ts_create_sphere_shape(body, &sd, &(ts_sphere){2.0f});
+    case T_CAPSULE: return ts_create_capsule_shape(body, &sd, &(ts_capsule){1.0f, 2.0f}); /* axis y, radius 2 */
+    case T_BOX: return ts_create_box_shape(body, &sd, &(ts_box){{2.0f, 2.0f, 2.0f}});
+    default: {
+        ts_vec3 p[8];
+        for (int k = 0; k < 8; ++k) {
+            p[k] = (ts_vec3){(k & 1) ? 2.0f : -2.0f, (k & 2) ? 2.0f : -2.0f, (k & 4) ? 2.0f : -2.0f};
+        }
+        return ts_create_hull_shape(body, &sd, &(ts_hull_def){p, 8});
+    }
+    }
+}
+
+/* Query shapes reaching 0.25 m along -x from their centre. */
+static ts_query_shape query_of(int kind)
+{
+    ts_query_shape q = {.type = (ts_shape_type)kind};
+    switch (kind) {
+    case TS_SHAPE_SPHERE: q.geometry.sphere = (ts_sphere){0.25f}; break;
+    case TS_SHAPE_BOX: q.geometry.box = (ts_box){{0.25f, 0.25f, 0.25f}}; break;
+    default: q.geometry.capsule = (ts_capsule){0.5f, 0.25f}; break;
+    }
+    return q;
+}
+
+static bool overlaps(ts_world_id world, const ts_query_shape *q, ts_vec3 p)
+{
+    ts_overlap_hit hit;
+    int count = -1;
+    assert_ok(ts_world_overlap_shape(world, q, (ts_transform){p, TS_QUAT_IDENTITY}, NULL, &hit, 1, &count));
+    return count == 1;
+}
+
+/* Query centre at x = 2 + 0.25 + gap, y = z = 0 (on the targets' +x face
+ * or pole): gap 0 touches (overlap), gap 5e-6 is inside the documented
+ * 1e-5 m touch band (overlap), gap 1e-3 (100 times the band, far above
+ * float rounding at 2 m: 2.4e-7) is apart. Deep: the query's centre at
+ * (0.3, -0.2, 0.1), 1.45 m inside every target, wholly inside it. */
+static void test_touching_separated_deep(void **state)
+{
+    (void)state;
+    for (int target = 0; target < TARGETS; ++target) {
+        ts_world_id world = test_world(4, 1);
+        assert_false(ts_shape_id_is_null(make_target(world, target)));
+        for (int kind = TS_SHAPE_SPHERE; kind <= TS_SHAPE_CAPSULE; ++kind) {
+            ts_query_shape q = query_of(kind);
+            assert_true(overlaps(world, &q, (ts_vec3){2.25f, 0, 0}));
+            assert_true(overlaps(world, &q, (ts_vec3){2.25f + 5e-6f, 0, 0}));
+            assert_false(overlaps(world, &q, (ts_vec3){2.251f, 0, 0}));
+            assert_true(overlaps(world, &q, (ts_vec3){0.3f, -0.2f, 0.1f}));
+            assert_true(overlaps(world, &q, (ts_vec3){0, 0, 0})); /* centres equal: every support ties */
+        }
+        ts_destroy_world(world);
+    }
+}
+
+/* The pose from the sensor test that the old GJK missed: a 0.4 m box at
+ * (1.5, 5.04514, 1.5) 0.045 m below the top of a 6 x 0.25 x 6 slab at
+ * y = 5 (x = z on every support point, so the simplex stays flat through
+ * the origin). Also the box just above the slab: 1e-3 m apart. */
+static void test_box_deep_in_slab(void **state)
+{
+    (void)state;
+    ts_world_id world = test_world(4, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, 5, 0}, TS_QUAT_IDENTITY, (ts_vec3){6, 0.25f, 6}, 1.0f);
+    ts_query_shape q = {.type = TS_SHAPE_BOX};
+    q.geometry.box = (ts_box){{0.4f, 0.4f, 0.4f}};
+    assert_true(overlaps(world, &q, (ts_vec3){1.5f, 0x1.42e38ep+2f, 1.5f}));
+    for (float y = 4.5f; y <= 5.5f; y += 0.03125f) { /* every depth through the slab */
+        assert_true(overlaps(world, &q, (ts_vec3){1.5f, y, 1.5f}));
+    }
+    assert_false(overlaps(world, &q, (ts_vec3){1.5f, 5.0f + 0.25f + 0.4f + 1e-3f, 1.5f}));
+    ts_destroy_world(world);
+}
+
+/* A hull sensor (a 4 m cube) around a kinematic box wholly inside it: one
+ * begin at the first step (hull-box through GJK with the hull's 8 points). */
+static void test_hull_sensor(void **state)
+{
+    (void)state;
+    ts_world_id world = test_world(4, 1);
+    ts_body_def bd = ts_default_body_def();
+    ts_body_id body = ts_create_body(world, &bd);
+    ts_vec3 p[8];
+    for (int k = 0; k < 8; ++k) {
+        p[k] = (ts_vec3){(k & 1) ? 2.0f : -2.0f, (k & 2) ? 2.0f : -2.0f, (k & 4) ? 2.0f : -2.0f};
+    }
+    ts_shape_def sd = ts_default_shape_def();
+    sd.is_sensor = true;
+    ts_shape_id sensor = ts_create_hull_shape(body, &sd, &(ts_hull_def){p, 8});
+    assert_false(ts_shape_id_is_null(sensor));
+    ts_body_id box = test_box(world, TS_BODY_KINEMATIC, (ts_vec3){0.5f, 0.5f, 0}, TS_QUAT_IDENTITY,
+                              (ts_vec3){0.5f, 0.5f, 0.5f}, 1.0f);
+    (void)box;
+    assert_ok(ts_world_step(world, 1.0f / 60.0f));
+    ts_sensor_events e;
+    assert_ok(ts_world_get_sensor_events(world, &e));
+    assert_int_equal(e.begin_count, 1);
+    assert_int_equal(e.begin[0].sensor.index1, sensor.index1);
+    ts_destroy_world(world);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_touching_separated_deep),
+        cmocka_unit_test(test_box_deep_in_slab),
+        cmocka_unit_test(test_hull_sensor),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
