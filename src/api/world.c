@@ -5,6 +5,7 @@
 #include "api/sensor.h"
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "base/bounds.h"
 #include "collide/contact.h"
 #include "islands/sleep.h"
@@ -216,6 +217,8 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_id_pool_destroy(&world->records.joint_ids, a);
     ts_joint_scratch_free(&world->solver.joint_scratch, a);
     ts_solver_scratch_free(&world->solver.scratch, a);
+    ts_array_free(a, (void **)&world->solver.report.entries, &world->solver.report.capacity,
+                  sizeof(ts_contact_report_entry));
     ts_parallel_destroy(&world->parallel, a);
     ts_ray_bvh_free(&world->ray_bvh, a);
     ts_sensor_free(world);
