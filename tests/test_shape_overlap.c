@@ -3,8 +3,12 @@
  * capsule, box, hull), deep inside, touching, within the 1e-5 m touch band,
  * and just separated; the deep box-in-slab pose that GJK once reported as
  * 2e-5 m apart (its simplex lay flat through the origin); a hull sensor
- * around a box. */
+ * around a box; random pairs against the contact code's SAT. */
 #include "test_common.h"
+
+#include "base/math3.h"
+#include "collide/narrowphase.h"
+#include "collide/shape_query.h"
 
 #include <tessera/sensor.h>
 
@@ -119,12 +123,70 @@ static void test_hull_sensor(void **state)
     ts_destroy_world(world);
 }
 
+static float frand(uint32_t *seed, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)(next_random(seed) & 0xffffff) / (float)0x1000000;
+}
+
+static ts_transform random_pose(uint32_t *seed, float spread)
+{
+    ts_quat q = {frand(seed, -1, 1), frand(seed, -1, 1), frand(seed, -1, 1), frand(seed, 0.1f, 1)};
+    return (ts_transform){{frand(seed, -spread, spread), frand(seed, -spread, spread), frand(seed, -spread, spread)},
+                          ts_quat_normalize(q)};
+}
+
+/* 20,000 random pairs of a box (half sizes 0.05..3 m, so slabs and rods)
+ * with a box, sphere or capsule, at random rotations and offsets from deep
+ * inside to apart: the GJK boolean must agree with the narrowphase (SAT for
+ * box-box and clipping; analytic for round shapes), whose manifold has a
+ * point closer than its margin exactly when the shapes are. Pairs within
+ * 1e-4 m of touching (the two tests' rounding and touch bands differ) are
+ * not judged: the narrowphase at margin -1e-4 having a point means overlap,
+ * at +1e-4 having none means apart. */
+static void test_random_pairs_agree_with_narrowphase(void **state)
+{
+    (void)state;
+    uint32_t seed = 12345u;
+    int judged = 0, deep = 0;
+    for (int i = 0; i < 20000; ++i) {
+        ts_box a = {{frand(&seed, 0.05f, 3), frand(&seed, 0.05f, 3), frand(&seed, 0.05f, 3)}};
+        ts_shape_type type = (ts_shape_type)(i % 3);
+        union {
+            ts_sphere sphere;
+            ts_box box;
+            ts_capsule capsule;
+        } b;
+        switch (type) {
+        case TS_SHAPE_SPHERE: b.sphere = (ts_sphere){frand(&seed, 0.05f, 2)}; break;
+        case TS_SHAPE_BOX: b.box = (ts_box){{frand(&seed, 0.05f, 2), frand(&seed, 0.05f, 2), frand(&seed, 0.05f, 2)}}; break;
+        default: b.capsule = (ts_capsule){frand(&seed, 0.0f, 2), frand(&seed, 0.05f, 1)}; break;
+        }
+        ts_transform xa = random_pose(&seed, 0.5f), xb = random_pose(&seed, 3.5f);
+        ts_manifold inner, outer;
+        ts_collide_shapes(TS_SHAPE_BOX, &a, xa, type, &b, xb, -1e-4f, &inner);
+        ts_collide_shapes(TS_SHAPE_BOX, &a, xa, type, &b, xb, 1e-4f, &outer);
+        bool overlap = ts_shapes_overlap(TS_SHAPE_BOX, &a, xa, type, &b, xb);
+        bool reverse = ts_shapes_overlap(type, &b, xb, TS_SHAPE_BOX, &a, xa);
+        if (inner.point_count > 0) {
+            assert_true(overlap && reverse);
+            judged += 1;
+            deep += 1;
+        } else if (outer.point_count == 0) {
+            assert_false(overlap || reverse);
+            judged += 1;
+        }
+    }
+    printf("judged %d deep %d\n", judged, deep);
+    assert_true(judged > 19000 && deep > 5000 && judged - deep > 5000); /* both kinds well covered */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_touching_separated_deep),
         cmocka_unit_test(test_box_deep_in_slab),
         cmocka_unit_test(test_hull_sensor),
+        cmocka_unit_test(test_random_pairs_agree_with_narrowphase),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
