@@ -7,10 +7,13 @@
 #include "test_common.h"
 
 #include "base/math3.h"
+#include "collide/hull_build.h"
 #include "collide/narrowphase.h"
 #include "collide/shape_query.h"
 
 #include <tessera/sensor.h>
+
+#include <stdlib.h>
 
 /* Targets centred at the origin, each reaching exactly 2 m along +x. */
 enum { T_SPHERE, T_CAPSULE, T_BOX, T_HULL, TARGETS };
@@ -180,6 +183,74 @@ static void test_random_pairs_agree_with_narrowphase(void **state)
     assert_true(judged > 19000 && deep > 5000 && judged - deep > 5000); /* both kinds well covered */
 }
 
+/* The same against hulls: 8 random hulls of 12 points (0.1..2 m across
+ * each axis) against boxes, spheres, capsules and hulls, 8,000 pairs, the
+ * narrowphase's hull code (SAT and clipping; GJK for round shapes) as the
+ * reference (see below for round shapes). */
+static void test_random_hull_pairs_agree_with_narrowphase(void **state)
+{
+    (void)state;
+    uint32_t seed = 777u;
+    static ts_hull_topology topology;
+    const ts_hull_data *hulls[8];
+    void *blocks[8];
+    for (int h = 0; h < 8; ++h) {
+        ts_vec3 p[12];
+        ts_vec3 size = {frand(&seed, 0.1f, 2), frand(&seed, 0.1f, 2), frand(&seed, 0.1f, 2)};
+        for (int k = 0; k < 12; ++k) {
+            p[k] = (ts_vec3){size.x * frand(&seed, -1, 1), size.y * frand(&seed, -1, 1), size.z * frand(&seed, -1, 1)};
+        }
+        assert_ok(ts_hull_compute(p, 12, &topology, "test"));
+        blocks[h] = aligned_alloc(64, ts_hull_block_size(&topology));
+        hulls[h] = ts_hull_write(&topology, 0, blocks[h]);
+    }
+    int judged = 0, deep = 0, missed = 0;
+    for (int i = 0; i < 8000; ++i) {
+        const ts_hull_data *a = hulls[i % 8];
+        ts_shape_type type = (ts_shape_type)(i % 4); /* sphere, box, capsule, hull */
+        union {
+            ts_sphere sphere;
+            ts_box box;
+            ts_capsule capsule;
+        } b;
+        const void *gb = &b;
+        switch (type) {
+        case TS_SHAPE_SPHERE: b.sphere = (ts_sphere){frand(&seed, 0.05f, 1.5f)}; break;
+        case TS_SHAPE_BOX: b.box = (ts_box){{frand(&seed, 0.05f, 2), frand(&seed, 0.05f, 2), frand(&seed, 0.05f, 2)}}; break;
+        case TS_SHAPE_CAPSULE: b.capsule = (ts_capsule){frand(&seed, 0.0f, 1.5f), frand(&seed, 0.05f, 1)}; break;
+        default: gb = hulls[(i / 8 + 3) % 8]; break;
+        }
+        ts_transform xa = random_pose(&seed, 0.5f), xb = random_pose(&seed, 1.6f);
+        ts_manifold inner, outer;
+        ts_collide_shapes(TS_SHAPE_HULL, a, xa, type, gb, xb, -1e-4f, &inner);
+        ts_collide_shapes(TS_SHAPE_HULL, a, xa, type, gb, xb, 1e-4f, &outer);
+        bool overlap = ts_shapes_overlap(TS_SHAPE_HULL, a, xa, type, gb, xb);
+        bool reverse = ts_shapes_overlap(type, gb, xb, TS_SHAPE_HULL, a, xa);
+        bool round = type == TS_SHAPE_SPHERE || type == TS_SHAPE_CAPSULE;
+        if (inner.point_count > 0) {
+            assert_true(overlap && reverse);
+            judged += 1;
+            deep += 1;
+        } else if (outer.point_count == 0 && !round) {
+            assert_false(overlap || reverse);
+            judged += 1;
+        } else if (outer.point_count == 0 && (overlap || reverse)) {
+            /* The narrowphase's round-shape-vs-hull test (float GJK on the
+             * cores, collide/gjk.c) misses some overlaps: one pair here, a
+             * capsule whose segment is 3 mm outside the hull with radius
+             * 0.27 m (0.269 m deep by a double-precision check), has no
+             * manifold point. So for spheres and capsules only the
+             * narrowphase's overlaps are judged; these are counted. */
+            missed += 1;
+        }
+    }
+    printf("hulls: judged %d deep %d, narrowphase misses %d\n", judged, deep, missed);
+    assert_true(judged > 5000 && deep > 2000 && judged - deep > 1500);
+    for (int h = 0; h < 8; ++h) {
+        free(blocks[h]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_box_deep_in_slab),
         cmocka_unit_test(test_hull_sensor),
         cmocka_unit_test(test_random_pairs_agree_with_narrowphase),
+        cmocka_unit_test(test_random_hull_pairs_agree_with_narrowphase),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
