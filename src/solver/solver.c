@@ -114,31 +114,33 @@ static void run_bundle(solve_context *c, int32_t k, pass kind)
 {
     ts_contact_bundle *b = (ts_contact_bundle *)c->scratch->bundles + k;
     ts_contact_bounce_lanes *bounce = b->bounces ? (ts_contact_bounce_lanes *)c->scratch->bounces + k : NULL;
-    ts_contact_total_lanes *totals = c->report_impulses ? (ts_contact_total_lanes *)c->scratch->totals + k : NULL;
+    /* the reports' totals (solver/contact_report.h), only where they are kept */
+#define TOTALS (c->report_impulses ? (ts_contact_total_lanes *)c->scratch->totals + k : NULL)
     switch (kind) {
     case PASS_WARM_START: TS_WIDE(ts_contact_warm_start)(&c->kernels, b); break;
     case PASS_SOLVE: TS_WIDE(ts_contact_solve)(&c->kernels, b, bounce, true); break;
     case PASS_RELAX:
-        if (totals) {
-            TS_WIDE(ts_contact_relax_totals)(&c->kernels, b, bounce, totals);
+        if (c->report_impulses) {
+            TS_WIDE(ts_contact_relax_totals)(&c->kernels, b, bounce, TOTALS);
         } else {
             TS_WIDE(ts_contact_solve)(&c->kernels, b, bounce, false);
         }
         break;
     case PASS_RESTITUTION:
         if (bounce && b->restitutes) {
-            TS_WIDE(ts_contact_restitution)(&c->kernels, b, bounce, totals);
+            TS_WIDE(ts_contact_restitution)(&c->kernels, b, bounce, TOTALS);
         }
         break;
     case PASS_STORE:
         TS_WIDE(ts_contact_store_impulses)(c->records, b);
         if (c->reports) {
-            TS_WIDE(ts_contact_report_bundle)(c->records, b, c->solver->report.hits ? bounce : NULL, totals,
+            TS_WIDE(ts_contact_report_bundle)(c->records, b, c->solver->report.hits ? bounce : NULL, TOTALS,
                                               c->solver->report.entries, c->step);
         }
         break;
     default: break;
     }
+#undef TOTALS
 }
 
 /* Joint bundle k of the solver's joint scratch (restitution is no joint pass). */
