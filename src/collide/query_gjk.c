@@ -47,13 +47,11 @@ typedef struct dvec {
     double x, y, z;
 } dvec;
 
-static inline dvec d_v3(double x, double y, double z) { return (dvec){x, y, z}; }
 static inline dvec d_of(ts_vec3 v) { return (dvec){v.x, v.y, v.z}; }
 static inline ts_vec3 f_of(dvec v) { return ts_v3((float)v.x, (float)v.y, (float)v.z); }
 static inline dvec d_add(dvec a, dvec b) { return (dvec){a.x + b.x, a.y + b.y, a.z + b.z}; }
 static inline dvec d_sub(dvec a, dvec b) { return (dvec){a.x - b.x, a.y - b.y, a.z - b.z}; }
 static inline dvec d_neg(dvec a) { return (dvec){-a.x, -a.y, -a.z}; }
-static inline dvec d_scale(double s, dvec a) { return (dvec){s * a.x, s * a.y, s * a.z}; }
 static inline dvec d_mul_add(dvec a, double s, dvec b) { return (dvec){a.x + s * b.x, a.y + s * b.y, a.z + s * b.z}; }
 static inline double d_dot(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 static inline dvec d_cross(dvec a, dvec b)
