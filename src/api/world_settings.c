@@ -1,6 +1,7 @@
 /* The checked entry to a step, and a world's settings: gravity, threads,
  * substeps, solver, sleeping. */
 #include "api/world.h"
+#include "api/sensor.h"
 
 #include "base/bounds.h"
 #include "islands/sleep.h"
@@ -18,7 +19,8 @@ ts_result ts_world_step(ts_world_id id, float dt)
     TS_TRY(ts_check_time_step(dt, __func__));
     world->step_count += 1;
     world->step_dt = dt;
-    return ts_step_world(world, dt);
+    TS_TRY(ts_step_world(world, dt));
+    return ts_sensor_update(world);
 }
 
 ts_result ts_world_set_gravity(ts_world_id id, ts_vec3 gravity)
