@@ -377,8 +377,14 @@ ts_load_status ts_contact_events_load(ts_reader *r, const ts_records *records, t
 
 ts_load_status ts_collision_rebuild(ts_records *records, ts_collision *collision)
 {
+    /* The room a step expects for its events and lists: one begin or end
+     * event per contact that exists, and the pending ones. Reserved first,
+     * so that nothing (the contact store, the pair set) is grown and copied
+     * after it is filled. */
     int32_t live = records->contact_store.table.count;
-    if (!ts_pair_set_reserve(&collision->pairs, &records->allocator, live)) {
+    int32_t pending = collision->events.begin_pending_count + collision->events.end_pending_count;
+    if (!ts_pair_set_reserve(&collision->pairs, &records->allocator, live + pending) ||
+        !ts_contacts_reserve(records, collision, pending)) {
         return TS_LOAD_NO_MEMORY;
     }
     for (int32_t i = 0; i < records->contact_ids.next_index; ++i) {
@@ -390,12 +396,6 @@ ts_load_status ts_collision_rebuild(ts_records *records, ts_collision *collision
             }
             ts_pair_set_add(&collision->pairs, key, i);
         }
-    }
-    /* The room a step expects for its events and lists (events are
-     * counted with the contacts that exist). */
-    int32_t events = live + collision->events.begin_pending_count + collision->events.end_pending_count;
-    if (!ts_contacts_reserve(records, collision, events)) {
-        return TS_LOAD_NO_MEMORY;
     }
     return TS_LOAD_OK;
 }
