@@ -14,19 +14,20 @@
 
 static size_t round_up(size_t size) { return (size + (TS_ALIGNMENT - 1)) & ~(size_t)(TS_ALIGNMENT - 1); }
 
-/* Large blocks (Linux): a block of 1 MB or more (the SoA stores and record
+/* Large blocks (Linux): a block of 512 KB or more (the SoA stores and record
  * arrays of a large world) is mapped from the system directly, 2 MB aligned
  * and rounded up to whole 2 MB, and asked to be backed by 2 MB pages
  * (MADV_HUGEPAGE; the kernel falls back to 4 KB pages when it has none).
  * Why: the first touch of each 4 KB page is a page fault, which costs ~14 us
  * on the VMs CI runs on: a loaded 10,000-body pile touches 20 MB, 5,000
  * faults, 70 ms, where touching it in 2 MB pages takes ~2 ms (and a step
- * over it misses the TLB less). The cost: a large block takes up to 1 MB
- * more than it asked (at most twice its size, for one of 1 MB).
+ * over it misses the TLB less). The cost: a large block once touched holds
+ * up to 2 MB more than it asked (four times the size of one of 512 KB):
+ * a few MB for a world of 10,000 bodies.
  * free is given the size that was allocated, so the size says which kind a
  * block is. */
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-#define TS_LARGE_BLOCK ((size_t)1 << 20) /* from this size on */
+#define TS_LARGE_BLOCK ((size_t)512 << 10) /* from this size on */
 #define TS_LARGE_PAGE ((size_t)2 << 20)
 
 static size_t round_up_large(size_t size) { return (size + (TS_LARGE_PAGE - 1)) & ~(TS_LARGE_PAGE - 1); }

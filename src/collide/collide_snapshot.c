@@ -387,8 +387,13 @@ ts_load_status ts_collision_rebuild(ts_records *records, ts_collision *collision
         !ts_contacts_reserve(records, collision, pending)) {
         return TS_LOAD_NO_MEMORY;
     }
+    enum { AHEAD = 16 }; /* keys land all over a set larger than the cache: ask for their lines early */
     for (int32_t i = 0; i < records->contact_ids.next_index; ++i) {
         const ts_contact *c = records->contacts + i;
+        const ts_contact *next = c + AHEAD;
+        if (i + AHEAD < records->contact_ids.next_index && next->alive) {
+            ts_pair_set_prefetch(&collision->pairs, ts_pair_key(next->shape_a, next->shape_b));
+        }
         if (c->alive) {
             uint64_t key = ts_pair_key(c->shape_a, c->shape_b);
             if (ts_pair_set_find(&collision->pairs, key) != -1) {

@@ -24,6 +24,21 @@ void ts_pair_set_destroy(ts_pair_set *set, const ts_allocator *allocator)
     memset(set, 0, sizeof *set);
 }
 
+void ts_pair_set_prefetch(const ts_pair_set *set, uint64_t key)
+{
+#if defined(__GNUC__)
+    if (set->capacity == 0) {
+        return;
+    }
+    uint32_t i = slot_of(key, set->capacity);
+    __builtin_prefetch(set->keys + i, 1);
+    __builtin_prefetch(set->values + i, 1);
+#else
+    (void)set;
+    (void)key;
+#endif
+}
+
 static void insert(ts_pair_set *set, uint64_t key, int32_t value)
 {
     uint32_t mask = (uint32_t)set->capacity - 1;

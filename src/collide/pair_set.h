@@ -30,6 +30,10 @@ bool ts_pair_set_reserve(ts_pair_set *set, const ts_allocator *allocator, int32_
 /* The contact of a key, or -1. */
 int32_t ts_pair_set_find(const ts_pair_set *set, uint64_t key);
 
+/* Starts bringing the key's first slot into the cache (filling a large
+ * set in a loop: ask a few keys ahead). */
+void ts_pair_set_prefetch(const ts_pair_set *set, uint64_t key);
+
 /* Adds a key that is not in the set (room reserved). */
 void ts_pair_set_add(ts_pair_set *set, uint64_t key, int32_t value);
 
