@@ -176,6 +176,7 @@ bool ts_get_section(ts_reader *r, uint32_t *tag, ts_reader *payload)
         return false;
     }
     *payload = ts_reader_of(r->data + r->at, (size_t)length);
+    payload->version = r->version;
     r->at += (size_t)length;
     return true;
 }

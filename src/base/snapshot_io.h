@@ -39,6 +39,7 @@ typedef struct ts_reader {
     bool failed;
     const char *section; /* the section being read, for messages */
     char message[TS_READER_MESSAGE];
+    uint32_t version; /* the file's format version: what an older one lacks is not read */
 } ts_reader;
 
 /* ---- writing ---- */
@@ -113,7 +114,7 @@ void ts_put_section_end(ts_writer *w, size_t mark);
 
 static inline ts_reader ts_reader_of(const void *data, size_t size)
 {
-    ts_reader r = {(const uint8_t *)data, size, 0, false, "header", {0}};
+    ts_reader r = {(const uint8_t *)data, size, 0, false, "header", {0}, 0};
     return r;
 }
 

@@ -3,6 +3,8 @@
  * in store_snapshot.c). */
 #include "soa/records_snapshot.h"
 
+#include "tessera/motion_locks.h"
+
 #include "base/alloc.h"
 #include "base/math3.h"
 
@@ -161,6 +163,7 @@ enum {
     BODY_SLEEP_THRESHOLD = 16,
     BODY_USER_DATA = 32,
     BODY_MASS = 64, /* mass data written (else: the same as the last one written) */
+    BODY_LOCKS = 128, /* format 2: the user's motion locks (a byte; else none) */
 };
 
 static void put_mass(ts_writer *w, const ts_mass_data *m)
@@ -198,7 +201,8 @@ void ts_bodies_save(ts_writer *w, const ts_records *records)
                         (!b->enable_sleep ? BODY_NO_SLEEP : 0) |
                         (!same_f32(b->sleep_threshold, 0.05f) ? BODY_SLEEP_THRESHOLD : 0) |
                         (b->user_data != NULL ? BODY_USER_DATA : 0) |
-                        (memcmp(&b->mass_data, &last, sizeof last) != 0 ? BODY_MASS : 0);
+                        (memcmp(&b->mass_data, &last, sizeof last) != 0 ? BODY_MASS : 0) |
+                        (b->motion_locks != 0 ? BODY_LOCKS : 0);
         ts_put_u8(w, (uint8_t)b->type);
         ts_put_u8(w, (uint8_t)mask);
         if (mask & BODY_LINEAR_DAMPING) ts_put_f32(w, b->linear_damping);
@@ -210,6 +214,7 @@ void ts_bodies_save(ts_writer *w, const ts_records *records)
             put_mass(w, &b->mass_data);
             last = b->mass_data;
         }
+        if (mask & BODY_LOCKS) ts_put_u8(w, (uint8_t)b->motion_locks);
         ts_put_svarint(w, b->first_shape);
     }
 }
@@ -241,7 +246,7 @@ ts_load_status ts_bodies_load(ts_reader *r, ts_records *records)
         }
         uint8_t type = ts_get_u8(r);
         uint8_t mask = ts_get_u8(r);
-        if (type > TS_BODY_DYNAMIC || mask >= 128) {
+        if (type > TS_BODY_DYNAMIC || (r->version < 2 && (mask & BODY_LOCKS) != 0)) {
             ts_reader_fail(r, "body %d has type %u and settings mask %u", (int)i, (unsigned)type, (unsigned)mask);
             break;
         }
@@ -256,6 +261,13 @@ ts_load_status ts_bodies_load(ts_reader *r, ts_records *records)
         if (mask & BODY_USER_DATA) b->user_data = (void *)(uintptr_t)ts_get_u64(r);
         if (mask & BODY_MASS) {
             last = get_mass(r);
+        }
+        if (mask & BODY_LOCKS) {
+            b->motion_locks = ts_get_u8(r);
+            if (b->motion_locks == 0 || (b->motion_locks & ~TS_LOCK_ALL) != 0 || b->type == TS_BODY_STATIC) {
+                ts_reader_fail(r, "body %d (type %d) has motion locks %u", (int)i, (int)b->type,
+                               (unsigned)b->motion_locks);
+            }
         }
         b->mass_data = last;
         b->first_shape = ts_get_index(r, -1, TS_MAX_OBJECTS, "a body's first shape");

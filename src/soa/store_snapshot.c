@@ -89,8 +89,10 @@ static const int8_t body_order[] = {
     13, 14, 15, 16, 17, 18,                                 /* force, torque */
     19, 20, 21, 22, 23, 24, 25, 26, 27, 28,                 /* masses, damping, gravity scale */
     35, 36, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, /* extent, sleep threshold, bounds, edges */
+    50,                                                     /* locks (format 2) */
     -1,
 };
+enum { BODY_ORDER_V1 = 49 }; /* format 1's columns: body_order's first 49 */
 
 void ts_body_store_save(ts_writer *w, const ts_records *records, ts_body_predict_fn *predict)
 {
@@ -122,6 +124,7 @@ void ts_body_store_save(ts_writer *w, const ts_records *records, ts_body_predict
 enum { CHUNK = 32 };
 
 #define B_COLUMN(field) ((int)(offsetof(ts_body_store, field) / sizeof(void *)))
+_Static_assert(B_COLUMN(locks) == 50 && B_COLUMN(edges) == 49, "body_store.h's columns moved: check body_order");
 
 /* Checks one body's row (its slot i) after reading it; false after failing. */
 static bool check_body_row(ts_reader *r, const ts_records *records, const ts_body_store *s, int32_t i,
@@ -159,6 +162,7 @@ ts_load_status ts_body_store_load(ts_reader *r, ts_records *records, ts_body_pre
     while (body_order[bits] >= 0) {
         ++bits;
     }
+    bits = r->version < 2 ? BODY_ORDER_V1 : bits;
     uint32_t rows[CHUNK][TS_BODY_COLUMNS];
     for (int32_t first = 0; first < s->table.count && !r->failed; first += CHUNK) {
         int32_t n = s->table.count - first < CHUNK ? s->table.count - first : CHUNK;
@@ -194,6 +198,10 @@ ts_load_status ts_body_store_load(ts_reader *r, ts_records *records, ts_body_pre
                 column[j] = rows[j][c];
             }
         }
+    }
+    s->locked_count = 0; /* the bodies with locks in effect (the step checks the column against the records) */
+    for (int32_t i = 0; i < s->table.count && !r->failed; ++i) {
+        s->locked_count += s->locks[i] != 0 ? 1 : 0;
     }
     return r->failed ? TS_LOAD_INVALID : TS_LOAD_OK;
 }
