@@ -383,7 +383,7 @@ ts_load_status ts_collision_rebuild(ts_records *records, ts_collision *collision
      * after it is filled. */
     int32_t live = records->contact_store.table.count;
     int32_t pending = collision->events.begin_pending_count + collision->events.end_pending_count;
-    if (!ts_pair_set_reserve(&collision->pairs, &records->allocator, live + pending) ||
+    if (!ts_key_map_reserve(&collision->pairs, &records->allocator, live + pending) ||
         !ts_contacts_reserve(records, collision, pending)) {
         return TS_LOAD_NO_MEMORY;
     }
@@ -392,14 +392,14 @@ ts_load_status ts_collision_rebuild(ts_records *records, ts_collision *collision
         const ts_contact *c = records->contacts + i;
         const ts_contact *next = c + AHEAD;
         if (i + AHEAD < records->contact_ids.next_index && next->alive) {
-            ts_pair_set_prefetch(&collision->pairs, ts_pair_key(next->shape_a, next->shape_b));
+            ts_key_map_prefetch(&collision->pairs, ts_pair_key(next->shape_a, next->shape_b));
         }
         if (c->alive) {
             uint64_t key = ts_pair_key(c->shape_a, c->shape_b);
-            if (ts_pair_set_find(&collision->pairs, key) != -1) {
+            if (ts_key_map_find(&collision->pairs, key) != -1) {
                 return TS_LOAD_INVALID; /* the caller names it: two contacts of one pair */
             }
-            ts_pair_set_add(&collision->pairs, key, i);
+            ts_key_map_add(&collision->pairs, key, i);
         }
     }
     return TS_LOAD_OK;
