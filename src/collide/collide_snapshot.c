@@ -273,6 +273,12 @@ ts_load_status ts_broadphase_load(ts_reader *r, ts_records *records, ts_broadpha
                 ts_reader_fail(r, "shape %d's proxy %d is no leaf of its tree naming it", (int)i, (int)s->proxy);
                 return TS_LOAD_INVALID;
             }
+            /* the leaf's box is the shape's fat box (a crafted file that
+             * moved one made NaN boxes in the next step: the fuzzer's find) */
+            if (memcmp(&tree->nodes[s->proxy].aabb, &s->fat_aabb, sizeof(ts_aabb)) != 0) {
+                ts_reader_fail(r, "shape %d's fat box is not its leaf's box", (int)i);
+                return TS_LOAD_INVALID;
+            }
             proxies[s->tree] += 1;
         }
     }

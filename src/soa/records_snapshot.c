@@ -3,6 +3,7 @@
  * in store_snapshot.c). */
 #include "soa/records_snapshot.h"
 
+#include "tessera/limits.h"
 #include "tessera/motion_locks.h"
 
 #include "base/alloc.h"
@@ -287,7 +288,7 @@ ts_load_status ts_bodies_load(ts_reader *r, ts_records *records)
     if (r->failed) {
         return TS_LOAD_INVALID;
     }
-    return check_pool(r, &records->body_ids, a, &records->bodies[0].alive, sizeof(ts_body), "bodies");
+    return check_pool(r, &records->body_ids, a, n > 0 ? &records->bodies[0].alive : NULL, sizeof(ts_body), "bodies");
 }
 
 /* ---- shapes ---- */
@@ -503,7 +504,7 @@ ts_load_status ts_shapes_load(ts_reader *r, ts_records *records)
     if (r->failed) {
         return TS_LOAD_INVALID;
     }
-    status = check_pool(r, &records->shape_ids, a, &records->shapes[0].alive, sizeof(ts_shape), "shapes");
+    status = check_pool(r, &records->shape_ids, a, n > 0 ? &records->shapes[0].alive : NULL, sizeof(ts_shape), "shapes");
     if (status != TS_LOAD_OK) {
         return status;
     }
@@ -535,7 +536,15 @@ static void get_axis(ts_reader *r, ts_joint_axis_settings *s)
             ts_reader_fail(r, "a joint's axis setting is not finite");
         }
     }
+    if (!(s->lower <= s->upper) || !(s->max_motor_force >= 0.0f) || !(s->spring_hertz >= 0.0f) ||
+        !(s->spring_damping_ratio >= 0.0f)) {
+        ts_reader_fail(r, "a joint's axis settings are out of range (as the API refuses them)");
+    }
 }
+
+/* A kept impulse or force: finite and at most TS_MAX_FORCE (a NaN warm
+ * start made NaN bodies in the next step: the fuzzer's find). */
+static bool usable_value(float v) { return ts_is_finite(v) && v >= -TS_MAX_FORCE && v <= TS_MAX_FORCE; }
 
 static int32_t *joint_head(ts_records *records, int32_t body) { return &records->bodies[body].joint_head; }
 static int32_t *joint_count(ts_records *records, int32_t body) { return &records->bodies[body].joint_count; }
@@ -631,6 +640,15 @@ ts_load_status ts_joints_load(ts_reader *r, ts_records *records)
         j->impulses.spring = rows[3];
         j->reaction_force = get_vec3(r);
         j->reaction_torque = get_vec3(r);
+        float kept[16] = {j->impulses.linear.x,  j->impulses.linear.y,  j->impulses.linear.z,  j->impulses.angular.x,
+                          j->impulses.angular.y, j->impulses.angular.z, j->impulses.lower,     j->impulses.upper,
+                          j->impulses.motor,     j->impulses.spring,    j->reaction_force.x,   j->reaction_force.y,
+                          j->reaction_force.z,   j->reaction_torque.x,  j->reaction_torque.y,  j->reaction_torque.z};
+        for (int k = 0; k < 16 && !r->failed; ++k) {
+            if (!usable_value(kept[k])) {
+                ts_reader_fail(r, "joint %d's impulse or reaction %d is %g", (int)i, k, (double)kept[k]);
+            }
+        }
         if (!r->failed && (!finite_transform(j->local_frame[0]) || !finite_transform(j->local_frame[1]) ||
                            !ts_is_finite(j->length))) {
             ts_reader_fail(r, "joint %d has a non-finite frame or length", (int)i);

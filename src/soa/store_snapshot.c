@@ -14,6 +14,7 @@
 
 #include "base/alloc.h"
 #include "base/math3.h"
+#include "tessera/limits.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -132,11 +133,18 @@ static bool check_body_row(ts_reader *r, const ts_records *records, const ts_bod
 {
     int32_t id = s->table.id_of_slot[i];
     const ts_body *body = records->bodies + id;
-    for (int c = 0; c < 13; ++c) { /* pose and velocity */
+    /* pose and velocity: finite, and within what the API's setters accept
+     * (a body far beyond TS_MAX_EXTENT made a NaN box in the next step:
+     * the fuzzer's find) */
+    static const float bounds[13] = {TS_MAX_EXTENT, TS_MAX_EXTENT, TS_MAX_EXTENT, 2.0f, 2.0f, 2.0f, 2.0f,
+                                     TS_MAX_SPEED, TS_MAX_SPEED, TS_MAX_SPEED, TS_MAX_ANGULAR_SPEED,
+                                     TS_MAX_ANGULAR_SPEED, TS_MAX_ANGULAR_SPEED};
+    for (int c = 0; c < 13; ++c) {
         float value;
         memcpy(&value, row + c, 4);
-        if (!ts_is_finite(value)) {
-            return ts_reader_fail(r, "body %d's pose or velocity is not finite", (int)id);
+        if (!ts_is_finite(value) || !(value >= -bounds[c] && value <= bounds[c])) {
+            return ts_reader_fail(r, "body %d's pose or velocity (column %d: %g) is not finite or out of range",
+                                  (int)id, c, (double)value);
         }
     }
     if ((int32_t)row[B_COLUMN(first_shape)] != body->first_shape ||
@@ -378,6 +386,18 @@ static ts_load_status load_contact_records(ts_reader *r, ts_records *records, in
  * loop: GCC drops the calls of a static function that only prefetches. */
 enum { AHEAD = 8 };
 
+/* Whether element c of a contact's row (per-contact columns, then point
+ * column c' point k at C_PER_CONTACT + 4c' + k) is a float. */
+enum { ROW_LENGTH = C_PER_CONTACT + TS_CONTACT_POINTS * C_POINT_COLUMNS };
+static bool contact_float(int c)
+{
+    if (c >= C_PER_CONTACT) {
+        return (c - C_PER_CONTACT) / TS_CONTACT_POINTS != C_INDEX(feature) - C_PER_CONTACT;
+    }
+    return c != C_SHAPE_A && c != C_SHAPE_B && c != C_BODY_A && c != C_BODY_B && c != C_POINT_COUNT && c != C_FLAGS &&
+           c != C_INDEX(sat_feature);
+}
+
 /* Reads contact slot i into a row (see CHUNK); fails through the reader. */
 static void load_contact_row(ts_reader *r, const ts_records *records, int32_t i, uint32_t *row)
 {
@@ -418,6 +438,19 @@ static void load_contact_row(ts_reader *r, const ts_records *records, int32_t i,
             row[C_PER_CONTACT + TS_CONTACT_POINTS * c + k] = (point_mask >> c & 1) ? ts_get_u32(r) : 0u;
         }
     }
+    /* every float column finite and within TS_MAX_FORCE (a NaN impulse or
+     * normal in a crafted file made NaN bodies in the next step); the
+     * integer ones (ids, count, flags, features) are checked above */
+    for (int c = 0; c < ROW_LENGTH && !r->failed; ++c) {
+        if (!contact_float(c)) {
+            continue;
+        }
+        float value;
+        memcpy(&value, row + c, 4);
+        if (!ts_is_finite(value) || !(value >= -TS_MAX_FORCE && value <= TS_MAX_FORCE)) {
+            ts_reader_fail(r, "contact slot %d's value %d is %g", (int)i, c, (double)value);
+        }
+    }
 }
 
 ts_load_status ts_contacts_load(ts_reader *r, ts_records *records)
@@ -438,8 +471,7 @@ ts_load_status ts_contacts_load(ts_reader *r, ts_records *records)
     if (status != TS_LOAD_OK) {
         return status;
     }
-    enum { ROW = C_PER_CONTACT + TS_CONTACT_POINTS * C_POINT_COLUMNS }; /* point column c, point k: C_PER_CONTACT + 4c + k */
-    uint32_t rows[CHUNK][ROW];
+    uint32_t rows[CHUNK][ROW_LENGTH]; /* point column c, point k: C_PER_CONTACT + 4c + k */
     for (int32_t first = 0; first < s->table.count && !r->failed; first += CHUNK) {
         int32_t n = s->table.count - first < CHUNK ? s->table.count - first : CHUNK;
         for (int32_t j = 0; j < n && !r->failed; ++j) {

@@ -7,6 +7,7 @@
 
 #include "base/math3.h"
 #include "collide/collide_snapshot.h"
+#include "collide/mass.h"
 #include "collide/shape_bounds.h"
 #include "islands/islands_snapshot.h"
 #include "islands/sleep.h"
@@ -120,7 +121,43 @@ static void predict_body(const ts_records *records, int32_t body, uint32_t out[T
 static void save_bodies(ts_writer *w, ts_world *world) { ts_bodies_save(w, &world->records); }
 static ts_load_status load_bodies(ts_reader *r, ts_world *world) { return ts_bodies_load(r, &world->records); }
 static void save_shapes(ts_writer *w, ts_world *world) { ts_shapes_save(w, &world->records); }
-static ts_load_status load_shapes(ts_reader *r, ts_world *world) { return ts_shapes_load(r, &world->records); }
+/* A body's mass data as its shapes give it (api/body_mass.c computes it
+ * so whenever they change; a shapeless dynamic body: 1 kg, a 0.5 m
+ * sphere's inertia). The loader compares: a file whose mass data differs
+ * (a crafted inertia of 1e-28, which no shapes give, made NaNs in the
+ * next step: the fuzzer's find) is refused. */
+static ts_mass_data mass_from_shapes(const ts_records *records, const ts_body *b)
+{
+    ts_mass_data none = {0.0f, {0, 0, 0}, {0, 0, 0}, {0, 0, 0, 1}};
+    if (b->type != TS_BODY_DYNAMIC) {
+        return none;
+    }
+    ts_mass_accumulator acc = {0};
+    bool solid = false;
+    for (int32_t sh = b->first_shape; sh != -1; sh = records->shapes[sh].next) {
+        const ts_shape *shape = records->shapes + sh;
+        if (!shape->is_sensor) {
+            ts_mass_accumulate(&acc, ts_shape_compute_mass(shape), shape->local);
+            solid = true;
+        }
+    }
+    return solid ? ts_mass_finish(&acc) : (ts_mass_data){1.0f, {0, 0, 0}, {0.1f, 0.1f, 0.1f}, {0, 0, 0, 1}};
+}
+
+static ts_load_status load_shapes(ts_reader *r, ts_world *world)
+{
+    ts_load_status status = ts_shapes_load(r, &world->records);
+    const ts_records *records = &world->records;
+    for (int32_t i = 0; i < records->body_ids.next_index && status == TS_LOAD_OK; ++i) {
+        const ts_body *b = records->bodies + i;
+        ts_mass_data expected = b->alive ? mass_from_shapes(records, b) : b->mass_data;
+        if (memcmp(&expected, &b->mass_data, sizeof expected) != 0) {
+            ts_reader_fail(r, "body %d's mass data is not what its shapes give", (int)i);
+            status = TS_LOAD_INVALID;
+        }
+    }
+    return status;
+}
 static void save_joints(ts_writer *w, ts_world *world) { ts_joints_save(w, &world->records); }
 static ts_load_status load_joints(ts_reader *r, ts_world *world) { return ts_joints_load(r, &world->records); }
 static void save_contacts(ts_writer *w, ts_world *world) { ts_contacts_save(w, &world->records); }
