@@ -16,9 +16,16 @@ ts_result ts_world_step(ts_world_id id, float dt)
         return TS_ERROR_STALE_ID;
     }
     TS_TRY(ts_check_time_step(dt, __func__));
+    int step_count = world->step_count;
+    float step_dt = world->step_dt;
     world->step_count += 1;
     world->step_dt = dt;
-    return ts_step_world(world, dt);
+    ts_result result = ts_step_world(world, dt);
+    if (result == TS_ERROR_OUT_OF_MEMORY) { /* the step changed nothing: it was not made */
+        world->step_count = step_count;
+        world->step_dt = step_dt;
+    }
+    return result;
 }
 
 ts_result ts_world_set_gravity(ts_world_id id, ts_vec3 gravity)
