@@ -34,7 +34,7 @@ extern "C" {
  * Returns TS_OK, TS_ERROR_NULL_POINTER (size NULL, or buffer NULL with a
  * capacity), TS_ERROR_CAPACITY (capacity below *size, which is set:
  * nothing useful was written), TS_ERROR_STALE_ID, TS_ERROR_UNSUPPORTED
- * (the world holds a hull, mesh or heightfield, a custom constraint, a
+ * (the world holds a faulted body, a hull, mesh or heightfield, a custom constraint, a
  * body with motion locks, is planar, or has speed limits other than the
  * defaults: format 1 does not hold these yet). */
 TS_API ts_result ts_world_save(ts_world_id world, void *buffer, size_t capacity, size_t *size);

@@ -185,6 +185,11 @@ ts_joint_id ts_joint_create(ts_world_id world_id, const ts_joint_def *def, ts_jo
         ts_fail(TS_ERROR_INVALID_OPERATION, fn, "def->body_a and def->body_b are the same body (a joint needs two)");
         return TS_NULL_JOINT_ID;
     }
+    if (a->faulted || b->faulted) {
+        ts_fail(TS_ERROR_INVALID_OPERATION, fn, "def->body_%c was taken out after its state overflowed "
+                "(ts_world_get_body_faults)", a->faulted ? 'a' : 'b');
+        return TS_NULL_JOINT_ID;
+    }
     if (a->type != TS_BODY_DYNAMIC && b->type != TS_BODY_DYNAMIC) {
         ts_fail(TS_ERROR_INVALID_OPERATION, fn, "neither body is dynamic (a joint between two %s bodies moves nothing)",
                 a->type == TS_BODY_STATIC && b->type == TS_BODY_STATIC ? "static" : "static or kinematic");

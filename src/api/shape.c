@@ -97,6 +97,10 @@ ts_result ts_shape_begin(ts_body_id body_id, const ts_shape_def *def, const char
     if (*body == NULL) {
         return TS_ERROR_STALE_ID;
     }
+    if ((*body)->faulted) {
+        return ts_fail(TS_ERROR_INVALID_OPERATION, fn,
+                       "the body was taken out after its state overflowed (ts_world_get_body_faults)");
+    }
     return check_shape_def(def, rotation, fn);
 }
 

@@ -63,6 +63,15 @@ ts_result ts_world_save(ts_world_id id, void *buffer, size_t capacity, size_t *s
         return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
                        "the world's speed limits are not the defaults: snapshots do not hold them yet");
     }
+    for (int32_t i = 0; i < world->records.body_ids.next_index; ++i) {
+        const ts_body *body = world->records.bodies + i;
+        if (body->alive && body->faulted) {
+            return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
+                           "body %d was taken out after its state overflowed (ts_world_get_body_faults): snapshots do "
+                           "not hold faulted bodies; destroy it first",
+                           (int)i);
+        }
+    }
     for (int32_t i = 0; i < world->records.joint_ids.next_index; ++i) {
         const ts_joint *joint = world->records.joints + i;
         if (joint->alive && joint->type == TS_JOINT_CUSTOM) {

@@ -1,6 +1,7 @@
 /* The checked entry to a step, and a world's settings: gravity, threads,
  * substeps, solver, sleeping. */
 #include "api/world.h"
+#include "api/body_fault.h"
 
 #include "base/bounds.h"
 #include "islands/sleep.h"
@@ -20,10 +21,14 @@ ts_result ts_world_step(ts_world_id id, float dt)
     float step_dt = world->step_dt;
     world->step_count += 1;
     world->step_dt = dt;
-    ts_result result = ts_step_world(world, dt);
+    int32_t held = -1;
+    ts_result result = ts_step_world(world, dt, &held);
     if (result == TS_ERROR_OUT_OF_MEMORY) { /* the step changed nothing: it was not made */
         world->step_count = step_count;
         world->step_dt = step_dt;
+    }
+    if (held >= 0) {
+        ts_body_contain(world, held); /* body_fault.c */
     }
     return result;
 }

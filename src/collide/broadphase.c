@@ -159,6 +159,9 @@ ts_result ts_body_refresh_proxies(ts_records *records, ts_broadphase *bp, int32_
     ts_result result = TS_OK;
     for (int32_t sh = records->bodies[body].first_shape; sh != -1 && result == TS_OK; sh = records->shapes[sh].next) {
         ts_shape *s = records->shapes + sh;
+        if (s->proxy < 0) {
+            continue; /* out of the trees (a faulted body's shape) */
+        }
         s->fat_aabb = ts_aabb_enlarge(ts_shape_compute_aabb(records, sh), margin_of(s));
         ts_tree_move_proxy(&bp->trees[s->tree], s->proxy, s->fat_aabb);
         result = ts_shape_buffer_move(records, bp, sh, function);

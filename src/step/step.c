@@ -151,8 +151,9 @@ static ts_result step_body(void *context)
     return TS_OK;
 }
 
-ts_result ts_step_world(ts_world *world, float dt)
+ts_result ts_step_world(ts_world *world, float dt, int32_t *held)
 {
+    *held = -1;
     ts_step_profile *profile = &world->profile;
     *profile = (ts_step_profile){0};
     double start = ts_now_ms();
@@ -162,9 +163,11 @@ ts_result ts_step_world(ts_world *world, float dt)
                            &context));
     profile->step = ts_now_ms() - start;
     if (context.held >= 0) {
+        *held = context.held;
         return ts_fail(TS_ERROR_NOT_FINITE, "ts_world_step",
                        "body (index %d) would have reached a non-finite velocity or pose (huge force, torque, dt or "
-                       "gravity); it was held at its last finite state and its force cleared",
+                       "gravity); it was held at its last finite state and taken out of the simulation "
+                       "(ts_world_get_body_faults)",
                        (int)context.held + 1);
     }
     if (context.dropped >= 0) {
