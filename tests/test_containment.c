@@ -181,6 +181,24 @@ static void test_overflow_contained(void **state)
     uint64_t contained = test_hash_bodies(0, boxes, PILE);
     size_t size = 0;
     assert_int_equal(ts_world_save(world, NULL, 0, &size), TS_ERROR_UNSUPPORTED);
+    /* It stays out: what would put it back is refused and changes nothing;
+     * moving it by hand moves only it (its shapes are in no tree). */
+    uint64_t world_hash = hash_of(world);
+    ts_shape_def shape = ts_default_shape_def();
+    ts_sphere sphere = {0.1f};
+    assert_true(ts_shape_id_is_null(ts_create_sphere_shape(dust, &shape, &sphere)));
+    assert_non_null(strstr(ts_last_error(), "TS_ERROR_INVALID_OPERATION"));
+    assert_int_equal(ts_body_set_type(dust, TS_BODY_STATIC), TS_ERROR_INVALID_OPERATION);
+    ts_ball_joint_def joint = ts_default_ball_joint_def();
+    joint.base.body_a = boxes[0];
+    joint.base.body_b = dust;
+    assert_true(ts_joint_id_is_null(ts_create_ball_joint(world, &joint)));
+    assert_non_null(strstr(ts_last_error(), "TS_ERROR_INVALID_OPERATION"));
+    assert_true(hash_of(world) == world_hash);
+    assert_ok(ts_body_set_position(dust, (ts_vec3){0, 20, 0}));
+    assert_ok(ts_world_step(world, 1.0f / 60.0f));
+    assert_true(body_is_finite(dust));
+    uint64_t contained_moved = test_hash_bodies(0, boxes, PILE);
     assert_ok(ts_destroy_body(dust));
     assert_ok(ts_world_get_body_faults(world, faults, 2, &count));
     assert_int_equal(count, 0);
@@ -193,8 +211,11 @@ static void test_overflow_contained(void **state)
         assert_ok(ts_world_step(world, 1.0f / 60.0f));
     }
     uint64_t destroyed = test_hash_bodies(0, boxes, PILE);
+    assert_ok(ts_world_step(world, 1.0f / 60.0f)); /* the step the contained world took after moving the dust */
+    uint64_t destroyed_moved = test_hash_bodies(0, boxes, PILE);
     assert_ok(ts_destroy_world(world));
     assert_true(contained == destroyed);
+    assert_true(contained_moved == destroyed_moved);
 }
 
 /* ts_world_get_body_faults' bad input: each refused with its code. */
