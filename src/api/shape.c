@@ -443,6 +443,9 @@ ts_result ts_shape_set_filter(ts_shape_id id, ts_filter filter)
     shape->filter = filter;
     /* Pairs are found again under the new filter from the next step. */
     ts_body_destroy_contacts(world, shape->body, index);
+    if (shape->proxy < 0) {
+        return TS_OK; /* in no tree: a faulted body's shape */
+    }
     ts_tree_set_category_bits(&world->collision.broadphase.trees[shape->tree], shape->proxy, filter.category_bits);
     return ts_shape_buffer_move(&world->records, &world->collision.broadphase, index, __func__);
 }

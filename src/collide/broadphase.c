@@ -103,7 +103,7 @@ void ts_body_sync_bounds(ts_records *records, int32_t body)
 ts_result ts_shape_buffer_move(ts_records *records, ts_broadphase *bp, int32_t shape, const char *function)
 {
     ts_shape *s = records->shapes + shape;
-    if (s->in_move_buffer) {
+    if (s->in_move_buffer || s->proxy < 0) { /* queued already, or in no tree (a faulted body's shape) */
         return TS_OK;
     }
     if (!ts_array_reserve(&records->allocator, (void **)&bp->move_buffer, &bp->move_capacity, bp->move_count + 1,
