@@ -26,6 +26,10 @@
 static bool reserve_joints(ts_joint_scratch *s, const ts_records *records, const ts_constraint_graph *graph,
                            int32_t *bundles_out)
 {
+    if (s->reserved_width == TS_W && s->reserved_revision == graph->joint_revision) {
+        *bundles_out = s->reserved_bundles; /* the same joints in the same colours: room made already */
+        return true;
+    }
     const ts_allocator *allocator = &records->allocator;
     int32_t joints = 0, bundles = 0, balls = 0, custom_bundles = 0, customs = 0;
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
@@ -44,13 +48,19 @@ static bool reserve_joints(ts_joint_scratch *s, const ts_records *records, const
         joints += gc->joint_count;
     }
     *bundles_out = bundles;
-    return ts_array_reserve(allocator, (void **)&s->sorted, &s->sorted_capacity, joints, sizeof(int32_t)) &&
-           ts_array_reserve(allocator, (void **)&s->refs, &s->ref_capacity, bundles, sizeof(ts_joint_bundle_ref)) &&
-           ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes,
-                            (bundles - balls - custom_bundles) * (int32_t)sizeof(ts_joint_bundle), 1) &&
-           ts_array_reserve(allocator, &s->ball_bundles, &s->ball_bytes, TS_WIDE(ts_ball_bundle_bytes)(balls), 1) &&
-           ts_array_reserve(allocator, &s->custom_lanes, &s->custom_bytes,
-                            customs * (int32_t)sizeof(ts_custom_lane), 1);
+    bool made = ts_array_reserve(allocator, (void **)&s->sorted, &s->sorted_capacity, joints, sizeof(int32_t)) &&
+                ts_array_reserve(allocator, (void **)&s->refs, &s->ref_capacity, bundles, sizeof(ts_joint_bundle_ref)) &&
+                ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes,
+                                 (bundles - balls - custom_bundles) * (int32_t)sizeof(ts_joint_bundle), 1) &&
+                ts_array_reserve(allocator, &s->ball_bundles, &s->ball_bytes, TS_WIDE(ts_ball_bundle_bytes)(balls), 1) &&
+                ts_array_reserve(allocator, &s->custom_lanes, &s->custom_bytes,
+                                 customs * (int32_t)sizeof(ts_custom_lane), 1);
+    if (made) {
+        s->reserved_revision = graph->joint_revision;
+        s->reserved_width = TS_W;
+        s->reserved_bundles = bundles;
+    }
+    return made;
 }
 
 bool TS_WIDE(ts_solver_reserve_step)(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
