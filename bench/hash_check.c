@@ -73,6 +73,8 @@ static uint64_t matrix_hash(const options *o, const scene_info *s, ts_solver_typ
         for (int t = 0; t < o->thread_count; ++t) {
             ts_world_id world = scene_world(s, solver, o->widths[w], o->threads[t]);
             if (ts_world_id_is_null(world)) {
+                fprintf(stderr, "%s %s, width %d, %d threads: %s\n", s->name, tessera_solver_name(solver),
+                        o->widths[w], o->threads[t], ts_last_error());
                 return 0;
             }
             bool ok = run(world, STEPS / 2);

@@ -71,7 +71,7 @@ static void put_header(ts_recorder *r)
 static void free_recorder(ts_recorder *r)
 {
     void *arrays[] = {r->bodies,   r->ids,     r->transforms, r->prev_ids, r->new_bodies,
-                      r->island_changes, r->asleep, r->removed, r->shapes, r->contacts, r->points, r->buffer.data};
+                      r->island_changes, r->asleep, r->removed, r->shapes, r->outline, r->contacts, r->points, r->buffer.data};
     for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); ++i) {
         free(arrays[i]);
     }

@@ -83,6 +83,8 @@ struct ts_recorder {
     int removed_count, removed_capacity;
     ts_shape_id *shapes;
     int shape_capacity;
+    ts_vec3 *outline; /* a hull's vertices or a mesh's triangle corners */
+    int outline_capacity;
     ts_contact_data *contacts;
     int contact_capacity;
     float *points; /* 6 floats a contact point: position, normal */

@@ -82,6 +82,7 @@ cmake --build "$BUILD_DIR" --target docs
 # of running a step's stages (src/base/parallel.c) are checked.
 # TESSERA_TEST_MAX_STEPS shortens test_simd's 600-step runs: TSan runs ~10x
 # slower, and the races it looks for show in the first steps as in the last.
+# doc_snippets only compiles the docs' code (the default build runs it).
 TSAN_DIR="${TSAN_DIR:-build-tsan-clang}"
 ARCHER="$(ls /usr/lib/llvm-*/lib/libarcher.so | sort -V | tail -n 1)"
 # -DTESSERA_AVX512=OFF: width 16 runs here on AVX2 registers (the default
@@ -95,7 +96,7 @@ cmake --build "$TSAN_DIR" -j "$(nproc)" >/dev/null
 stage "ThreadSanitizer suite"
 OMP_TOOL_LIBRARIES="$ARCHER" TESSERA_TEST_MAX_STEPS=120 \
     TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1 ${TSAN_OPTIONS:-}" \
-    ctest --test-dir "$TSAN_DIR" -LE slow -j "$(nproc)" --output-on-failure
+    ctest --test-dir "$TSAN_DIR" -LE slow -E '^doc_snippets$' -j "$(nproc)" --output-on-failure
 
 # The portable build and AddressSanitizer + UndefinedBehaviorSanitizer in
 # one (issue 21; one build instead of two keeps CI near its budget): the
@@ -103,7 +104,7 @@ OMP_TOOL_LIBRARIES="$ARCHER" TESSERA_TEST_MAX_STEPS=120 \
 # held to the native widths' by the same tests, and the suite without the
 # `slow` label in a clang build where any sanitizer report aborts
 # (-fno-sanitize-recover=all), but test_threads (its worlds of every thread
-# count take minutes here; ThreadSanitizer runs it); then the libFuzzer driver over the public
+# count take minutes here; ThreadSanitizer runs it) and doc_snippets; then the libFuzzer driver over the public
 # API (tests/fuzz/fuzz_api.c, same build: the library carries the fuzzer's
 # coverage counters) for FUZZ_SECONDS over the seed corpus, into a scratch
 # copy so the repo's corpus stays as committed. A crash input is written to
@@ -121,7 +122,7 @@ cmake --build "$ASAN_DIR" -j "$(nproc)" >/dev/null
 stage "portable + ASan/UBSan suite"
 ASAN_OPTIONS="detect_leaks=1 abort_on_error=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1" \
     LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp ${LSAN_OPTIONS:-}" \
-    TESSERA_TEST_MAX_STEPS=120 ctest --test-dir "$ASAN_DIR" -LE slow -E '^test_threads$' -j "$(nproc)" --output-on-failure
+    TESSERA_TEST_MAX_STEPS=120 ctest --test-dir "$ASAN_DIR" -LE slow -E '^(test_threads|doc_snippets)$' -j "$(nproc)" --output-on-failure
 rm -rf "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
 mkdir -p "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
 cp tests/fuzz/corpus/* "$ASAN_DIR/fuzz-corpus/"

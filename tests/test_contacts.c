@@ -168,7 +168,7 @@ static void test_pairs_match_brute_force(void **state)
                 bool dynamic = world->records.bodies[sa->body].type == TS_BODY_DYNAMIC ||
                                world->records.bodies[sb->body].type == TS_BODY_DYNAMIC;
                 bool overlap = ts_aabb_overlaps(sa->fat_aabb, sb->fat_aabb);
-                bool has_contact = ts_pair_set_find(&world->collision.pairs, ts_pair_key(a, b)) >= 0;
+                bool has_contact = ts_key_map_find(&world->collision.pairs, ts_pair_key(a, b)) >= 0;
                 /* Parted pairs are destroyed by the next narrowphase; only
                  * require that every overlapping pair has its contact. */
                 if (dynamic && overlap) {

@@ -245,6 +245,59 @@ static void test_sphere_follows_heightfield(void **state)
     assert_ok(ts_destroy_world(world));
 }
 
+/* ts_shape_get_triangles gives back a mesh's triangles exactly as its
+ * ts_mesh_def gave them (the tree reorders them inside), and a
+ * heightfield's two per cell at the grid's heights; a short array gets the
+ * first ones; bad calls are refused with the argument named. */
+static void test_get_triangles(void **state)
+{
+    (void)state;
+    ts_world_id world = test_world(4, 1);
+    ts_body_id body = static_body(world);
+    enum { N = 6 };
+    ts_vec3 vertices[(N + 1) * (N + 1)];
+    int32_t indices[6 * N * N];
+    flat_grid(N, 1.0f, -3.0f, -3.0f, vertices, indices);
+    ts_shape_def def = ts_default_shape_def();
+    ts_shape_id mesh = ts_create_mesh_shape(body, &def, &(ts_mesh_def){vertices, (N + 1) * (N + 1), indices, 2 * N * N});
+    assert_false(ts_shape_id_is_null(mesh));
+    ts_vec3 corners[3 * 2 * N * N];
+    int count = -1;
+    assert_ok(ts_shape_get_triangles(mesh, &count, corners, 2 * N * N));
+    assert_int_equal(count, 2 * N * N);
+    for (int c = 0; c < 3 * 2 * N * N; ++c) {
+        assert_memory_equal(&corners[c], &vertices[indices[c]], sizeof(ts_vec3));
+    }
+    ts_vec3 first[3] = {{0}};
+    assert_ok(ts_shape_get_triangles(mesh, &count, first, 1));
+    assert_memory_equal(first, corners, sizeof first);
+    assert_ok(ts_shape_get_triangles(mesh, &count, NULL, 0));
+    assert_int_equal(count, 2 * N * N);
+
+    float heights[3 * 2] = {0, 1, 2, 3, 4, 5}; /* count_x 3, count_z 2: 2 cells, 4 triangles */
+    ts_shape_id field = ts_create_heightfield_shape(body, &def, &(ts_heightfield_def){heights, 3, 2, {1, 2, 1}});
+    assert_false(ts_shape_id_is_null(field));
+    ts_vec3 grid[12];
+    assert_ok(ts_shape_get_triangles(field, &count, grid, 4));
+    assert_int_equal(count, 4);
+    for (int c = 0; c < 12; ++c) { /* every corner is a grid vertex at its scaled height */
+        int i = (int)grid[c].x, k = (int)grid[c].z;
+        assert_true(grid[c].x == (float)i && grid[c].z == (float)k && i < 3 && k < 2);
+        assert_true(grid[c].y == 2.0f * heights[k * 3 + i]);
+    }
+    assert_true(grid[0].x < 1.0f + 1e-6f && grid[3].x < 1.0f + 1e-6f); /* cell (0, 0) first */
+
+    ts_shape_id ball = ts_create_sphere_shape(static_body(world), &def, &(ts_sphere){0.5f});
+    assert_int_equal(ts_shape_get_triangles(ball, &count, NULL, 0), TS_ERROR_INVALID_OPERATION);
+    assert_non_null(strstr(ts_last_error(), "neither a mesh nor a heightfield"));
+    assert_int_equal(ts_shape_get_triangles(mesh, NULL, NULL, 0), TS_ERROR_NULL_POINTER);
+    assert_int_equal(ts_shape_get_triangles(mesh, &count, NULL, 1), TS_ERROR_NULL_POINTER);
+    assert_non_null(strstr(ts_last_error(), "corners"));
+    assert_int_equal(ts_shape_get_triangles(mesh, &count, corners, -1), TS_ERROR_OUT_OF_RANGE);
+    assert_ok(ts_destroy_world(world));
+    assert_int_equal(ts_shape_get_triangles(mesh, &count, NULL, 0), TS_ERROR_STALE_ID);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_bad_heightfields),
         cmocka_unit_test(test_box_slides_over_shared_edges),
         cmocka_unit_test(test_sphere_follows_heightfield),
+        cmocka_unit_test(test_get_triangles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -371,6 +371,47 @@ static void test_bad_input(void **state)
     assert_ok(ts_destroy_world(world));
 }
 
+/* A body with motion locks is held to the world's speed limit as a free
+ * body is (the locks act after the limit, in both solvers): a heavy ball
+ * at 4.9 m/s hits a light ball locked along z, both with restitution 1, in
+ * a world limited to 5 m/s. The bounce would throw the light ball at about
+ * twice the heavy one's speed; the limit holds it to 5 m/s (1e-5
+ * relative: the limit scales the velocity by 5 / |v| in float). */
+static void test_locked_body_within_speed_limit(void **state)
+{
+    (void)state;
+    ts_world_id world = lock_world(1, 0, false);
+    assert_ok(ts_world_set_speed_limits(world, 5.0f, 0.25f * 3.14159265f));
+    assert_ok(ts_world_set_gravity(world, (ts_vec3){0, 0, 0}));
+    ts_shape_def shape = ts_default_shape_def();
+    shape.restitution = 1.0f;
+    ts_body_def def = ts_default_body_def();
+    def.type = TS_BODY_DYNAMIC;
+    def.position = (ts_vec3){-1.1f, 0, 0};
+    def.linear_velocity = (ts_vec3){4.9f, 0, 0};
+    ts_body_id heavy = ts_create_body(world, &def);
+    shape.density = 1000.0f;
+    assert_false(ts_shape_id_is_null(ts_create_sphere_shape(heavy, &shape, &(ts_sphere){0.5f})));
+    def.position = (ts_vec3){0, 0, 0};
+    def.linear_velocity = (ts_vec3){0, 0, 0};
+    def.motion_locks = TS_LOCK_LINEAR_Z;
+    ts_body_id light = ts_create_body(world, &def);
+    shape.density = 1.0f;
+    assert_false(ts_shape_id_is_null(ts_create_sphere_shape(light, &shape, &(ts_sphere){0.5f})));
+    float fastest = 0.0f;
+    for (int step = 0; step < 20; ++step) {
+        assert_ok(ts_world_step(world, DT));
+        ts_vec3 v;
+        assert_ok(ts_body_get_linear_velocity(light, &v));
+        float speed = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
+        assert_true(speed <= 5.0f * (1.0f + 1e-5f));
+        assert_true(v.z == 0.0f);
+        fastest = speed > fastest ? speed : fastest;
+    }
+    assert_true(fastest > 4.9f); /* it was thrown as fast as allowed */
+    assert_ok(ts_destroy_world(world));
+}
+
 int main(int argc, char **argv)
 {
     if (!test_solver_args(argc, argv, "test_motion_locks", &solver, &substeps)) {
@@ -382,6 +423,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_locked_pile_same_at_every_width_and_thread_count),
         cmocka_unit_test(test_planar_pile_keeps_z_zero),
         cmocka_unit_test(test_setter_and_getter),
+        cmocka_unit_test(test_locked_body_within_speed_limit),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

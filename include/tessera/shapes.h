@@ -113,6 +113,17 @@ typedef struct ts_heightfield_def {
 TS_API ts_shape_id ts_create_heightfield_shape(ts_body_id body, const ts_shape_def *def,
                                                const ts_heightfield_def *heightfield);
 
+/** The triangles of a mesh or heightfield shape, for drawing them: their
+ * count in *count, and the first min(count, capacity) of them in corners,
+ * three corners each (3 * capacity entries), in the shape frame,
+ * counter-clockwise seen from the front. A mesh's come in the order of its
+ * ts_mesh_def; a heightfield's two per cell, cell (i, k) at index
+ * k (count_x - 1) + i.
+ * TS_ERROR_NULL_POINTER (count, or corners with capacity > 0),
+ * TS_ERROR_OUT_OF_RANGE (capacity < 0), TS_ERROR_STALE_ID,
+ * TS_ERROR_INVALID_OPERATION (neither a mesh nor a heightfield). */
+TS_API ts_result ts_shape_get_triangles(ts_shape_id shape, int *count, ts_vec3 *corners, int capacity);
+
 #ifdef __cplusplus
 }
 #endif

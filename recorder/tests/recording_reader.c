@@ -40,7 +40,7 @@ bool reader_open(recording_reader *r, const char *path)
     r->at = u32_at(r, 12);
     r->dt = f32_at(r, 16);
     r->flags = u32_at(r, 20);
-    return r->version == 1;
+    return r->version == 2;
 }
 
 void reader_close(recording_reader *r)
@@ -66,13 +66,27 @@ static void read_bodies(recording_reader *r, size_t at)
             b->pose[k] = f32_at(r, at + 16 + 4 * (size_t)k);
         }
         at += 44;
-        if (b->shape_count > 0) {
-            b->first_shape_type = u32_at(r, at);
-            for (int k = 0; k < 3; ++k) {
-                b->first_shape_size[k] = f32_at(r, at + 32 + 4 * (size_t)k);
+        b->outline_points = 0;
+        for (uint32_t s = 0; s < b->shape_count; ++s) {
+            uint32_t type = u32_at(r, at);
+            if (s == 0) {
+                b->first_shape_type = type;
+                for (int k = 0; k < 3; ++k) {
+                    b->first_shape_size[k] = f32_at(r, at + 32 + 4 * (size_t)k);
+                }
+            }
+            at += 44;
+            if (type >= 3 && type <= 5) { /* hull, mesh, heightfield: the points that draw it */
+                uint32_t points = u32_at(r, at);
+                if (s == 0 && points > 0) {
+                    for (int k = 0; k < 3; ++k) {
+                        b->first_outline_point[k] = f32_at(r, at + 4 + 4 * (size_t)k);
+                    }
+                }
+                b->outline_points += points;
+                at += 4 + 12 * (size_t)points;
             }
         }
-        at += 44 * (size_t)b->shape_count;
     }
 }
 

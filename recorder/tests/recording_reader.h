@@ -19,6 +19,8 @@ typedef struct reader_body {
     uint32_t shape_count;
     uint32_t first_shape_type;
     float first_shape_size[3];
+    uint32_t outline_points;    /* of every hull, mesh and heightfield shape */
+    float first_outline_point[3]; /* the first shape's first one */
     float pose[7];
     bool awake;
     int32_t island;
@@ -54,7 +56,7 @@ typedef struct recording_reader {
 } recording_reader;
 
 /* Reads the whole file and its header. Returns false when the file cannot
- * be read or does not start with a version-1 header. */
+ * be read or does not start with a version-2 header. */
 bool reader_open(recording_reader *r, const char *path);
 reader_status reader_next(recording_reader *r);
 void reader_close(recording_reader *r);

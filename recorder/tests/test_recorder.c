@@ -181,6 +181,65 @@ static void test_replay_matches_world(void **state)
     remove(path);
 }
 
+/* Hulls, meshes and heightfields are written with the points that draw
+ * them (format version 2): a hull's vertices as ts_shape_get_hull gives
+ * them, a mesh's and a heightfield's three corners a triangle. */
+static void test_outlines_written(void **state)
+{
+    (void)state;
+    const char *path = "test_recorder_outlines.tsr";
+    ts_world_id world = make_world();
+    ts_shape_def shape = ts_default_shape_def();
+    ts_body_def def = ts_default_body_def();
+    ts_body_id ground = ts_create_body(world, &def);
+    ts_vec3 corners[4] = {{-5, 0, -5}, {-5, 0, 5}, {5, 0, 5}, {5, 0, -5}};
+    int32_t indices[6] = {0, 1, 2, 0, 2, 3};
+    assert_false(ts_shape_id_is_null(ts_create_mesh_shape(ground, &shape, &(ts_mesh_def){corners, 4, indices, 2})));
+    ts_body_id field = ts_create_body(world, &def);
+    float heights[9] = {0};
+    assert_false(ts_shape_id_is_null(
+        ts_create_heightfield_shape(field, &shape, &(ts_heightfield_def){heights, 3, 3, {1, 1, 1}})));
+    def.type = TS_BODY_DYNAMIC;
+    def.position = (ts_vec3){0, 2, 0};
+    ts_body_id rock = ts_create_body(world, &def);
+    ts_vec3 points[8];
+    for (int i = 0; i < 8; ++i) {
+        points[i] = (ts_vec3){(i & 1) ? 0.5f : -0.5f, (i & 2) ? 0.5f : -0.5f, (i & 4) ? 0.5f : -0.5f};
+    }
+    assert_false(ts_shape_id_is_null(ts_create_hull_shape(rock, &shape, &(ts_hull_def){points, 8})));
+    ts_hull_info info;
+    ts_vec3 vertices[8];
+    ts_shape_id rock_shape;
+    int shape_count = 0;
+    assert_ok(ts_body_get_shapes(rock, &rock_shape, 1, &shape_count));
+    assert_ok(ts_shape_get_hull(rock_shape, &info, vertices, 8));
+
+    ts_recorder *rec = NULL;
+    ts_body_id bodies[3] = {ground, field, rock};
+    assert_ok(ts_recorder_create(world, path, NULL, &rec));
+    assert_ok(ts_recorder_add_bodies(rec, bodies, 3));
+    assert_ok(ts_recorder_frame(rec));
+    assert_ok(ts_recorder_close(rec));
+
+    recording_reader reader;
+    assert_true(reader_open(&reader, path));
+    next_frame(&reader);
+    const reader_body *m = &reader.bodies[ground.index1 - 1];
+    assert_int_equal(m->first_shape_type, TS_SHAPE_MESH);
+    assert_int_equal(m->outline_points, 6); /* 2 triangles */
+    assert_memory_equal(m->first_outline_point, &corners[0], sizeof(ts_vec3));
+    const reader_body *h = &reader.bodies[field.index1 - 1];
+    assert_int_equal(h->first_shape_type, TS_SHAPE_HEIGHTFIELD);
+    assert_int_equal(h->outline_points, 3 * 8); /* 4 cells, 2 triangles each */
+    const reader_body *r = &reader.bodies[rock.index1 - 1];
+    assert_int_equal(r->first_shape_type, TS_SHAPE_HULL);
+    assert_int_equal(r->outline_points, (uint32_t)info.vertex_count);
+    assert_memory_equal(r->first_outline_point, &vertices[0], sizeof(ts_vec3));
+    reader_close(&reader);
+    ts_destroy_world(world);
+    remove(path);
+}
+
 /* A child process records 10 frames and dies (_exit: no close, no stdio
  * flush at exit). Every frame must be in the file, whole: each chunk is
  * flushed when it is written. The end mark is missing, as it should be. */
@@ -389,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_crash_leaves_readable_prefix), /* first: forks before any world exists */
         cmocka_unit_test(test_replay_matches_world),
         cmocka_unit_test(test_contacts_written_once),
+        cmocka_unit_test(test_outlines_written),
         cmocka_unit_test(test_destroyed_body_removed),
         cmocka_unit_test(test_create_bad_input),
         cmocka_unit_test(test_calls_bad_input),

@@ -14,7 +14,7 @@
 
 typedef struct pair_query {
     ts_records *records;
-    const ts_pair_set *pairs;
+    const ts_key_map *pairs;
     int32_t shape;          /* the moved shape that queries */
     ts_pair_buffer *buffer; /* the worker's */
     bool grow;              /* worker 0 (the calling thread) may allocate; helpers only count past capacity */
@@ -56,7 +56,7 @@ static bool collect_pair(int proxy, int32_t other, void *context)
         return true;
     }
     uint64_t key = ts_pair_key(q->shape, other);
-    if (ts_pair_set_find(q->pairs, key) >= 0) {
+    if (ts_key_map_find(q->pairs, key) >= 0) {
         return true;
     }
     ts_pair_buffer *buffer = q->buffer;

@@ -378,17 +378,17 @@ ts_load_status ts_contact_events_load(ts_reader *r, const ts_records *records, t
 ts_load_status ts_collision_rebuild(ts_records *records, ts_collision *collision)
 {
     int32_t live = records->contact_store.table.count;
-    if (!ts_pair_set_reserve(&collision->pairs, &records->allocator, live)) {
+    if (!ts_key_map_reserve(&collision->pairs, &records->allocator, live)) {
         return TS_LOAD_NO_MEMORY;
     }
     for (int32_t i = 0; i < records->contact_ids.next_index; ++i) {
         const ts_contact *c = records->contacts + i;
         if (c->alive) {
             uint64_t key = ts_pair_key(c->shape_a, c->shape_b);
-            if (ts_pair_set_find(&collision->pairs, key) != -1) {
+            if (ts_key_map_find(&collision->pairs, key) != -1) {
                 return TS_LOAD_INVALID; /* the caller names it: two contacts of one pair */
             }
-            ts_pair_set_add(&collision->pairs, key, i);
+            ts_key_map_add(&collision->pairs, key, i);
         }
     }
     /* The room a step expects for its events and lists (events are

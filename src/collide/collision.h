@@ -25,7 +25,7 @@ typedef struct ts_contact_events_buffer {
 typedef struct ts_collision {
     ts_broadphase broadphase;
     ts_geometry_store geometry; /* hulls, meshes, heightfields of the shapes */
-    ts_pair_set pairs; /* shape pair -> contact id */
+    ts_key_map pairs; /* shape pair -> contact id */
 
     /* Events: collected while stepping (and by destroy calls between steps),
      * published sorted at the end of the next step. */

@@ -95,7 +95,7 @@ bool ts_contacts_reserve(ts_records *records, ts_collision *collision, int32_t e
            /* the narrowphase's lists hold a place per slot of the table (narrowphase_stage.c) */
            ts_contact_news_reserve(a, collision, records->contact_store.table.capacity) &&
            ts_soa_removal_reserve(&collision->contact_removal, a, records->contact_store.table.capacity) &&
-           ts_pair_set_reserve(&collision->pairs, a, collision->pairs.count + extra);
+           ts_key_map_reserve(&collision->pairs, a, collision->pairs.count + extra);
 }
 
 int32_t ts_contact_register(ts_records *records, ts_collision *collision, int32_t shape_a, int32_t shape_b)
@@ -115,7 +115,7 @@ int32_t ts_contact_register(ts_records *records, ts_collision *collision, int32_
     };
     link_edge(records, id, 0);
     link_edge(records, id, 1);
-    ts_pair_set_add(&collision->pairs, ts_pair_key(shape_a, shape_b), id);
+    ts_key_map_add(&collision->pairs, ts_pair_key(shape_a, shape_b), id);
 
     /* A pair of resting bodies (a shape moved while its island fell asleep)
      * sleeps with them. */
@@ -175,7 +175,7 @@ void ts_contact_destroy(ts_records *records, ts_collision *collision, int32_t co
     }
     unlink_edge(records, contact, 0);
     unlink_edge(records, contact, 1);
-    ts_pair_set_remove(&collision->pairs, ts_pair_key(c->shape_a, c->shape_b));
+    ts_key_map_remove(&collision->pairs, ts_pair_key(c->shape_a, c->shape_b));
     ts_contact_store_remove(s, i);
     c->alive = false;
     ts_id_pool_release(&records->contact_ids, contact);
@@ -187,7 +187,7 @@ void ts_contacts_free(ts_records *records, ts_collision *collision)
     ts_array_free(a, (void **)&records->contacts, &records->contact_capacity, sizeof(ts_contact));
     ts_id_pool_destroy(&records->contact_ids, a);
     ts_contact_store_destroy(&records->contact_store, a);
-    ts_pair_set_destroy(&collision->pairs, a);
+    ts_key_map_destroy(&collision->pairs, a);
     ts_array_free(a, (void **)&collision->doomed_contacts, &collision->doomed_capacity, sizeof(int32_t));
     ts_array_free(a, (void **)&collision->contact_news, &collision->contact_news_capacity, sizeof(int32_t));
     ts_array_free(a, (void **)&collision->block_news, &collision->block_news_capacity, sizeof(int32_t));
@@ -234,7 +234,7 @@ void ts_contacts_destroy_parted(ts_records *records, ts_collision *collision, ts
         ts_contact *c = records->contacts + contact;
         unlink_edge(records, contact, 0);
         unlink_edge(records, contact, 1);
-        ts_pair_set_remove(&collision->pairs, ts_pair_key(c->shape_a, c->shape_b));
+        ts_key_map_remove(&collision->pairs, ts_pair_key(c->shape_a, c->shape_b));
         ts_soa_remove_deferred(&s->table, removal, s->table.slot_of_id[contact]);
         c->alive = false;
         ts_id_pool_release(&records->contact_ids, contact);

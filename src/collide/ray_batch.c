@@ -245,10 +245,14 @@ void ts_ray_bvh_free(ts_ray_bvh *bvh, const ts_allocator *allocator)
 
 void ts_ray_batch_cast(const ts_ray_batch *batch, int width, int32_t begin, int32_t end)
 {
-    switch (width) {
+    switch (width) { /* 16 casts 8 rays at a time; every width gives the same hits */
+#ifdef TS_BUILT_W4
     case 4: ts_ray_batch_cast_w4(batch, begin, end); break;
+#endif
+#ifdef TS_BUILT_W8
     case 8:
     case 16: ts_ray_batch_cast_w8(batch, begin, end); break;
+#endif
     default: ts_ray_batch_cast_w1(batch, begin, end); break;
     }
 }

@@ -37,11 +37,13 @@ static inline ts_quat start_rotation(const ts_body_store *store, int32_t i)
 
 /* ts_states_finish of a body with motion locks (motion_locks.h): the
  * locked components of its position and velocities keep their bits, and
- * its rotation too when all three angular axes are locked. */
-static void finish_locked(const ts_body_state *s, ts_body_store *t, int32_t i, uint32_t locks)
+ * its rotation too when all three angular axes are locked. lv and lw are
+ * its velocities already within the speed limits (locks act after the
+ * limits, as in the wide finish). */
+static void finish_locked(const ts_body_state *s, ts_body_store *t, int32_t i, uint32_t locks, ts_wv3 lv, ts_wv3 lw)
 {
     float *p[3] = {t->px, t->py, t->pz}, *v[3] = {t->vx, t->vy, t->vz}, *w[3] = {t->wx, t->wy, t->wz};
-    float dp[3] = {s->dp.x, s->dp.y, s->dp.z}, sv[3] = {s->v.x, s->v.y, s->v.z}, sw[3] = {s->w.x, s->w.y, s->w.z};
+    float dp[3] = {s->dp.x, s->dp.y, s->dp.z}, sv[3] = {lv.x, lv.y, lv.z}, sw[3] = {lw.x, lw.y, lw.z};
     for (int k = 0; k < 3; ++k) {
         bool linear = (locks >> k & 1u) != 0, angular = (locks >> (3 + k) & 1u) != 0;
         p[k][i] = linear ? p[k][i] : p[k][i] + dp[k];
@@ -70,15 +72,15 @@ void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t
     speed_lanes linear = speed_lanes_of(speed_limit.linear), angular = speed_lanes_of(speed_limit.angular);
     for (int32_t i = begin; i < end; ++i) {
         const ts_body_state *s = states + i;
-        uint32_t locks = store->locked_count != 0 ? (uint32_t)store->locks[i] : 0u;
-        if (locks != 0) {
-            finish_locked(s, store, i, locks);
-            continue;
-        }
         /* within the limits, as the wide finish (speed_lanes.h at one lane) */
         bool clamped = false;
         ts_wv3 v = limit_speed((ts_wv3){s->v.x, s->v.y, s->v.z}, &linear, &clamped);
         ts_wv3 w = limit_speed((ts_wv3){s->w.x, s->w.y, s->w.z}, &angular, &clamped);
+        uint32_t locks = store->locked_count != 0 ? (uint32_t)store->locks[i] : 0u;
+        if (locks != 0) {
+            finish_locked(s, store, i, locks, v, w);
+            continue;
+        }
         t->px[i] += s->dp.x;
         t->py[i] += s->dp.y;
         t->pz[i] += s->dp.z;

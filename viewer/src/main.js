@@ -300,6 +300,8 @@ window.tessera = {
   get playing() { return player.playing; },
   get fps() { return meter.fps; },
   get drawn() { return view.drawn; },
+  // The kinds of instanced mesh built for the file (box, sphere2, hull:..., triangles:...).
+  drawnKinds() { return view.groups.map((g) => g.key); },
   stats() { return player.replay ? frameStats(player.replay.recording, player.replay.recording.frames[player.frame]) : null; },
   // The pose (7 numbers) the view shows for a body slot, or null.
   pose(slot) {

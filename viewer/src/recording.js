@@ -3,7 +3,8 @@
 // the frames (where each frame's data lies) without copying them. Pure
 // JavaScript, no DOM: the viewer and the node tests both use it.
 
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2; // the newest version read; 1 too (no shape outlines)
+const OLDEST_VERSION = 1;
 const MAGIC = 'TSRECORD';
 const HEADER_SIZE = 32;
 
@@ -13,6 +14,9 @@ const FRAME_SAME_BODIES = 1;
 export const SHAPE_SPHERE = 0;
 export const SHAPE_BOX = 1;
 export const SHAPE_CAPSULE = 2;
+export const SHAPE_HULL = 3;
+export const SHAPE_MESH = 4;
+export const SHAPE_HEIGHTFIELD = 5;
 
 export const BODY_STATIC = 0;
 export const BODY_KINEMATIC = 1;
@@ -50,9 +54,9 @@ function readHeader(view) {
     throw new RecordingError(`Truncated recording: the file is ${size} bytes, shorter than its 32-byte header.`);
   }
   const version = view.getUint32(8, true);
-  if (version !== FORMAT_VERSION) {
+  if (version < OLDEST_VERSION || version > FORMAT_VERSION) {
     throw new RecordingError(
-      `Unsupported recording version ${version}: this viewer reads version ${FORMAT_VERSION}.`);
+      `Unsupported recording version ${version}: this viewer reads versions ${OLDEST_VERSION} to ${FORMAT_VERSION}.`);
   }
   const headerSize = view.getUint32(12, true);
   if (headerSize < HEADER_SIZE || headerSize > size) {
@@ -68,8 +72,10 @@ function readHeader(view) {
   };
 }
 
-// A BODY chunk's records: { slot, type, awake, island, pose, shapes: [{ type, local, size }] }.
-function readBodies(view, at, end) {
+// A BODY chunk's records: { slot, type, awake, island, pose, shapes: [{ type, local, size, outline }] }.
+// outline (version 2, hulls, meshes and heightfields): a Float32Array of
+// points, 3 numbers each: a hull's vertices, or three corners a triangle.
+function readBodies(view, at, end, version) {
   const count = view.getUint32(at, true);
   at += 4;
   const records = [];
@@ -87,12 +93,24 @@ function readBodies(view, at, end) {
     const shapeCount = view.getUint32(at + 12, true);
     at += 44;
     if (at + 44 * shapeCount > end) throw new RecordingError('Damaged recording: a BODY record runs past its chunk.');
-    for (let s = 0; s < shapeCount; ++s, at += 44) {
-      record.shapes.push({
+    for (let s = 0; s < shapeCount; ++s) {
+      if (at + 44 > end) throw new RecordingError('Damaged recording: a BODY record runs past its chunk.');
+      const shape = {
         type: view.getUint32(at, true),
         local: readTransform(view, at + 4),
         size: [view.getFloat32(at + 32, true), view.getFloat32(at + 36, true), view.getFloat32(at + 40, true)],
-      });
+        outline: null,
+      };
+      at += 44;
+      if (version >= 2 && shape.type >= SHAPE_HULL && shape.type <= SHAPE_HEIGHTFIELD) {
+        if (at + 4 > end) throw new RecordingError('Damaged recording: a BODY record runs past its chunk.');
+        const points = view.getUint32(at, true);
+        if (points > (end - at - 4) / 12) throw new RecordingError('Damaged recording: a shape outline runs past its chunk.');
+        shape.outline = new Float32Array(3 * points);
+        for (let k = 0; k < 3 * points; ++k) shape.outline[k] = view.getFloat32(at + 4 + 4 * k, true);
+        at += 4 + 12 * points;
+      }
+      record.shapes.push(shape);
     }
     records.push(record);
   }
@@ -174,7 +192,7 @@ export function parseRecording(buffer) {
     at = payload + size;
     try {
       if (type === 'BODY') {
-        const records = readBodies(view, payload, payload + size);
+        const records = readBodies(view, payload, payload + size, header.version);
         for (const r of records) r.id = bodyRecords.length + pending.length, pending.push(r);
       } else if (type === 'FRAM') {
         const frame = indexFrame(view, payload, payload + size, list);

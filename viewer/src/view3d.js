@@ -1,12 +1,16 @@
 // The 3D view: one three.js InstancedMesh per shape kind (spheres, boxes;
-// capsules one per size), static and moving bodies apart (static ones are
+// capsules one per size; hulls one per outline, meshes and heightfields one
+// per shape), static and moving bodies apart (static ones are
 // see-through so that walls do not hide what they hold), instance matrices
 // and colours written straight into the meshes' arrays each frame, contact
 // points and normals on top, an orbit camera.
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { BODY_STATIC, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_SPHERE } from './recording.js';
+import { ConvexGeometry } from 'three/addons/geometries/ConvexGeometry.js';
+import {
+  BODY_STATIC, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_HEIGHTFIELD, SHAPE_HULL, SHAPE_MESH, SHAPE_SPHERE,
+} from './recording.js';
 import { ColorPalette } from './colors.js';
 import { Dots } from './dots.js';
 
@@ -37,13 +41,36 @@ class InstanceGroup {
   }
 }
 
-function shapeGeometry(shape, detail) {
+// FNV-1a over the outline's bits: hulls built from the same points (a pile
+// of identical rocks) share one geometry and one InstancedMesh.
+function outlineKey(outline) {
+  const words = new Uint32Array(outline.buffer, outline.byteOffset, outline.length);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < words.length; ++i) h = Math.imul(h ^ words[i], 0x01000193);
+  return `${words.length}:${(h >>> 0).toString(16)}`;
+}
+
+function outlineReach(outline) {
+  let reach = 0;
+  for (let i = 0; i < outline.length; i += 3) reach = Math.max(reach, Math.hypot(outline[i], outline[i + 1], outline[i + 2]));
+  return reach;
+}
+
+// uid: unique per shape of the recording (meshes are never shared).
+function shapeGeometry(shape, detail, uid) {
   const [a, b, c] = shape.size;
   switch (shape.type) {
     case SHAPE_BOX: return { key: 'box', scale: [a, b, c], reach: Math.hypot(a, b, c) };
     case SHAPE_SPHERE: return { key: `sphere${detail}`, scale: [a, a, a], reach: a };
     case SHAPE_CAPSULE:
       return { key: `capsule:${a}:${b}`, scale: [1, 1, 1], radius: a, halfHeight: b, reach: a + b };
+    case SHAPE_HULL:
+      if (shape.outline === null || shape.outline.length < 12) return null; // version 1: nothing to draw
+      return { key: `hull:${outlineKey(shape.outline)}`, scale: [1, 1, 1], outline: shape.outline, reach: outlineReach(shape.outline) };
+    case SHAPE_MESH:
+    case SHAPE_HEIGHTFIELD:
+      if (shape.outline === null || shape.outline.length < 9) return null;
+      return { key: `triangles:${uid}`, scale: [1, 1, 1], outline: shape.outline, reach: outlineReach(shape.outline) };
     default: return null;
   }
 }
@@ -51,6 +78,19 @@ function shapeGeometry(shape, detail) {
 function makeGeometry(key, info) {
   if (key === 'box') return new THREE.BoxGeometry(2, 2, 2);
   if (key.startsWith('sphere')) return new THREE.IcosahedronGeometry(1, Number(key.slice(6)));
+  if (key.startsWith('hull:')) {
+    const points = [];
+    for (let i = 0; i < info.outline.length; i += 3) {
+      points.push(new THREE.Vector3(info.outline[i], info.outline[i + 1], info.outline[i + 2]));
+    }
+    return new ConvexGeometry(points);
+  }
+  if (key.startsWith('triangles:')) { // flat-shaded triangles, as the file gives them
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(info.outline, 3));
+    geometry.computeVertexNormals();
+    return geometry;
+  }
   return new THREE.CapsuleGeometry(info.radius, 2 * info.halfHeight, 4, 12);
 }
 
@@ -171,8 +211,8 @@ export class View3D {
     const byKey = new Map();
     for (const r of records) {
       const isStatic = r.type === BODY_STATIC;
-      for (const shape of r.shapes) {
-        const info = shapeGeometry(shape, detail);
+      for (const [index, shape] of r.shapes.entries()) {
+        const info = shapeGeometry(shape, detail, `${r.id}:${index}`);
         if (info === null) continue;
         const key = `${info.key}:${isStatic ? 's' : 'd'}`;
         if (!byKey.has(key)) byKey.set(key, new InstanceGroup(key, makeGeometry(info.key, info), isStatic));
@@ -332,7 +372,8 @@ export class View3D {
         if (id < 0 || (pass === 'dynamic' && records[id].type === BODY_STATIC)) continue;
         let reach = 0;
         for (const s of records[id].shapes) {
-          reach = Math.max(reach, s.size[0] + s.size[1] + s.size[2] + Math.hypot(s.local[0], s.local[1], s.local[2]));
+          const extent = s.outline ? (s.reach ??= outlineReach(s.outline)) : s.size[0] + s.size[1] + s.size[2];
+          reach = Math.max(reach, extent + Math.hypot(s.local[0], s.local[1], s.local[2]));
         }
         point.fromArray(state.pose, slot * 7);
         box.expandByPoint(point.clone().addScalar(reach));

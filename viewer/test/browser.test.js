@@ -52,6 +52,7 @@ test.before(async () => {
   files.pyramid = record('pyramid_small.tsr', ['--scene', 'large_pyramid', '--small', '--no-quality', '--steps', '30']);
   files.pile = record('pile.tsr', ['--scene', 'pile', '--small', '--record-contacts']);
   files.large = record('large_pyramid.tsr', ['--scene', 'large_pyramid', '--no-quality', '--steps', '60']);
+  files.terrain = record('terrain.tsr', ['--scene', 'mesh_terrain', '--small', '--no-quality', '--steps', '5']);
   // Bad files: cut in the middle of a frame, cut inside the header, another
   // version, and not a recording at all.
   const pile = fs.readFileSync(files.pile);
@@ -198,6 +199,25 @@ test('pile: the bodies fall and settle; contacts show when on', async () => {
   await page.close();
 });
 
+// Hulls and the terrain mesh are drawn from the outlines the file holds
+// (format version 2): the page builds a mesh for the hulls and one for the
+// terrain, and the middle of the view is mostly terrain and bodies (a
+// version-1 file drew the boxes, spheres and capsules alone over the
+// background).
+test('mesh_terrain: the terrain mesh and the hulls are drawn', async () => {
+  const page = await openPage('?url=rec/terrain.tsr');
+  const state = await settled(page);
+  assert.equal(state.status, 'ready', state.message);
+  const image = await shot(page, 'terrain.png');
+  const covered = shareDiffering(image, CENTER, BACKGROUND, 24);
+  assert.ok(covered > 0.5, `only ${covered} of the middle differs from the background`);
+  const kinds = await page.evaluate(() => tessera.drawnKinds());
+  assert.ok(kinds.some((k) => k.startsWith('hull:')), `no hull drawn: ${kinds}`);
+  assert.ok(kinds.some((k) => k.startsWith('triangles:')), `no mesh drawn: ${kinds}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 function countColor(image, rgb, tolerance) {
   let n = 0;
   for (let i = 0; i < image.width * image.height; ++i) {
@@ -213,7 +233,7 @@ test('bad files: the page says what is wrong', async () => {
   const cases = [
     ['cut.tsr', 'ready', 'warning', /Truncated recording: the file ends inside a chunk .* showing the (\d+) whole frames/],
     ['header.tsr', 'error', 'error', /Truncated recording: the file is 20 bytes, shorter than its 32-byte header/],
-    ['version7.tsr', 'error', 'error', /Unsupported recording version 7: this viewer reads version 1/],
+    ['version7.tsr', 'error', 'error', /Unsupported recording version 7: this viewer reads versions 1 to 2/],
     ['notes.tsr', 'error', 'error', /Not a tessera recording/],
     ['missing.tsr', 'error', 'error', /Could not load .*missing\.tsr: HTTP 404/],
   ];

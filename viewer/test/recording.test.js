@@ -101,6 +101,35 @@ test('a good recording replays forwards and backwards', () => {
   assert.equal(s.colors.length, 24);
 });
 
+// Version 2: a hull (slot 0, 4 vertices) and a mesh (slot 1, one triangle)
+// carry the points that draw them; a version-1 file's hull has none.
+test('hulls and meshes carry their outlines (version 2)', () => {
+  const tetra = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];
+  const w = header(new Writer(), 2);
+  w.chunk('BODY', (b) => {
+    b.u32(2);
+    b.u32(0).u32(2 | 1 << 8).i32(0).u32(1).f32(0, 2, 0, 0, 0, 0, 1).u32(3).f32(...IDENTITY).f32(0, 0, 0);
+    b.u32(4).f32(...tetra);
+    b.u32(1).u32(0).i32(-1).u32(2).f32(0, 0, 0, 0, 0, 0, 1);
+    b.u32(4).f32(...IDENTITY).f32(0, 0, 0).u32(3).f32(0, 0, 0, 0, 0, 1, 1, 0, 0);
+    b.u32(1).f32(...IDENTITY).f32(0.5, 0.5, 0.5); // a box after the mesh: read from the right place
+  });
+  frame(w, 0, { y: 2 });
+  const rec = parseRecording(w.buffer());
+  assert.equal(rec.header.version, 2);
+  assert.deepEqual(Array.from(rec.bodyRecords[0].shapes[0].outline), tetra);
+  assert.equal(rec.bodyRecords[1].shapes[0].outline.length, 9);
+  assert.deepEqual(rec.bodyRecords[1].shapes[1].size, [0.5, 0.5, 0.5]);
+  assert.equal(rec.bodyRecords[1].shapes[1].outline, null);
+
+  const cut = header(new Writer(), 2);
+  cut.chunk('BODY', (b) => {
+    b.u32(1).u32(0).u32(2).i32(0).u32(1).f32(0, 2, 0, 0, 0, 0, 1).u32(3).f32(...IDENTITY).f32(0, 0, 0);
+    b.u32(1000).f32(...tetra); // says 1000 points, holds 4
+  });
+  assert.throws(() => parseRecording(cut.buffer()), /a shape outline runs past its chunk/);
+});
+
 test('a recording that was not closed plays with a warning', () => {
   const rec = parseRecording(goodRecording({ close: false }).buffer());
   assert.equal(rec.frames.length, 4);
@@ -121,7 +150,7 @@ test('bad files say what is wrong', () => {
     [new ArrayBuffer(0), /empty/],
     [new TextEncoder().encode('hello, this is a text file\n').buffer, /Not a tessera recording/],
     [new TextEncoder().encode('TSREC').buffer, /Truncated recording: the file is 5 bytes/],
-    [header(new Writer(), 7).buffer(), /Unsupported recording version 7: this viewer reads version 1/],
+    [header(new Writer(), 7).buffer(), /Unsupported recording version 7: this viewer reads versions 1 to 2/],
     [header(new Writer()).buffer(), /holds no frame/],
     [new Uint8Array(goodRecording().buffer()).slice(0, 60).buffer, /Truncated recording: the file ends before its first whole frame/],
   ];

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /** The version of the file format this library writes (docs/recording.md). */
-#define TS_RECORDING_VERSION 1
+#define TS_RECORDING_VERSION 2
 
 /** A recorder writing one replay file for one world (opaque). */
 typedef struct ts_recorder ts_recorder;
