@@ -61,6 +61,11 @@ extern "C" {
 #define TS_MAX_MASS 1.0e20f
 /** Largest principal moment of inertia of a dynamic body, kg m^2. */
 #define TS_MAX_MASS_INERTIA 1.0e30f
+/** Largest spring frequency of a joint (hinge, prismatic, distance), Hz:
+ * beyond it the spring's stiffness overflows a float within a step. */
+#define TS_MAX_SPRING_HERTZ 1.0e6f
+/** Largest spring damping ratio of a joint. */
+#define TS_MAX_SPRING_DAMPING_RATIO 1.0e6f
 /** The default max_linear_speed of a world, m/s (Box2D's). */
 #define TS_DEFAULT_MAX_LINEAR_SPEED 400.0f
 /** The default max_rotation of a world: pi / 4 per substep, rad (Box2D's). */

@@ -116,6 +116,13 @@ static ts_result check_spring(float hertz, float damping_ratio, float target, co
 {
     TS_TRY(ts_check_non_negative(hertz, fn, "spring hertz"));
     TS_TRY(ts_check_non_negative(damping_ratio, fn, "spring damping ratio"));
+    if (hertz > TS_MAX_SPRING_HERTZ || damping_ratio > TS_MAX_SPRING_DAMPING_RATIO) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn,
+                       "spring hertz %g or damping ratio %g is beyond TS_MAX_SPRING_HERTZ (%g) or "
+                       "TS_MAX_SPRING_DAMPING_RATIO (%g)",
+                       (double)hertz, (double)damping_ratio, (double)TS_MAX_SPRING_HERTZ,
+                       (double)TS_MAX_SPRING_DAMPING_RATIO);
+    }
     return check_finite(target, fn, "spring target");
 }
 
