@@ -4,7 +4,10 @@
  * islands and warm-start impulses to save). One thread, best of 7 rounds
  * (this VM drifts; the best is the least disturbed).
  *
- *   tessera-snapshot-bench [--count N] [--steps S] */
+ *   tessera-snapshot-bench [--count N] [--steps S] [--save FILE]
+ *
+ * --save FILE also writes the snapshot to FILE (to profile the loader on
+ * its own, or to seed the loader's fuzzer). */
 #include "bench_timing.h"
 #include "build_tessera.h"
 #include "scene_registry.h"
@@ -26,11 +29,14 @@ static double cpu_ms(void)
 int main(int argc, char **argv)
 {
     int count = 10000, steps = 120;
+    const char *save_path = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--count") == 0) {
             count = atoi(argv[i + 1]);
         } else if (strcmp(argv[i], "--steps") == 0) {
             steps = atoi(argv[i + 1]);
+        } else if (strcmp(argv[i], "--save") == 0) {
+            save_path = argv[i + 1];
         }
     }
     const scene_info *pile = scene_find("pile");
@@ -80,6 +86,10 @@ int main(int argc, char **argv)
            "(%.2f MB), save %.2f ms (CPU %.2f), load %.2f ms (CPU %.2f) (one thread, best of 7)\n",
            c.body_count, steps, c.contact_count, c.touching_count, c.island_count, size, size / 1e6, save_ms,
            save_cpu, load_ms, load_cpu);
+    if (save_path != NULL && ts_world_save_file(world, save_path) != TS_OK) {
+        fprintf(stderr, "save: %s\n", ts_last_error());
+        return 1;
+    }
     free(data);
     free(bodies);
     ts_destroy_world(world);

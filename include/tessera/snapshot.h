@@ -13,10 +13,15 @@
 extern "C" {
 #endif
 
-/** The snapshot format this library writes and reads. A file of another
- * version is refused with TS_ERROR_INVALID_DATA (the message says which
- * version it has). */
-#define TS_SNAPSHOT_FORMAT_VERSION 1
+/** The snapshot format this library writes. It reads this one and every
+ * older one down to TS_SNAPSHOT_OLDEST_VERSION (a world saved in format 1
+ * loads without motion locks, planar mode or speed limits, as it was
+ * saved); a file of another version is refused with TS_ERROR_INVALID_DATA
+ * (the message says which version it has). Format 2 added motion locks,
+ * planar worlds and speed limits. */
+#define TS_SNAPSHOT_FORMAT_VERSION 2
+/** The oldest snapshot format this library still reads. */
+#define TS_SNAPSHOT_OLDEST_VERSION 1
 
 /** Saves the world into buffer (capacity bytes) and sets *size to the
  * bytes the snapshot takes. With buffer NULL (capacity 0) it only sets
@@ -34,9 +39,8 @@ extern "C" {
  * Returns TS_OK, TS_ERROR_NULL_POINTER (size NULL, or buffer NULL with a
  * capacity), TS_ERROR_CAPACITY (capacity below *size, which is set:
  * nothing useful was written), TS_ERROR_STALE_ID, TS_ERROR_UNSUPPORTED
- * (the world holds a faulted body, a hull, mesh or heightfield, a custom constraint, a
- * body with motion locks, is planar, or has speed limits other than the
- * defaults: format 1 does not hold these yet). */
+ * (the world holds a faulted body, a hull, mesh or heightfield, a sensor
+ * or a custom constraint: format 2 does not hold these yet). */
 TS_API ts_result ts_world_save(ts_world_id world, void *buffer, size_t capacity, size_t *size);
 
 /** Makes a new world from a snapshot made by ts_world_save (of any

@@ -37,6 +37,8 @@
 #include "tessera/constraint.h"
 #include "tessera/motion_locks.h"
 #include "tessera/limits.h"
+#include "tessera/sensor.h"
+#include "tessera/contact_report.h"
 
 #ifdef __cplusplus
 extern "C" {

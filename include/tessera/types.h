@@ -353,8 +353,8 @@ typedef struct ts_shape_def {
     float restitution;      /**< 0..1; default 0 (a contact uses the larger of its two shapes') */
     ts_filter filter;       /**< default: category 1, touches everything */
     /** A sensor: no contacts, no mass (a body's density ignores it), not
-     * seen by queries. Overlap events of sensors are not reported yet (see
-     * docs/queries.md). Default false. */
+     * seen by queries; reports the shapes that begin and end overlapping it
+     * (ts_world_get_sensor_events, tessera/sensor.h). Default false. */
     bool is_sensor;
     void *user_data;        /**< the program's own pointer (tessera does not read it) */
     int internal_value;     /**< set by ts_default_shape_def(); do not touch */

@@ -156,6 +156,7 @@ ts_shape_id ts_shape_finish(ts_world *world, ts_body *body, const ts_shape_def *
         .is_sensor = def->is_sensor,
         .user_data = def->user_data,
     };
+    world->sensors.any = world->sensors.any || def->is_sensor;
     if (body->last_shape != -1) {
         world->records.shapes[body->last_shape].next = index;
     } else {

@@ -50,19 +50,14 @@ ts_result ts_world_save(ts_world_id id, void *buffer, size_t capacity, size_t *s
                            "shape %d is a hull, mesh or heightfield (type %d): snapshots do not hold these yet",
                            (int)i, (int)shape->type);
         }
+        if (shape->alive && shape->is_sensor) { /* the format has no sensor flag: it would load as a solid shape */
+            return ts_fail(TS_ERROR_UNSUPPORTED, __func__, "shape %d is a sensor: snapshots do not hold these yet",
+                           (int)i);
+        }
     }
-    /* Nor the settings and state that came with custom constraints, motion
-     * locks, planar worlds and speed limits (issues 25 and 21, merged after
-     * format 1): such a world is refused rather than resumed differently. */
-    if (world->planar || world->records.store.locked_count != 0) {
-        return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
-                       "the world is planar or has bodies with motion locks: snapshots do not hold these yet");
-    }
-    if (world->solver.max_linear_speed != TS_DEFAULT_MAX_LINEAR_SPEED ||
-        world->solver.max_rotation != TS_DEFAULT_MAX_ROTATION) {
-        return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
-                       "the world's speed limits are not the defaults: snapshots do not hold them yet");
-    }
+    /* Nor custom constraints (issue 25, merged after format 1; motion locks,
+     * planar worlds and speed limits came in format 2): such a world is
+     * refused rather than resumed differently. */
     for (int32_t i = 0; i < world->records.body_ids.next_index; ++i) {
         const ts_body *body = world->records.bodies + i;
         if (body->alive && body->faulted) {
@@ -114,8 +109,8 @@ static ts_result invalid(const char *format, ...)
     return ts_fail(TS_ERROR_INVALID_DATA, "ts_world_load", "%s", message);
 }
 
-/* The header: magic, version, size and checksum. */
-static ts_result check_header(const uint8_t *data, size_t size)
+/* The header: magic, version (into *version), size and checksum. */
+static ts_result check_header(const uint8_t *data, size_t size, uint32_t *version_out)
 {
     if (size < HEADER_SIZE) {
         return invalid("%zu bytes, fewer than a snapshot's %d-byte header (truncated?)", size, HEADER_SIZE);
@@ -128,12 +123,13 @@ static ts_result check_header(const uint8_t *data, size_t size)
     uint32_t flags = ts_get_u32(&r);
     uint64_t payload = ts_get_u64(&r);
     uint64_t checksum = ts_get_u64(&r);
-    if (version != TS_SNAPSHOT_FORMAT_VERSION) {
-        return invalid("format version %u, this tessera reads version %d only (%s); save it again with the tessera "
-                       "that wrote it... or that one's successor",
-                       (unsigned)version, TS_SNAPSHOT_FORMAT_VERSION,
-                       version < TS_SNAPSHOT_FORMAT_VERSION ? "an older format" : "a newer format");
+    if (version < TS_SNAPSHOT_OLDEST_VERSION || version > TS_SNAPSHOT_FORMAT_VERSION) {
+        return invalid("format version %u, this tessera reads versions %d to %d (%s); load it with a tessera that "
+                       "reads it and save it again there",
+                       (unsigned)version, TS_SNAPSHOT_OLDEST_VERSION, TS_SNAPSHOT_FORMAT_VERSION,
+                       version < TS_SNAPSHOT_OLDEST_VERSION ? "an older format" : "a newer format");
     }
+    *version_out = version;
     if (flags != 0) {
         return invalid("header flags %u (none are defined)", (unsigned)flags);
     }
@@ -165,7 +161,8 @@ ts_result ts_world_load(const void *data, size_t size, const ts_world_def *def, 
     TS_CHECK_NOT_NULL(world_id, __func__);
     *world_id = TS_NULL_WORLD_ID;
     TS_CHECK_NOT_NULL(data, __func__);
-    TS_TRY(check_header(data, size));
+    uint32_t version = 0;
+    TS_TRY(check_header(data, size, &version));
     ts_world_def made = def != NULL ? *def : ts_default_world_def();
     made.body_capacity = 0; /* the snapshot's arrays are sized exactly */
     made.shape_capacity = 0;
@@ -175,6 +172,7 @@ ts_result ts_world_load(const void *data, size_t size, const ts_world_def *def, 
     }
     ts_world *world = ts_world_lookup(id, __func__);
     ts_reader r = ts_reader_of((const uint8_t *)data + HEADER_SIZE, size - HEADER_SIZE);
+    r.version = version;
     ts_result result = ts_world_load_sections(&r, world);
     if (result != TS_OK) {
         char message[TS_READER_MESSAGE];

@@ -2,8 +2,10 @@
  * destruction. Its settings and the entry to a step are in
  * world_settings.c, what it reports in world_read.c. */
 #include "api/world.h"
+#include "api/sensor.h"
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "base/bounds.h"
 #include "collide/contact.h"
 #include "islands/sleep.h"
@@ -215,8 +217,11 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_id_pool_destroy(&world->records.joint_ids, a);
     ts_joint_scratch_free(&world->solver.joint_scratch, a);
     ts_solver_scratch_free(&world->solver.scratch, a);
+    ts_array_free(a, (void **)&world->solver.report.entries, &world->solver.report.capacity,
+                  sizeof(ts_contact_report_entry));
     ts_parallel_destroy(&world->parallel, a);
     ts_ray_bvh_free(&world->ray_bvh, a);
+    ts_sensor_free(world);
     world->records.bodies = NULL;
     world->records.shapes = NULL;
     world->records.joints = NULL;

@@ -2,6 +2,7 @@
  * substeps, solver, sleeping. */
 #include "api/world.h"
 #include "api/body_fault.h"
+#include "api/sensor.h"
 
 #include "base/bounds.h"
 #include "islands/sleep.h"
@@ -26,11 +27,18 @@ ts_result ts_world_step(ts_world_id id, float dt)
     if (result == TS_ERROR_OUT_OF_MEMORY) { /* the step changed nothing: it was not made */
         world->step_count = step_count;
         world->step_dt = step_dt;
+        return result;
     }
     if (held >= 0) {
         ts_body_contain(world, held); /* body_fault.c */
     }
-    return result;
+    if (result != TS_OK && result != TS_ERROR_NOT_FINITE) {
+        return result;
+    }
+    /* A held body or a dropped custom constraint: the step ran for every
+     * other body, so the sensors see it too. */
+    ts_result sensed = ts_sensor_update(world);
+    return result != TS_OK ? result : sensed;
 }
 
 ts_result ts_world_set_gravity(ts_world_id id, ts_vec3 gravity)

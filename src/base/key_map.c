@@ -24,6 +24,21 @@ void ts_key_map_destroy(ts_key_map *map, const ts_allocator *allocator)
     memset(map, 0, sizeof *map);
 }
 
+void ts_key_map_prefetch(const ts_key_map *map, uint64_t key)
+{
+#if defined(__GNUC__)
+    if (map->capacity == 0) {
+        return;
+    }
+    uint32_t i = home_of(key, map->capacity);
+    __builtin_prefetch(map->keys + i, 1);
+    __builtin_prefetch(map->values + i, 1);
+#else
+    (void)map;
+    (void)key;
+#endif
+}
+
 static void insert(ts_key_map *map, uint64_t key, int32_t value)
 {
     uint32_t mask = (uint32_t)map->capacity - 1;

@@ -27,6 +27,10 @@ bool ts_key_map_reserve(ts_key_map *map, const ts_allocator *allocator, int32_t 
 /* The value of a key, or -1. */
 int32_t ts_key_map_find(const ts_key_map *map, uint64_t key);
 
+/* Starts bringing the key's first slot into the cache (filling a large
+ * map in a loop: ask a few keys ahead). */
+void ts_key_map_prefetch(const ts_key_map *map, uint64_t key);
+
 /* Adds a key that is not in the map (room reserved). */
 void ts_key_map_add(ts_key_map *map, uint64_t key, int32_t value);
 

@@ -59,23 +59,30 @@ bool ts_reader_fail(ts_reader *r, const char *format, ...)
     return false;
 }
 
-const uint8_t *ts_get_bytes(ts_reader *r, size_t n)
+const uint8_t *ts_get_bytes_missing(ts_reader *r, size_t n)
 {
-    if (r->failed) {
-        return NULL;
-    }
-    if (n > r->size - r->at) {
+    if (!r->failed) {
         ts_reader_fail(r, "truncated (%zu bytes wanted at offset %zu of %zu)", n, r->at, r->size);
-        return NULL;
     }
-    const uint8_t *b = r->data + r->at;
-    r->at += n;
-    return b;
+    return NULL;
 }
 
-uint64_t ts_get_varint(ts_reader *r)
+uint64_t ts_get_varint_long(ts_reader *r)
 {
     uint64_t v = 0;
+    if (!r->failed && r->size - r->at >= 10) { /* all ten bytes there: no check per byte */
+        const uint8_t *b = r->data + r->at;
+        for (int k = 0; k < 10; ++k) {
+            v |= (uint64_t)(b[k] & 0x7Fu) << (7 * k);
+            if ((b[k] & 0x80u) == 0) {
+                r->at += (size_t)k + 1;
+                return v;
+            }
+        }
+        r->at += 10;
+        ts_reader_fail(r, "a varint longer than 10 bytes at offset %zu", r->at);
+        return 0;
+    }
     for (int shift = 0; shift < 64; shift += 7) {
         const uint8_t *b = ts_get_bytes(r, 1);
         if (b == NULL) {
@@ -126,9 +133,9 @@ int32_t ts_get_count(ts_reader *r, int32_t limit, size_t min_bytes, const char *
     return (int32_t)v;
 }
 
-int32_t ts_get_index(ts_reader *r, int32_t low, int32_t high, const char *what)
+/* ts_get_index once its varint is read. */
+int32_t ts_get_index_of(ts_reader *r, uint64_t raw, int32_t low, int32_t high, const char *what)
 {
-    uint64_t raw = ts_get_varint(r);
     if (r->failed || (low >= 0 && raw > INT32_MAX)) {
         if (!r->failed) {
             ts_reader_fail(r, "%s is %llu (must be in %d..%d)", what, (unsigned long long)raw, (int)low, (int)high - 1);
@@ -169,6 +176,7 @@ bool ts_get_section(ts_reader *r, uint32_t *tag, ts_reader *payload)
         return false;
     }
     *payload = ts_reader_of(r->data + r->at, (size_t)length);
+    payload->version = r->version;
     r->at += (size_t)length;
     return true;
 }

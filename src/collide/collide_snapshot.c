@@ -273,6 +273,12 @@ ts_load_status ts_broadphase_load(ts_reader *r, ts_records *records, ts_broadpha
                 ts_reader_fail(r, "shape %d's proxy %d is no leaf of its tree naming it", (int)i, (int)s->proxy);
                 return TS_LOAD_INVALID;
             }
+            /* the leaf's box is the shape's fat box (a crafted file that
+             * moved one made NaN boxes in the next step: the fuzzer's find) */
+            if (memcmp(&tree->nodes[s->proxy].aabb, &s->fat_aabb, sizeof(ts_aabb)) != 0) {
+                ts_reader_fail(r, "shape %d's fat box is not its leaf's box", (int)i);
+                return TS_LOAD_INVALID;
+            }
             proxies[s->tree] += 1;
         }
     }
@@ -377,12 +383,23 @@ ts_load_status ts_contact_events_load(ts_reader *r, const ts_records *records, t
 
 ts_load_status ts_collision_rebuild(ts_records *records, ts_collision *collision)
 {
+    /* The room a step expects for its events and lists: one begin or end
+     * event per contact that exists, and the pending ones. Reserved first,
+     * so that nothing (the contact store, the pair set) is grown and copied
+     * after it is filled. */
     int32_t live = records->contact_store.table.count;
-    if (!ts_key_map_reserve(&collision->pairs, &records->allocator, live)) {
+    int32_t pending = collision->events.begin_pending_count + collision->events.end_pending_count;
+    if (!ts_key_map_reserve(&collision->pairs, &records->allocator, live + pending) ||
+        !ts_contacts_reserve(records, collision, pending)) {
         return TS_LOAD_NO_MEMORY;
     }
+    enum { AHEAD = 16 }; /* keys land all over a set larger than the cache: ask for their lines early */
     for (int32_t i = 0; i < records->contact_ids.next_index; ++i) {
         const ts_contact *c = records->contacts + i;
+        const ts_contact *next = c + AHEAD;
+        if (i + AHEAD < records->contact_ids.next_index && next->alive) {
+            ts_key_map_prefetch(&collision->pairs, ts_pair_key(next->shape_a, next->shape_b));
+        }
         if (c->alive) {
             uint64_t key = ts_pair_key(c->shape_a, c->shape_b);
             if (ts_key_map_find(&collision->pairs, key) != -1) {
@@ -390,12 +407,6 @@ ts_load_status ts_collision_rebuild(ts_records *records, ts_collision *collision
             }
             ts_key_map_add(&collision->pairs, key, i);
         }
-    }
-    /* The room a step expects for its events and lists (events are
-     * counted with the contacts that exist). */
-    int32_t events = live + collision->events.begin_pending_count + collision->events.end_pending_count;
-    if (!ts_contacts_reserve(records, collision, events)) {
-        return TS_LOAD_NO_MEMORY;
     }
     return TS_LOAD_OK;
 }

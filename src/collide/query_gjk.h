@@ -5,9 +5,8 @@
  *
  * A shape is a core (a point cloud: its convex hull) swept by a radius:
  * a sphere is its centre with its radius, a capsule its segment's two ends
- * with its radius, a box its 8 corners with radius 0. A new convex type
- * (a hull) adds its case to ts_gjk_proxy_of (a hull with more points than
- * TS_GJK_MAX_POINTS would get a support function instead of the loop).
+ * with its radius, a box its 8 corners with radius 0, a hull (and so a
+ * cylinder) its vertices (at most TS_HULL_MAX_VERTICES) with radius 0.
  *
  * Pure geometry in world coordinates; deterministic; no allocation.
  * collide/gjk.h is the narrowphase's GJK for hulls (support functions over
@@ -15,9 +14,10 @@
 #ifndef TS_COLLIDE_QUERY_GJK_H
 #define TS_COLLIDE_QUERY_GJK_H
 
+#include "collide/hull.h"
 #include "tessera/types.h"
 
-#define TS_GJK_MAX_POINTS 8
+#define TS_GJK_MAX_POINTS TS_HULL_MAX_VERTICES
 
 typedef struct ts_gjk_proxy {
     ts_vec3 points[TS_GJK_MAX_POINTS];
@@ -32,8 +32,9 @@ typedef struct ts_gjk_result {
     int iterations;
 } ts_gjk_result;
 
-/* The proxy of a shape (geometry: ts_sphere / ts_box / ts_capsule per type)
- * at a world transform. Returns false for a type without one. */
+/* The proxy of a shape (geometry: ts_sphere / ts_box / ts_capsule per type,
+ * the ts_hull_data of a hull)
+ * at a world transform. Returns false for a type without one (meshes, heightfields). */
 bool ts_gjk_proxy_of(ts_shape_type type, const void *geometry, ts_transform xf, ts_gjk_proxy *proxy);
 
 /* Distance between A's core moved by offset_a and B's core. */

@@ -23,14 +23,29 @@ const void *ts_query_shape_geometry(const ts_query_shape *shape)
     }
 }
 
-static const void *record_geometry(const ts_shape *shape) { return &shape->geometry; }
+const void *ts_shape_record_geometry(const ts_shape *shape)
+{
+    switch (shape->type) {
+    case TS_SHAPE_HULL: return shape->geometry.hull.data;
+    case TS_SHAPE_MESH: return shape->geometry.mesh.data;
+    case TS_SHAPE_HEIGHTFIELD: return shape->geometry.heightfield.data;
+    default: return &shape->geometry;
+    }
+}
 
+static const void *record_geometry(const ts_shape *shape) { return ts_shape_record_geometry(shape); }
+
+/* Convex pairs: the GJK distance of the cores against the radii. A mesh or
+ * heightfield (not convex) goes through the narrowphase, whose manifold
+ * has a point exactly when the shapes are closer than its margin. */
 bool ts_shapes_overlap(ts_shape_type type_a, const void *geometry_a, ts_transform xf_a, ts_shape_type type_b,
                        const void *geometry_b, ts_transform xf_b)
 {
     ts_gjk_proxy a, b;
     if (!ts_gjk_proxy_of(type_a, geometry_a, xf_a, &a) || !ts_gjk_proxy_of(type_b, geometry_b, xf_b, &b)) {
-        return false;
+        ts_manifold m;
+        ts_collide_shapes(type_a, geometry_a, xf_a, type_b, geometry_b, xf_b, TS_QUERY_TOUCH, &m);
+        return m.point_count > 0;
     }
     ts_gjk_result r;
     ts_gjk_distance(&a, ts_v3(0.0f, 0.0f, 0.0f), &b, &r);
@@ -183,7 +198,8 @@ void ts_shape_cast(const ts_records *records, const ts_broadphase *broadphase, c
 typedef struct overlap_query {
     const ts_records *records;
     const ts_query_filter *filter;
-    const ts_query_shape *shape; /* NULL: the box query */
+    ts_shape_type type;   /* the shape query's shape */
+    const void *geometry; /* NULL: the box query */
     ts_transform pose;
     ts_aabb box;
     ts_overlap_fn *fn;
@@ -199,10 +215,9 @@ static bool overlap_leaf(int proxy, int32_t shape, void *context)
     if (!ts_query_filter_passes(q->filter, s)) {
         return true;
     }
-    bool overlaps = q->shape != NULL ? ts_shapes_overlap(q->shape->type, ts_query_shape_geometry(q->shape), q->pose,
-                                                         s->type, record_geometry(s),
-                                                         ts_shape_world_transform(q->records, s))
-                                     : ts_aabb_overlaps(q->box, ts_shape_compute_aabb(q->records, shape));
+    bool overlaps = q->geometry != NULL ? ts_shapes_overlap(q->type, q->geometry, q->pose, s->type, record_geometry(s),
+                                                            ts_shape_world_transform(q->records, s))
+                                        : ts_aabb_overlaps(q->box, ts_shape_compute_aabb(q->records, shape));
     if (!overlaps || !ts_query_filter_accepts(q->filter, q->records, shape)) {
         return true;
     }
@@ -224,15 +239,23 @@ static void overlap_walk(const ts_broadphase *broadphase, overlap_query *q)
 void ts_shape_overlap_each(const ts_records *records, const ts_broadphase *broadphase, const ts_query_shape *shape,
                            ts_transform pose, const ts_query_filter *filter, ts_overlap_fn *fn, void *context)
 {
-    overlap_query q = {records, filter, shape, pose, query_bounds(shape, pose), fn, context, false};
-    q.box = ts_aabb_enlarge(q.box, TS_QUERY_TOUCH);
+    ts_shape_overlap_each_geometry(records, broadphase, shape->type, ts_query_shape_geometry(shape), pose,
+                                   query_bounds(shape, pose), filter, fn, context);
+}
+
+void ts_shape_overlap_each_geometry(const ts_records *records, const ts_broadphase *broadphase, ts_shape_type type,
+                                    const void *geometry, ts_transform pose, ts_aabb bounds,
+                                    const ts_query_filter *filter, ts_overlap_fn *fn, void *context)
+{
+    overlap_query q = {records, filter, type, geometry, pose, ts_aabb_enlarge(bounds, TS_QUERY_TOUCH), fn, context,
+                       false};
     overlap_walk(broadphase, &q);
 }
 
 void ts_aabb_overlap_each(const ts_records *records, const ts_broadphase *broadphase, ts_aabb box,
                           const ts_query_filter *filter, ts_overlap_fn *fn, void *context)
 {
-    overlap_query q = {records, filter, NULL, {{0.0f, 0.0f, 0.0f}, TS_QUAT_IDENTITY}, box, fn, context, false};
+    overlap_query q = {records, filter, TS_SHAPE_SPHERE, NULL, {{0.0f, 0.0f, 0.0f}, TS_QUAT_IDENTITY}, box, fn, context, false};
     overlap_walk(broadphase, &q);
 }
 

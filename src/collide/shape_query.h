@@ -21,7 +21,13 @@
 /* The geometry of a query shape, by its type. */
 const void *ts_query_shape_geometry(const ts_query_shape *shape);
 
-/* Whether two shapes (geometry by type) at these transforms touch or overlap. */
+/* What ts_shapes_overlap and the narrowphase take for a shape record: its
+ * geometry, or for a hull, mesh or heightfield the block it points to. */
+const void *ts_shape_record_geometry(const ts_shape *shape);
+
+/* Whether two shapes (geometry by type, as ts_shape_record_geometry gives)
+ * at these transforms touch or overlap: every convex pair (sphere, capsule,
+ * box, hull) by GJK, a mesh or heightfield by the narrowphase. */
 bool ts_shapes_overlap(ts_shape_type type_a, const void *geometry_a, ts_transform xf_a, ts_shape_type type_b,
                        const void *geometry_b, ts_transform xf_b);
 
@@ -33,6 +39,13 @@ void ts_shape_cast(const ts_records *records, const ts_broadphase *broadphase, c
  * until it returns false. */
 void ts_shape_overlap_each(const ts_records *records, const ts_broadphase *broadphase, const ts_query_shape *shape,
                            ts_transform pose, const ts_query_filter *filter, ts_overlap_fn *fn, void *context);
+
+/* The same for a shape given by type and geometry (as
+ * ts_shape_record_geometry gives: a sensor's own shape) with its tight
+ * world bounds at pose. */
+void ts_shape_overlap_each_geometry(const ts_records *records, const ts_broadphase *broadphase, ts_shape_type type,
+                                    const void *geometry, ts_transform pose, ts_aabb bounds,
+                                    const ts_query_filter *filter, ts_overlap_fn *fn, void *context);
 
 /* The shapes whose tight bounds overlap box, each to fn until it returns false. */
 void ts_aabb_overlap_each(const ts_records *records, const ts_broadphase *broadphase, ts_aabb box,

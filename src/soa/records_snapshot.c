@@ -3,6 +3,9 @@
  * in store_snapshot.c). */
 #include "soa/records_snapshot.h"
 
+#include "tessera/limits.h"
+#include "tessera/motion_locks.h"
+
 #include "base/alloc.h"
 #include "base/math3.h"
 
@@ -161,6 +164,7 @@ enum {
     BODY_SLEEP_THRESHOLD = 16,
     BODY_USER_DATA = 32,
     BODY_MASS = 64, /* mass data written (else: the same as the last one written) */
+    BODY_LOCKS = 128, /* format 2: the user's motion locks (a byte; else none) */
 };
 
 static void put_mass(ts_writer *w, const ts_mass_data *m)
@@ -198,7 +202,8 @@ void ts_bodies_save(ts_writer *w, const ts_records *records)
                         (!b->enable_sleep ? BODY_NO_SLEEP : 0) |
                         (!same_f32(b->sleep_threshold, 0.05f) ? BODY_SLEEP_THRESHOLD : 0) |
                         (b->user_data != NULL ? BODY_USER_DATA : 0) |
-                        (memcmp(&b->mass_data, &last, sizeof last) != 0 ? BODY_MASS : 0);
+                        (memcmp(&b->mass_data, &last, sizeof last) != 0 ? BODY_MASS : 0) |
+                        (b->motion_locks != 0 ? BODY_LOCKS : 0);
         ts_put_u8(w, (uint8_t)b->type);
         ts_put_u8(w, (uint8_t)mask);
         if (mask & BODY_LINEAR_DAMPING) ts_put_f32(w, b->linear_damping);
@@ -210,6 +215,7 @@ void ts_bodies_save(ts_writer *w, const ts_records *records)
             put_mass(w, &b->mass_data);
             last = b->mass_data;
         }
+        if (mask & BODY_LOCKS) ts_put_u8(w, (uint8_t)b->motion_locks);
         ts_put_svarint(w, b->first_shape);
     }
 }
@@ -241,7 +247,7 @@ ts_load_status ts_bodies_load(ts_reader *r, ts_records *records)
         }
         uint8_t type = ts_get_u8(r);
         uint8_t mask = ts_get_u8(r);
-        if (type > TS_BODY_DYNAMIC || mask >= 128) {
+        if (type > TS_BODY_DYNAMIC || (r->version < 2 && (mask & BODY_LOCKS) != 0)) {
             ts_reader_fail(r, "body %d has type %u and settings mask %u", (int)i, (unsigned)type, (unsigned)mask);
             break;
         }
@@ -256,6 +262,13 @@ ts_load_status ts_bodies_load(ts_reader *r, ts_records *records)
         if (mask & BODY_USER_DATA) b->user_data = (void *)(uintptr_t)ts_get_u64(r);
         if (mask & BODY_MASS) {
             last = get_mass(r);
+        }
+        if (mask & BODY_LOCKS) {
+            b->motion_locks = ts_get_u8(r);
+            if (b->motion_locks == 0 || (b->motion_locks & ~TS_LOCK_ALL) != 0 || b->type == TS_BODY_STATIC) {
+                ts_reader_fail(r, "body %d (type %d) has motion locks %u", (int)i, (int)b->type,
+                               (unsigned)b->motion_locks);
+            }
         }
         b->mass_data = last;
         b->first_shape = ts_get_index(r, -1, TS_MAX_OBJECTS, "a body's first shape");
@@ -275,7 +288,7 @@ ts_load_status ts_bodies_load(ts_reader *r, ts_records *records)
     if (r->failed) {
         return TS_LOAD_INVALID;
     }
-    return check_pool(r, &records->body_ids, a, &records->bodies[0].alive, sizeof(ts_body), "bodies");
+    return check_pool(r, &records->body_ids, a, n > 0 ? &records->bodies[0].alive : NULL, sizeof(ts_body), "bodies");
 }
 
 /* ---- shapes ---- */
@@ -491,7 +504,7 @@ ts_load_status ts_shapes_load(ts_reader *r, ts_records *records)
     if (r->failed) {
         return TS_LOAD_INVALID;
     }
-    status = check_pool(r, &records->shape_ids, a, &records->shapes[0].alive, sizeof(ts_shape), "shapes");
+    status = check_pool(r, &records->shape_ids, a, n > 0 ? &records->shapes[0].alive : NULL, sizeof(ts_shape), "shapes");
     if (status != TS_LOAD_OK) {
         return status;
     }
@@ -523,7 +536,15 @@ static void get_axis(ts_reader *r, ts_joint_axis_settings *s)
             ts_reader_fail(r, "a joint's axis setting is not finite");
         }
     }
+    if (!(s->lower <= s->upper) || !(s->max_motor_force >= 0.0f) || !(s->spring_hertz >= 0.0f) ||
+        !(s->spring_damping_ratio >= 0.0f)) {
+        ts_reader_fail(r, "a joint's axis settings are out of range (as the API refuses them)");
+    }
 }
+
+/* A kept impulse or force: finite and at most TS_MAX_FORCE (a NaN warm
+ * start made NaN bodies in the next step: the fuzzer's find). */
+static bool usable_value(float v) { return ts_is_finite(v) && v >= -TS_MAX_FORCE && v <= TS_MAX_FORCE; }
 
 static int32_t *joint_head(ts_records *records, int32_t body) { return &records->bodies[body].joint_head; }
 static int32_t *joint_count(ts_records *records, int32_t body) { return &records->bodies[body].joint_count; }
@@ -619,6 +640,15 @@ ts_load_status ts_joints_load(ts_reader *r, ts_records *records)
         j->impulses.spring = rows[3];
         j->reaction_force = get_vec3(r);
         j->reaction_torque = get_vec3(r);
+        float kept[16] = {j->impulses.linear.x,  j->impulses.linear.y,  j->impulses.linear.z,  j->impulses.angular.x,
+                          j->impulses.angular.y, j->impulses.angular.z, j->impulses.lower,     j->impulses.upper,
+                          j->impulses.motor,     j->impulses.spring,    j->reaction_force.x,   j->reaction_force.y,
+                          j->reaction_force.z,   j->reaction_torque.x,  j->reaction_torque.y,  j->reaction_torque.z};
+        for (int k = 0; k < 16 && !r->failed; ++k) {
+            if (!usable_value(kept[k])) {
+                ts_reader_fail(r, "joint %d's impulse or reaction %d is %g", (int)i, k, (double)kept[k]);
+            }
+        }
         if (!r->failed && (!finite_transform(j->local_frame[0]) || !finite_transform(j->local_frame[1]) ||
                            !ts_is_finite(j->length))) {
             ts_reader_fail(r, "joint %d has a non-finite frame or length", (int)i);

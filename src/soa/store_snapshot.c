@@ -14,6 +14,7 @@
 
 #include "base/alloc.h"
 #include "base/math3.h"
+#include "tessera/limits.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -33,7 +34,9 @@ static void save_slots(ts_writer *w, const ts_soa_table *t)
 }
 
 /* Reads the slots of a table whose objects are the live ids below `ids`
- * (`live` of them); the columns are zeroed. */
+ * (`live` of them). The columns are left as allocated: the caller writes
+ * every element of every slot (zeroing them first too was a tenth of a
+ * load's time). */
 static ts_load_status load_slots(ts_reader *r, ts_soa_table *t, void **columns, const ts_records *records,
                                  bool (*alive)(const ts_records *, int32_t), int32_t ids, int32_t live,
                                  const char *what)
@@ -61,11 +64,6 @@ static ts_load_status load_slots(ts_reader *r, ts_soa_table *t, void **columns, 
     t->end[t->layout.range_count - 1] = count;
     t->count = count;
     t->revision = revision;
-    for (int c = 0; c < t->layout.column_count; ++c) {
-        if (count > 0) {
-            memset(columns[c], 0, (size_t)count * t->layout.widths[c] * sizeof(uint32_t));
-        }
-    }
     for (int32_t i = 0; i < count; ++i) {
         int32_t id = ts_get_index(r, 0, ids, "a slot's id");
         if (r->failed) {
@@ -92,8 +90,10 @@ static const int8_t body_order[] = {
     13, 14, 15, 16, 17, 18,                                 /* force, torque */
     19, 20, 21, 22, 23, 24, 25, 26, 27, 28,                 /* masses, damping, gravity scale */
     35, 36, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, /* extent, sleep threshold, bounds, edges */
+    50,                                                     /* locks (format 2) */
     -1,
 };
+enum { BODY_ORDER_V1 = 49 }; /* format 1's columns: body_order's first 49 */
 
 void ts_body_store_save(ts_writer *w, const ts_records *records, ts_body_predict_fn *predict)
 {
@@ -116,6 +116,44 @@ void ts_body_store_save(ts_writer *w, const ts_records *records, ts_body_predict
     }
 }
 
+/* A load fills the stores a chunk of slots at a time: each slot's values
+ * (predicted, then the written ones over them) go into a row of a small
+ * buffer, and the rows then into the columns, CHUNK consecutive elements of
+ * one column after another. Written slot by slot, each slot's 51 (body) or
+ * 57 (contact) scattered stores missed the cache one column each: that was
+ * half of a load's time. */
+enum { CHUNK = 32 };
+
+#define B_COLUMN(field) ((int)(offsetof(ts_body_store, field) / sizeof(void *)))
+_Static_assert(B_COLUMN(locks) == 50 && B_COLUMN(edges) == 49, "body_store.h's columns moved: check body_order");
+
+/* Checks one body's row (its slot i) after reading it; false after failing. */
+static bool check_body_row(ts_reader *r, const ts_records *records, const ts_body_store *s, int32_t i,
+                           const uint32_t row[TS_BODY_COLUMNS])
+{
+    int32_t id = s->table.id_of_slot[i];
+    const ts_body *body = records->bodies + id;
+    /* pose and velocity: finite, and within what the API's setters accept
+     * (a body far beyond TS_MAX_EXTENT made a NaN box in the next step:
+     * the fuzzer's find) */
+    static const float bounds[13] = {TS_MAX_EXTENT, TS_MAX_EXTENT, TS_MAX_EXTENT, 2.0f, 2.0f, 2.0f, 2.0f,
+                                     TS_MAX_SPEED, TS_MAX_SPEED, TS_MAX_SPEED, TS_MAX_ANGULAR_SPEED,
+                                     TS_MAX_ANGULAR_SPEED, TS_MAX_ANGULAR_SPEED};
+    for (int c = 0; c < 13; ++c) {
+        float value;
+        memcpy(&value, row + c, 4);
+        if (!ts_is_finite(value) || !(value >= -bounds[c] && value <= bounds[c])) {
+            return ts_reader_fail(r, "body %d's pose or velocity (column %d: %g) is not finite or out of range",
+                                  (int)id, c, (double)value);
+        }
+    }
+    if ((int32_t)row[B_COLUMN(first_shape)] != body->first_shape ||
+        (int32_t)row[B_COLUMN(edges)] != body->contact_count + body->joint_count) {
+        return ts_reader_fail(r, "body %d's first-shape or edge column disagrees with its lists", (int)id);
+    }
+    return true;
+}
+
 ts_load_status ts_body_store_load(ts_reader *r, ts_records *records, ts_body_predict_fn *predict)
 {
     ts_body_store *s = &records->store;
@@ -132,44 +170,46 @@ ts_load_status ts_body_store_load(ts_reader *r, ts_records *records, ts_body_pre
     while (body_order[bits] >= 0) {
         ++bits;
     }
-    for (int32_t i = 0; i < s->table.count && !r->failed; ++i) {
-        int32_t id = s->table.id_of_slot[i];
-        const ts_body *body = records->bodies + id;
-        if (!body->alive || (body->type == TS_BODY_STATIC) != (i >= s->table.end[TS_RANGE_SLEEPING])) {
-            ts_reader_fail(r, "body %d is dead, or static outside the static range (or the reverse)", (int)id);
-            break;
-        }
-        uint32_t predicted[TS_BODY_COLUMNS];
-        predict(records, id, predicted);
-        for (int c = 0; c < TS_BODY_COLUMNS; ++c) {
-            ((uint32_t *)s->columns[c])[i] = predicted[c];
-        }
-        ((uint32_t *)s->columns[29])[i] = 0; /* the world inverse inertia: the solver's, each step */
-        uint64_t mask = ts_get_varint(r);
-        if (mask >> bits != 0) {
-            ts_reader_fail(r, "body %d's column mask names a column that is never written", (int)id);
-            break;
-        }
-        for (int b = 0; b < bits; ++b) {
-            if (mask >> b & 1) {
-                ((uint32_t *)s->columns[body_order[b]])[i] = ts_get_u32(r);
-            }
-        }
-        for (int c = 0; c < 13; ++c) { /* pose and velocity */
-            if (!ts_is_finite(((const float *)s->columns[c])[i])) {
-                ts_reader_fail(r, "body %d's pose or velocity is not finite", (int)id);
+    bits = r->version < 2 ? BODY_ORDER_V1 : bits;
+    uint32_t rows[CHUNK][TS_BODY_COLUMNS];
+    for (int32_t first = 0; first < s->table.count && !r->failed; first += CHUNK) {
+        int32_t n = s->table.count - first < CHUNK ? s->table.count - first : CHUNK;
+        for (int32_t j = 0; j < n && !r->failed; ++j) {
+            int32_t i = first + j;
+            int32_t id = s->table.id_of_slot[i];
+            const ts_body *body = records->bodies + id;
+            if (!body->alive || (body->type == TS_BODY_STATIC) != (i >= s->table.end[TS_RANGE_SLEEPING])) {
+                ts_reader_fail(r, "body %d is dead, or static outside the static range (or the reverse)", (int)id);
                 break;
             }
+            predict(records, id, rows[j]);
+            for (int c = B_COLUMN(inv_iw_xx); c <= B_COLUMN(inv_iw_yz); ++c) {
+                rows[j][c] = 0; /* the world inverse inertia: the solver's, each step (see the top of this file) */
+            }
+            uint64_t mask = ts_get_varint(r);
+            if (mask >> bits != 0) {
+                ts_reader_fail(r, "body %d's column mask names a column that is never written", (int)id);
+                break;
+            }
+            for (int b = 0; b < bits; ++b) {
+                if (mask >> b & 1) {
+                    rows[j][body_order[b]] = ts_get_u32(r);
+                }
+            }
+            if (!r->failed) {
+                check_body_row(r, records, s, i, rows[j]);
+            }
         }
-        if (s->first_shape[i] != body->first_shape || s->edges[i] != body->contact_count + body->joint_count) {
-            ts_reader_fail(r, "body %d's first-shape or edge column disagrees with its lists", (int)id);
+        for (int c = 0; c < TS_BODY_COLUMNS && !r->failed; ++c) {
+            uint32_t *column = (uint32_t *)s->columns[c] + first;
+            for (int32_t j = 0; j < n; ++j) {
+                column[j] = rows[j][c];
+            }
         }
     }
-    /* the world inverse inertias are zero (see the top of this file) */
-    for (int c = 29; c < 35; ++c) {
-        if (s->table.count > 0) {
-            memset(s->columns[c], 0, (size_t)s->table.count * sizeof(float));
-        }
+    s->locked_count = 0; /* the bodies with locks in effect (the step checks the column against the records) */
+    for (int32_t i = 0; i < s->table.count && !r->failed; ++i) {
+        s->locked_count += s->locks[i] != 0 ? 1 : 0;
     }
     return r->failed ? TS_LOAD_INVALID : TS_LOAD_OK;
 }
@@ -339,6 +379,80 @@ static ts_load_status load_contact_records(ts_reader *r, ts_records *records, in
     return r->failed ? TS_LOAD_INVALID : TS_LOAD_OK;
 }
 
+/* A slot's prediction reads its contact's record and both shapes', which
+ * lie all over memory: the loop asks for the record of the slot 2 * AHEAD
+ * on and, the record being there by then, for the shapes of the one AHEAD
+ * on (a third of the loop's time were these misses). Written out in the
+ * loop: GCC drops the calls of a static function that only prefetches. */
+enum { AHEAD = 8 };
+
+/* Whether element c of a contact's row (per-contact columns, then point
+ * column c' point k at C_PER_CONTACT + 4c' + k) is a float. */
+enum { ROW_LENGTH = C_PER_CONTACT + TS_CONTACT_POINTS * C_POINT_COLUMNS };
+static bool contact_float(int c)
+{
+    if (c >= C_PER_CONTACT) {
+        return (c - C_PER_CONTACT) / TS_CONTACT_POINTS != C_INDEX(feature) - C_PER_CONTACT;
+    }
+    return c != C_SHAPE_A && c != C_SHAPE_B && c != C_BODY_A && c != C_BODY_B && c != C_POINT_COUNT && c != C_FLAGS &&
+           c != C_INDEX(sat_feature);
+}
+
+/* Reads contact slot i into a row (see CHUNK); fails through the reader. */
+static void load_contact_row(ts_reader *r, const ts_records *records, int32_t i, uint32_t *row)
+{
+    uint8_t head = ts_get_u8(r);
+    int32_t points = head & 7;
+    uint32_t flags = (uint32_t)head >> 3;
+    if (points > TS_CONTACT_POINTS || ((flags & TS_CONTACT_TOUCHING) != 0) != (points > 0)) {
+        ts_reader_fail(r, "contact slot %d has %d points and flags %u", (int)i, (int)points, (unsigned)flags);
+        return;
+    }
+    predict_contact(records, records->contact_store.table.id_of_slot[i], row);
+    uint32_t predicted[4] = {row[C_SHAPE_A], row[C_SHAPE_B], row[C_BODY_A], row[C_BODY_B]};
+    row[C_POINT_COUNT] = (uint32_t)points;
+    row[C_FLAGS] = flags;
+    uint64_t mask = ts_get_varint(r);
+    for (int c = 0; c < C_PER_CONTACT; ++c) {
+        if (mask >> c & 1) {
+            if (!contact_column_kept(c, flags, points)) {
+                ts_reader_fail(r, "contact slot %d writes column %d, which is never written", (int)i, c);
+                return;
+            }
+            row[c] = ts_get_u32(r);
+        }
+    }
+    if (mask >> C_PER_CONTACT != 0) {
+        ts_reader_fail(r, "contact slot %d's column mask is %llu", (int)i, (unsigned long long)mask);
+    }
+    if (row[C_SHAPE_A] != predicted[0] || row[C_SHAPE_B] != predicted[1] || row[C_BODY_A] != predicted[2] ||
+        row[C_BODY_B] != predicted[3]) {
+        ts_reader_fail(r, "contact slot %d names other shapes or bodies than its contact", (int)i);
+    }
+    for (int k = 0; k < TS_CONTACT_POINTS; ++k) { /* the points past the count are zero */
+        uint8_t point_mask = k < points && !r->failed ? ts_get_u8(r) : 0;
+        if (point_mask >= 128) {
+            ts_reader_fail(r, "contact slot %d's point mask is %u", (int)i, (unsigned)point_mask);
+        }
+        for (int c = 0; c < C_POINT_COLUMNS; ++c) {
+            row[C_PER_CONTACT + TS_CONTACT_POINTS * c + k] = (point_mask >> c & 1) ? ts_get_u32(r) : 0u;
+        }
+    }
+    /* every float column finite and within TS_MAX_FORCE (a NaN impulse or
+     * normal in a crafted file made NaN bodies in the next step); the
+     * integer ones (ids, count, flags, features) are checked above */
+    for (int c = 0; c < ROW_LENGTH && !r->failed; ++c) {
+        if (!contact_float(c)) {
+            continue;
+        }
+        float value;
+        memcpy(&value, row + c, 4);
+        if (!ts_is_finite(value) || !(value >= -TS_MAX_FORCE && value <= TS_MAX_FORCE)) {
+            ts_reader_fail(r, "contact slot %d's value %d is %g", (int)i, c, (double)value);
+        }
+    }
+}
+
 ts_load_status ts_contacts_load(ts_reader *r, ts_records *records)
 {
     int32_t live = 0;
@@ -357,43 +471,36 @@ ts_load_status ts_contacts_load(ts_reader *r, ts_records *records)
     if (status != TS_LOAD_OK) {
         return status;
     }
-    for (int32_t i = 0; i < s->table.count && !r->failed; ++i) {
-        uint8_t head = ts_get_u8(r);
-        int32_t points = head & 7;
-        uint32_t flags = (uint32_t)head >> 3;
-        if (points > TS_CONTACT_POINTS || ((flags & TS_CONTACT_TOUCHING) != 0) != (points > 0)) {
-            ts_reader_fail(r, "contact slot %d has %d points and flags %u", (int)i, (int)points, (unsigned)flags);
-            break;
-        }
-        s->point_count[i] = points;
-        s->flags[i] = flags;
-        uint32_t predicted[C_PER_CONTACT];
-        predict_contact(records, s->table.id_of_slot[i], predicted);
-        uint64_t mask = ts_get_varint(r);
-        for (int c = 0; c < C_PER_CONTACT; ++c) {
-            bool written = (mask >> c & 1) != 0;
-            if (written && !contact_column_kept(c, flags, points)) {
-                ts_reader_fail(r, "contact slot %d writes column %d, which is never written", (int)i, c);
-                break;
+    uint32_t rows[CHUNK][ROW_LENGTH]; /* point column c, point k: C_PER_CONTACT + 4c + k */
+    for (int32_t first = 0; first < s->table.count && !r->failed; first += CHUNK) {
+        int32_t n = s->table.count - first < CHUNK ? s->table.count - first : CHUNK;
+        for (int32_t j = 0; j < n && !r->failed; ++j) {
+#if defined(__GNUC__)
+            int32_t ahead = first + j + AHEAD;
+            if (ahead + AHEAD < s->table.count) {
+                __builtin_prefetch(records->contacts + s->table.id_of_slot[ahead + AHEAD]);
             }
-            if (c != C_POINT_COUNT && c != C_FLAGS) {
-                ((uint32_t *)s->columns[c])[i] = written ? ts_get_u32(r) : predicted[c];
+            if (ahead < s->table.count) {
+                const ts_contact *c = records->contacts + s->table.id_of_slot[ahead];
+                __builtin_prefetch(&records->shapes[c->shape_a].body);
+                __builtin_prefetch(&records->shapes[c->shape_a].friction);
+                __builtin_prefetch(&records->shapes[c->shape_b].body);
+                __builtin_prefetch(&records->shapes[c->shape_b].friction);
+            }
+#endif
+            load_contact_row(r, records, first + j, rows[j]);
+        }
+        for (int c = 0; c < C_PER_CONTACT && !r->failed; ++c) {
+            uint32_t *column = (uint32_t *)s->columns[c] + first;
+            for (int32_t j = 0; j < n; ++j) {
+                column[j] = rows[j][c];
             }
         }
-        if (mask >> C_PER_CONTACT != 0) {
-            ts_reader_fail(r, "contact slot %d's column mask is %llu", (int)i, (unsigned long long)mask);
-        }
-        if (s->shape_a[i] != (int32_t)predicted[C_SHAPE_A] || s->shape_b[i] != (int32_t)predicted[C_SHAPE_B] ||
-            s->body_a[i] != (int32_t)predicted[C_BODY_A] || s->body_b[i] != (int32_t)predicted[C_BODY_B]) {
-            ts_reader_fail(r, "contact slot %d names other shapes or bodies than its contact", (int)i);
-        }
-        for (int k = 0; k < points && !r->failed; ++k) {
-            uint8_t point_mask = ts_get_u8(r);
-            if (point_mask >= 128) {
-                ts_reader_fail(r, "contact slot %d's point mask is %u", (int)i, (unsigned)point_mask);
-            }
-            for (int c = 0; c < C_POINT_COLUMNS; ++c) {
-                ((uint32_t *)s->columns[C_PER_CONTACT + c])[4 * i + k] = (point_mask >> c & 1) ? ts_get_u32(r) : 0u;
+        for (int c = 0; c < C_POINT_COLUMNS && !r->failed; ++c) {
+            uint32_t *column = (uint32_t *)s->columns[C_PER_CONTACT + c] + TS_CONTACT_POINTS * first;
+            for (int32_t j = 0; j < n; ++j) {
+                memcpy(column + TS_CONTACT_POINTS * j, rows[j] + C_PER_CONTACT + TS_CONTACT_POINTS * c,
+                       TS_CONTACT_POINTS * sizeof(uint32_t));
             }
         }
     }

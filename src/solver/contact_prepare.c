@@ -15,6 +15,7 @@
  * lane-wise IEEE operations at every width, so every width gives the same
  * bits. */
 #include "solver/contact_prepare.h"
+#include "solver/contact_report.h"
 
 #include "base/core.h"
 
@@ -352,7 +353,8 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
             gather_empty_lane(c, b, &in, l);
         }
     }
-    b->bounces = any_restitution(b) && bounce != NULL;
+    b->restitutes = any_restitution(b);
+    b->bounces = (b->restitutes || c->track_approach) && bounce != NULL;
     if (b->bounces) {
         gather_velocities(c, b->body_a, in.va, in.wa, in.gravity_scale_a);
         gather_velocities(c, b->body_b, in.vb, in.wb, in.gravity_scale_b);
@@ -375,5 +377,44 @@ void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bu
         s->friction_impulse1[i] = b->friction_impulse[0][l];
         s->friction_impulse2[i] = b->friction_impulse[1][l];
         s->twist_impulse[i] = b->twist_impulse[l];
+    }
+}
+
+/* Tangent impulses become a world vector (tangent2 = normal x tangent1, as
+ * the kernels form it). A hit is an impact: a contact that carried no
+ * impulse into the step (its warm start load is 0) and pushed in it; of its
+ * points that pushed (largest increment > 0) the fastest approach counts
+ * (relative_velocity is n . dv when the point first pushed, negative when
+ * approaching). A box that lands is still sinking into the soft contact at
+ * the next step's start (1.3 m/s after a 6.3 m/s landing), but that
+ * contact then carries the landing's impulse: one hit, not two. */
+void TS_WIDE(ts_contact_report_bundle)(const ts_records *records, const ts_contact_bundle *b,
+                                       const ts_contact_bounce_lanes *bounce, const ts_contact_total_lanes *totals,
+                                       ts_contact_report_entry *report, int32_t step)
+{
+    const ts_contact_store *s = &records->contact_store;
+    for (int l = 0; l < TS_W; ++l) {
+        int32_t i = b->contact_slot[l];
+        if (i < 0) {
+            continue;
+        }
+        ts_contact_report_entry *e = report + s->table.id_of_slot[i];
+        *e = (ts_contact_report_entry){.step = step, .hit_point = -1};
+        if (totals != NULL) {
+            ts_vec3 n = ts_v3(b->normal[0][l], b->normal[1][l], b->normal[2][l]);
+            ts_vec3 t1 = ts_v3(b->tangent1[0][l], b->tangent1[1][l], b->tangent1[2][l]);
+            ts_vec3 t2 = ts_cross(n, t1);
+            e->normal_impulse = totals->normal[l];
+            e->tangent_impulse = ts_add(ts_scale(totals->tangent[0][l], t1), ts_scale(totals->tangent[1][l], t2));
+        }
+        if (bounce != NULL && b->load[l] == 0.0f) {
+            for (int k = 0; k < s->point_count[i]; ++k) {
+                float approach = -bounce->relative_velocity[k][l];
+                if (bounce->max_normal_impulse[k][l] > 0.0f && approach > e->hit_speed) {
+                    e->hit_speed = approach;
+                    e->hit_point = k;
+                }
+            }
+        }
     }
 }

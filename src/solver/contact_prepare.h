@@ -37,18 +37,27 @@ typedef struct ts_contact_prepare_context {
     bool warm_start;
     ts_vec3 gravity_h; /* world gravity x substep: the velocity one substep of free flight adds */
     float mass_ratio;  /* ts_world_def.contact_mass_ratio; 0 = exact masses (XPBD) */
+    bool track_approach; /* hit events: every bundle keeps the approach speeds (as bouncing ones do) */
 } ts_contact_prepare_context;
 
 /* Fills bundle b with contacts[first_contact .. + lanes - 1] of a colour's
  * count contacts (lanes is TS_W, or 1 for the overflow, whose contacts may
  * share bodies and so must run one by one); lanes past the end are empty.
- * When a lane has restitution, b->bounces is set and the approach speeds go
- * to *bounce (the soft step's; XPBD passes NULL and keeps its own). */
+ * When a lane has restitution (b->restitutes), or c->track_approach,
+ * b->bounces is set and the approach speeds go to *bounce (the soft step's;
+ * XPBD passes NULL and keeps its own). */
 void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_contact_bundle *b,
                                         ts_contact_bounce_lanes *bounce, const int32_t *contacts, int32_t count,
                                         int32_t first_contact, int lanes);
 
 /* Writes the bundle's accumulated impulses back to the contact store. */
 void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bundle *b);
+
+/* Writes each lane's step totals (totals, or NULL) and fastest pushing
+ * approach (bounce, or NULL) to report[contact id], stamped with step. */
+struct ts_contact_report_entry;
+void TS_WIDE(ts_contact_report_bundle)(const ts_records *records, const ts_contact_bundle *b,
+                                       const ts_contact_bounce_lanes *bounce, const ts_contact_total_lanes *totals,
+                                       struct ts_contact_report_entry *report, int32_t step);
 
 #endif

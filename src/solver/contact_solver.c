@@ -340,7 +340,7 @@ TS_FORCE_INLINE void solve_points(const ts_contact_solver_context *c, ts_contact
 /* One pass; inlined twice below, so that each pass's arithmetic is folded
  * for its own use_bias. */
 TS_FORCE_INLINE void solve_pass(const ts_contact_solver_context *c, ts_contact_bundle *b,
-                                ts_contact_bounce_lanes *bounce, bool use_bias)
+                                ts_contact_bounce_lanes *bounce, bool use_bias, ts_contact_total_lanes *totals)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
@@ -356,6 +356,12 @@ TS_FORCE_INLINE void solve_pass(const ts_contact_solver_context *c, ts_contact_b
     if (!use_bias) {
         solve_friction(b, &p, n, shift, sums.total_normal, sums.twist_limit);
     }
+    if (totals != NULL) { /* only the relax of a world that reports impulses */
+        ts_w_store(totals->normal, ts_w_add(ts_w_load(totals->normal), sums.total_normal));
+        for (int t = 0; t < 2; ++t) {
+            ts_w_store(totals->tangent[t], ts_w_add(ts_w_load(totals->tangent[t]), ts_w_load(b->friction_impulse[t])));
+        }
+    }
     if (ts_w_mask_bits(deep) != 0) {
         push_out(c, b, &p, n, shift, rate, deep);
         TS_PAIR_STORE_POSE(c->states, b, &p);
@@ -368,17 +374,23 @@ void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bu
                                ts_contact_bounce_lanes *bounce, bool use_bias)
 {
     if (use_bias) {
-        solve_pass(c, b, bounce, true);
+        solve_pass(c, b, bounce, true, NULL);
     } else {
-        solve_pass(c, b, bounce, false);
+        solve_pass(c, b, bounce, false, NULL);
     }
+}
+
+void TS_WIDE(ts_contact_relax_totals)(const ts_contact_solver_context *c, ts_contact_bundle *b,
+                                      ts_contact_bounce_lanes *bounce, ts_contact_total_lanes *totals)
+{
+    solve_pass(c, b, bounce, false, totals);
 }
 
 /* Velocity-level bounce: a point that approached faster than the threshold
  * (relative velocity < -threshold) and pushed at some time in the step gets
  * vn' = -e vn0 where it can. */
 void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_contact_bundle *b,
-                                     const ts_contact_bounce_lanes *bounce)
+                                     const ts_contact_bounce_lanes *bounce, ts_contact_total_lanes *totals)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
@@ -399,6 +411,9 @@ void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_cont
         ts_wf total = ts_w_select(active, ts_w_max(ts_w_add(old, delta), zero), old);
         delta = ts_w_sub(total, old);
         ts_w_store(cp->normal_impulse, total);
+        if (totals != NULL) {
+            ts_w_store(totals->normal, ts_w_add(ts_w_load(totals->normal), delta));
+        }
         lane_velocities before = velocities_of(&p);
         ts_pair_apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
         if (b->mixed) {

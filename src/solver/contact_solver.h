@@ -73,7 +73,8 @@ typedef struct ts_contact_bundle {
     ts_contact_point_lanes points[4];
     int32_t point_count; /* the most points of any lane */
     int32_t mixed;       /* 1 when some used lane has fewer than point_count */
-    int32_t bounces;     /* 1 when some lane has restitution (the solve pass then fills ts_contact_bounce_lanes) */
+    int32_t bounces;     /* 1 when the solve pass fills ts_contact_bounce_lanes: some lane has restitution, or hit events are on */
+    int32_t restitutes;  /* 1 when some lane has restitution (the restitution pass runs) */
 } ts_contact_bundle;
 
 /* Restitution's bookkeeping for one bundle, kept beside the bundles and
@@ -83,6 +84,17 @@ typedef struct ts_contact_bounce_lanes {
     float max_normal_impulse[4][TS_W]; /* largest increment this step: 0 means it never pushed */
     float gravity_approach[TS_W];      /* n . (gB - gA) h: the approach one substep of free flight adds */
 } ts_contact_bounce_lanes;
+
+/* What the bundle's lanes pushed over the whole step, kept beside the
+ * bundles only while a world reports impulses (tessera/contact_report.h):
+ * each substep applies its final accumulated impulse (the warm start
+ * applies the last substep's, solve and relax add to it), so the step's
+ * total is the sum over substeps of the impulses at the end of the relax
+ * pass, plus restitution's increment. */
+typedef struct ts_contact_total_lanes {
+    float normal[TS_W];     /* sum over the points and substeps, N s */
+    float tangent[2][TS_W]; /* friction along tangent1 and tangent2, summed over the substeps */
+} ts_contact_total_lanes;
 
 /* B's anchor of a point, and the tangent not stored. */
 TS_FORCE_INLINE ts_wv3 ts_contact_anchor_b(ts_wv3 anchor_a, ts_wv3 shift) { return ts_wv3_add(anchor_a, shift); }
@@ -120,8 +132,13 @@ void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_conta
 void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b,
                                ts_contact_bounce_lanes *bounce, bool use_bias);
 
+/* The relax pass (ts_contact_solve without bias) that also adds the lanes'
+ * impulses to *totals (worlds that report impulses). */
+void TS_WIDE(ts_contact_relax_totals)(const ts_contact_solver_context *c, ts_contact_bundle *b,
+                                      ts_contact_bounce_lanes *bounce, ts_contact_total_lanes *totals);
+
 /* After the substeps: bounce points that approached faster than the threshold. */
 void TS_WIDE(ts_contact_restitution)(const ts_contact_solver_context *c, ts_contact_bundle *b,
-                                     const ts_contact_bounce_lanes *bounce);
+                                     const ts_contact_bounce_lanes *bounce, ts_contact_total_lanes *totals);
 
 #endif

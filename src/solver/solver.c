@@ -59,6 +59,9 @@ typedef struct solve_context {
     int substeps;
     int substep; /* the one in progress */
     int32_t awake;
+    int32_t step;          /* the world's step count: the report's stamp */
+    bool reports;          /* the world reports impulses or hits (solver/contact_report.h) */
+    bool report_impulses;  /* ... impulses: the totals lanes are kept */
     int32_t first_bad[TS_MAX_THREADS]; /* per worker: the first body held at its last finite state */
     bool free_found[TS_MAX_THREADS];   /* per worker: the states' start met a full bundle of free bodies */
     bool free_bodies;                  /* some worker did: the body passes treat them so (integrate.h) */
@@ -111,18 +114,33 @@ static void run_bundle(solve_context *c, int32_t k, pass kind)
 {
     ts_contact_bundle *b = (ts_contact_bundle *)c->scratch->bundles + k;
     ts_contact_bounce_lanes *bounce = b->bounces ? (ts_contact_bounce_lanes *)c->scratch->bounces + k : NULL;
+    /* the reports' totals (solver/contact_report.h), only where they are kept */
+#define TOTALS (c->report_impulses ? (ts_contact_total_lanes *)c->scratch->totals + k : NULL)
     switch (kind) {
     case PASS_WARM_START: TS_WIDE(ts_contact_warm_start)(&c->kernels, b); break;
     case PASS_SOLVE: TS_WIDE(ts_contact_solve)(&c->kernels, b, bounce, true); break;
-    case PASS_RELAX: TS_WIDE(ts_contact_solve)(&c->kernels, b, bounce, false); break;
-    case PASS_RESTITUTION:
-        if (bounce) {
-            TS_WIDE(ts_contact_restitution)(&c->kernels, b, bounce);
+    case PASS_RELAX:
+        if (c->report_impulses) {
+            TS_WIDE(ts_contact_relax_totals)(&c->kernels, b, bounce, TOTALS);
+        } else {
+            TS_WIDE(ts_contact_solve)(&c->kernels, b, bounce, false);
         }
         break;
-    case PASS_STORE: TS_WIDE(ts_contact_store_impulses)(c->records, b); break;
+    case PASS_RESTITUTION:
+        if (bounce && b->restitutes) {
+            TS_WIDE(ts_contact_restitution)(&c->kernels, b, bounce, TOTALS);
+        }
+        break;
+    case PASS_STORE:
+        TS_WIDE(ts_contact_store_impulses)(c->records, b);
+        if (c->reports) {
+            TS_WIDE(ts_contact_report_bundle)(c->records, b, c->solver->report.hits ? bounce : NULL, TOTALS,
+                                              c->solver->report.entries, c->step);
+        }
+        break;
     default: break;
     }
+#undef TOTALS
 }
 
 /* Joint bundle k of the solver's joint scratch (restitution is no joint pass). */
@@ -174,6 +192,9 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
                                            c->scratch->ordered + c->scratch->ordered_begin[color],
                                            c->graph->colors[color].count, (k - color_begin[color]) * lanes,
                                            lanes);
+        if (c->report_impulses) {
+            memset((ts_contact_total_lanes *)c->scratch->totals + k, 0, sizeof(ts_contact_total_lanes));
+        }
     }
 }
 
@@ -415,13 +436,35 @@ bool TS_WIDE(ts_solver_reserve_scratch)(ts_solver_scratch *s, const ts_allocator
                             sizeof(int32_t));
 }
 
+/* Room for the reports: the totals beside the bundles, an entry per
+ * contact id. Grows only with the world, like the rest of the scratch. */
+static bool reserve_report(ts_solver *solver, const ts_records *records)
+{
+    ts_contact_report *r = &solver->report;
+    ts_solver_scratch *s = &solver->scratch;
+    int32_t bundles = s->color_begin[TS_OVERFLOW_COLOR + 1];
+    bool ok = !r->impulses || ts_array_reserve(&records->allocator, &s->totals, &s->total_bytes,
+                                               bundles * (int32_t)sizeof(ts_contact_total_lanes), 1);
+    if (ok && r->capacity < records->contact_capacity) {
+        int32_t old = r->capacity;
+        ok = ts_array_reserve(&records->allocator, (void **)&r->entries, &r->capacity, records->contact_capacity,
+                              sizeof(ts_contact_report_entry));
+        for (int32_t i = old; ok && i < r->capacity; ++i) {
+            r->entries[i] = (ts_contact_report_entry){.step = -1, .hit_point = -1};
+        }
+    }
+    return ok;
+}
+
 ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t *held)
 {
     *held = -1;
     ts_records *records = in->records;
     float dt = in->dt;
     int32_t awake = records->store.table.end[TS_RANGE_AWAKE];
+    bool reports = solver->report.impulses || solver->report.hits;
     if (!TS_WIDE(ts_solver_reserve_scratch)(&solver->scratch, &records->allocator, in->graph, awake) ||
+        (reports && !reserve_report(solver, records)) ||
         !TS_WIDE(ts_joint_solver_begin)(&solver->joint_scratch, records, in->graph)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (solver scratch)");
     }
@@ -445,7 +488,7 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
         .prepare = {records, awake, ts_make_softness(hertz, solver->contact_damping_ratio, h),
                     ts_make_softness(2.0f * hertz, solver->contact_damping_ratio, h), solver->enable_warm_starting,
                     ts_v3(solver->gravity.x * h, solver->gravity.y * h, solver->gravity.z * h),
-                    solver->contact_mass_ratio},
+                    solver->contact_mass_ratio, solver->report.hits},
         .kernels = {scratch->states, 1.0f / h, solver->contact_push_speed, solver->contact_push_speed * h,
                     solver->restitution_threshold},
         .joint_prepare = {records, &solver->joint_scratch, awake, h, solver->enable_warm_starting,
@@ -458,6 +501,9 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
         .limit = {solver->max_linear_speed, solver->max_rotation / h},
         .substeps = solver->substeps,
         .awake = awake,
+        .step = in->step,
+        .reports = reports,
+        .report_impulses = solver->report.impulses,
     };
     solver->joint_scratch.ball_impulses_pending = true; /* the ball bundles' impulses are the newest from here on */
     solver->joint_scratch.ball_inv_h = 1.0f / h;

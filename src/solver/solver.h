@@ -12,6 +12,7 @@
 #include "islands/graph.h"
 #include "soa/records.h"
 #include "solver/body_state.h"
+#include "solver/contact_report.h"
 #include "solver/joint_scratch.h"
 
 /* Scratch of one step, kept so that a world that stopped growing allocates
@@ -23,6 +24,8 @@ typedef struct ts_solver_scratch {
     int32_t bundle_bytes;
     void *bounces; /* soft step: restitution's bookkeeping beside each bundle (ts_contact_bounce_lanes) */
     int32_t bounce_bytes;
+    void *totals; /* soft step, worlds that report impulses: the step's totals beside each bundle (ts_contact_total_lanes) */
+    int32_t total_bytes;
     int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
     int32_t *ordered; /* soft step: each colour's contacts in bundle order (contact_order.h) */
     int32_t ordered_capacity;
@@ -68,6 +71,7 @@ typedef struct ts_solver {
     /* The lowest joint index of the custom constraints the last step's
      * solve dropped for a bad row (custom_constraint.h), or -1. */
     int32_t dropped_joint;
+    ts_contact_report report;       /* impulse totals and hit events (solver/contact_report.h) */
     ts_solver_scratch scratch;      /* body states and constraint bundles of a step */
     ts_joint_scratch joint_scratch; /* joint bundles of a step (joint_scratch.h) */
 } ts_solver;

@@ -23,6 +23,7 @@ void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allo
     ts_array_free(allocator, (void **)&scratch->states, &scratch->state_capacity, sizeof(ts_body_state));
     ts_array_free(allocator, &scratch->bundles, &scratch->bundle_bytes, 1);
     ts_array_free(allocator, &scratch->bounces, &scratch->bounce_bytes, 1);
+    ts_array_free(allocator, &scratch->totals, &scratch->total_bytes, 1);
     ts_array_free(allocator, (void **)&scratch->ordered, &scratch->ordered_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&scratch->predicted, &scratch->predicted_capacity, sizeof(ts_body_state));
     ts_array_free(allocator, (void **)&scratch->substep_start, &scratch->substep_start_capacity, sizeof(ts_body_state));

@@ -7,10 +7,14 @@
 
 #include "base/math3.h"
 #include "collide/collide_snapshot.h"
+#include "collide/mass.h"
 #include "collide/shape_bounds.h"
 #include "islands/islands_snapshot.h"
 #include "islands/sleep.h"
 #include "solver/solver_snapshot.h"
+
+#include "tessera/limits.h"
+#include "tessera/motion_locks.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -22,6 +26,10 @@ static void save_world(ts_writer *w, ts_world *world)
     ts_put_varint(w, (uint64_t)world->step_count);
     ts_put_f32(w, world->step_dt); /* the last step's: what a velocity set by hand sweeps the bounds over */
     ts_put_u8(w, world->enable_sleep ? 1 : 0);
+    /* format 2 */
+    ts_put_u8(w, world->planar ? 1 : 0);
+    ts_put_f32(w, world->solver.max_linear_speed);
+    ts_put_f32(w, world->solver.max_rotation);
 }
 
 static ts_load_status load_world(ts_reader *r, ts_world *world)
@@ -32,6 +40,19 @@ static ts_load_status load_world(ts_reader *r, ts_world *world)
         ts_reader_fail(r, "the last step's dt is %g", (double)world->step_dt);
     }
     world->enable_sleep = ts_get_bool(r, "the sleep flag");
+    /* what format 1 held: no planar world, the default speed limits */
+    world->planar = false;
+    world->solver.max_linear_speed = TS_DEFAULT_MAX_LINEAR_SPEED;
+    world->solver.max_rotation = TS_DEFAULT_MAX_ROTATION;
+    if (r->version >= 2) {
+        world->planar = ts_get_bool(r, "the planar flag");
+        float speed = ts_get_f32(r), rotation = ts_get_f32(r);
+        if (!r->failed && (!(speed > 0.0f && speed <= TS_MAX_SPEED) || !(rotation > 0.0f && rotation <= TS_MAX_ROTATION))) {
+            ts_reader_fail(r, "the speed limits are %g m/s and %g rad per substep", (double)speed, (double)rotation);
+        }
+        world->solver.max_linear_speed = speed;
+        world->solver.max_rotation = rotation;
+    }
     return r->failed ? TS_LOAD_INVALID : TS_LOAD_OK;
 }
 
@@ -100,7 +121,43 @@ static void predict_body(const ts_records *records, int32_t body, uint32_t out[T
 static void save_bodies(ts_writer *w, ts_world *world) { ts_bodies_save(w, &world->records); }
 static ts_load_status load_bodies(ts_reader *r, ts_world *world) { return ts_bodies_load(r, &world->records); }
 static void save_shapes(ts_writer *w, ts_world *world) { ts_shapes_save(w, &world->records); }
-static ts_load_status load_shapes(ts_reader *r, ts_world *world) { return ts_shapes_load(r, &world->records); }
+/* A body's mass data as its shapes give it (api/body_mass.c computes it
+ * so whenever they change; a shapeless dynamic body: 1 kg, a 0.5 m
+ * sphere's inertia). The loader compares: a file whose mass data differs
+ * (a crafted inertia of 1e-28, which no shapes give, made NaNs in the
+ * next step: the fuzzer's find) is refused. */
+static ts_mass_data mass_from_shapes(const ts_records *records, const ts_body *b)
+{
+    ts_mass_data none = {0.0f, {0, 0, 0}, {0, 0, 0}, {0, 0, 0, 1}};
+    if (b->type != TS_BODY_DYNAMIC) {
+        return none;
+    }
+    ts_mass_accumulator acc = {0};
+    bool solid = false;
+    for (int32_t sh = b->first_shape; sh != -1; sh = records->shapes[sh].next) {
+        const ts_shape *shape = records->shapes + sh;
+        if (!shape->is_sensor) {
+            ts_mass_accumulate(&acc, ts_shape_compute_mass(shape), shape->local);
+            solid = true;
+        }
+    }
+    return solid ? ts_mass_finish(&acc) : (ts_mass_data){1.0f, {0, 0, 0}, {0.1f, 0.1f, 0.1f}, {0, 0, 0, 1}};
+}
+
+static ts_load_status load_shapes(ts_reader *r, ts_world *world)
+{
+    ts_load_status status = ts_shapes_load(r, &world->records);
+    const ts_records *records = &world->records;
+    for (int32_t i = 0; i < records->body_ids.next_index && status == TS_LOAD_OK; ++i) {
+        const ts_body *b = records->bodies + i;
+        ts_mass_data expected = b->alive ? mass_from_shapes(records, b) : b->mass_data;
+        if (memcmp(&expected, &b->mass_data, sizeof expected) != 0) {
+            ts_reader_fail(r, "body %d's mass data is not what its shapes give", (int)i);
+            status = TS_LOAD_INVALID;
+        }
+    }
+    return status;
+}
 static void save_joints(ts_writer *w, ts_world *world) { ts_joints_save(w, &world->records); }
 static ts_load_status load_joints(ts_reader *r, ts_world *world) { return ts_joints_load(r, &world->records); }
 static void save_contacts(ts_writer *w, ts_world *world) { ts_contacts_save(w, &world->records); }
@@ -109,7 +166,26 @@ static ts_load_status load_contacts(ts_reader *r, ts_world *world) { return ts_c
 static void save_store(ts_writer *w, ts_world *world) { ts_body_store_save(w, &world->records, predict_body); }
 static ts_load_status load_store(ts_reader *r, ts_world *world)
 {
-    return ts_body_store_load(r, &world->records, predict_body);
+    ts_load_status status = ts_body_store_load(r, &world->records, predict_body);
+    if (status != TS_LOAD_OK) {
+        return status;
+    }
+    /* the locks in effect: the body's own, and a planar world's on a dynamic body (api/motion_locks.c) */
+    const ts_records *records = &world->records;
+    for (int32_t b = 0; b < records->body_ids.next_index; ++b) {
+        const ts_body *body = records->bodies + b;
+        if (!body->alive) {
+            continue;
+        }
+        uint32_t expected = body->motion_locks | (world->planar && body->type == TS_BODY_DYNAMIC ? TS_LOCK_PLANAR : 0u);
+        uint32_t column = (uint32_t)records->store.locks[records->store.table.slot_of_id[b]];
+        if (column != expected) {
+            ts_reader_fail(r, "body %d's locks column is %u, its motion locks make %u", (int)b, (unsigned)column,
+                           (unsigned)expected);
+            return TS_LOAD_INVALID;
+        }
+    }
+    return TS_LOAD_OK;
 }
 
 static void save_broadphase(ts_writer *w, ts_world *world)

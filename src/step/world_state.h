@@ -12,6 +12,7 @@
 #include "islands/graph.h"
 #include "islands/island.h"
 #include "soa/records.h"
+#include "tessera/sensor.h"
 #include "solver/solver.h"
 
 typedef struct ts_world {
@@ -25,6 +26,14 @@ typedef struct ts_world {
      * and the memory of the wide tree, which is kept between batches */
     _Atomic int query_workers;
     ts_ray_bvh ray_bvh;
+    /* sensors (api/sensor.c): overlaps of the last step and this step's
+     * events, pairs sorted by (sensor, visitor) index */
+    struct {
+        bool any; /* a sensor shape was ever made: else no pass at all */
+        ts_sensor_event *pairs, *old_pairs, *begin, *end;
+        int32_t pair_count, old_count, begin_count, end_count;
+        int32_t pair_capacity, old_capacity, begin_capacity, end_capacity;
+    } sensors;
 
     int thread_count;  /* workers of a step (base/parallel.h) */
     bool enable_sleep; /* islands at rest sleep (islands/sleep.h) */

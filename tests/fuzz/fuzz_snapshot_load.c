@@ -4,8 +4,8 @@
  * what gets fuzzed (with a wrong checksum every input would stop at the
  * header). A world that loads is stepped three times and saved again.
  * Build: cmake -DTESSERA_FUZZ=ON with clang (tests/fuzz/CMakeLists.txt);
- * seeds: tessera-hashes --save-dir DIR, then strip each file's 32-byte
- * header (docs/snapshots.md). */
+ * seeds: tests/fuzz/snapshot_corpus/ (made by snapshot_seeds.c); how to
+ * run it: docs/snapshots.md. */
 #include "tessera/tessera.h"
 
 #include <stdint.h>
