@@ -125,6 +125,10 @@ static void test_inverted_limits(void **state)
     expect_error("inverted");
     assert_int_equal(ts_joint_set_motor(j, true, 1.0f, -5.0f), TS_ERROR_OUT_OF_RANGE);
     assert_int_equal(ts_joint_set_spring(j, true, NAN, 1.0f, 0.0f), TS_ERROR_NOT_FINITE);
+    /* Beyond the bounds (limits.h): a spring of 3e25 Hz made a pile NaN (fuzz_api). */
+    assert_int_equal(ts_joint_set_spring(j, true, 3.3e25f, 1.0f, 0.0f), TS_ERROR_OUT_OF_RANGE);
+    assert_non_null(strstr(ts_last_error(), "TS_MAX_SPRING_HERTZ"));
+    assert_int_equal(ts_joint_set_spring(j, true, 1.0f, 2e6f, 0.0f), TS_ERROR_OUT_OF_RANGE);
     bool enable;
     float lower, upper;
     assert_ok(ts_joint_get_limits(j, &enable, &lower, &upper));

@@ -153,16 +153,18 @@ TS_API ts_joint_id ts_create_ball_joint(ts_world_id world, const ts_ball_joint_d
 /** Makes a hinge joint; as ts_create_ball_joint(), and also refuses
  * (TS_ERROR_OUT_OF_RANGE / TS_ERROR_NOT_FINITE) inverted limits or limits
  * outside [-pi, pi], a negative max motor torque, spring hertz or damping
- * ratio, and non-finite settings. */
+ * ratio (or one beyond TS_MAX_SPRING_HERTZ / TS_MAX_SPRING_DAMPING_RATIO),
+ * and non-finite settings. */
 TS_API ts_joint_id ts_create_hinge_joint(ts_world_id world, const ts_hinge_joint_def *def);
 /** Makes a prismatic joint; as ts_create_ball_joint(), and also refuses
  * (TS_ERROR_OUT_OF_RANGE / TS_ERROR_NOT_FINITE) inverted limits, a
- * negative max motor force, spring hertz or damping ratio, and non-finite
- * settings. */
+ * negative max motor force, spring hertz or damping ratio (or one beyond
+ * the spring bounds of limits.h), and non-finite settings. */
 TS_API ts_joint_id ts_create_prismatic_joint(ts_world_id world, const ts_prismatic_joint_def *def);
 /** Makes a distance joint; as ts_create_ball_joint(), and also refuses
  * (TS_ERROR_OUT_OF_RANGE / TS_ERROR_NOT_FINITE) a negative length,
- * inverted or negative limits, a negative spring hertz or damping ratio. */
+ * inverted or negative limits, a negative spring hertz or damping ratio
+ * (or one beyond the spring bounds of limits.h). */
 TS_API ts_joint_id ts_create_distance_joint(ts_world_id world, const ts_distance_joint_def *def);
 /** Makes a fixed joint (weld); fails as ts_create_ball_joint(). */
 TS_API ts_joint_id ts_create_fixed_joint(ts_world_id world, const ts_fixed_joint_def *def);
@@ -206,7 +208,8 @@ TS_API ts_result ts_joint_get_motor(ts_joint_id joint, bool *enable, float *spee
  * its length; target is ignored). hertz 0 turns the spring off. Wakes the
  * bodies. TS_ERROR_STALE_ID; TS_ERROR_INVALID_OPERATION for ball and fixed
  * joints; TS_ERROR_NOT_FINITE; TS_ERROR_OUT_OF_RANGE for a negative hertz
- * or damping ratio. */
+ * or damping ratio, or one beyond TS_MAX_SPRING_HERTZ /
+ * TS_MAX_SPRING_DAMPING_RATIO (limits.h). */
 TS_API ts_result ts_joint_set_spring(ts_joint_id joint, bool enable, float hertz, float damping_ratio, float target);
 /** Reads the spring (hinge, prismatic, distance; a distance joint's target
  * is its length). TS_ERROR_NULL_POINTER (any output), TS_ERROR_STALE_ID,

@@ -20,7 +20,8 @@
  *
  * A velocity that still overflows in a step (a force of TS_MAX_FORCE on a
  * body of almost no mass) is not applied: the step keeps that body at its
- * last finite state and returns TS_ERROR_NOT_FINITE naming it. */
+ * last finite state, returns TS_ERROR_NOT_FINITE naming it, and takes it
+ * out of the simulation (ts_world_get_body_faults). */
 #ifndef TESSERA_LIMITS_H
 #define TESSERA_LIMITS_H
 
@@ -60,6 +61,11 @@ extern "C" {
 #define TS_MAX_MASS 1.0e20f
 /** Largest principal moment of inertia of a dynamic body, kg m^2. */
 #define TS_MAX_MASS_INERTIA 1.0e30f
+/** Largest spring frequency of a joint (hinge, prismatic, distance), Hz:
+ * beyond it the spring's stiffness overflows a float within a step. */
+#define TS_MAX_SPRING_HERTZ 1.0e6f
+/** Largest spring damping ratio of a joint. */
+#define TS_MAX_SPRING_DAMPING_RATIO 1.0e6f
 /** The default max_linear_speed of a world, m/s (Box2D's). */
 #define TS_DEFAULT_MAX_LINEAR_SPEED 400.0f
 /** The default max_rotation of a world: pi / 4 per substep, rad (Box2D's). */
@@ -74,6 +80,22 @@ TS_API ts_result ts_world_set_speed_limits(ts_world_id world, float max_linear_s
 /** Reads the world's speed limits. TS_ERROR_NULL_POINTER (either output),
  * TS_ERROR_STALE_ID. */
 TS_API ts_result ts_world_get_speed_limits(ts_world_id world, float *max_linear_speed, float *max_rotation);
+
+/** Lists the bodies taken out of the simulation because their velocity or
+ * pose overflowed in a step (ts_world_step returned TS_ERROR_NOT_FINITE
+ * naming each). Such a body keeps its id, type, shapes and the last finite
+ * pose and velocities, which its getters return; its contacts and joints
+ * were destroyed (end events for the touching contacts; the joint ids go
+ * stale), its shapes left the broadphase (no contacts, queries miss them),
+ * and no step moves it, so every other body goes on as if it had been
+ * destroyed. It stays out until ts_destroy_body(): new shapes or joints on
+ * it and ts_body_set_type() are refused (TS_ERROR_INVALID_OPERATION), and
+ * ts_world_save refuses a world that holds one (TS_ERROR_UNSUPPORTED).
+ *
+ * Writes up to capacity ids (oldest index first) and sets *count to how
+ * many there are. TS_ERROR_NULL_POINTER (count, or ids NULL with a
+ * capacity), TS_ERROR_OUT_OF_RANGE (capacity < 0), TS_ERROR_STALE_ID. */
+TS_API ts_result ts_world_get_body_faults(ts_world_id world, ts_body_id *ids, int capacity, int *count);
 
 #ifdef __cplusplus
 }

@@ -39,8 +39,8 @@ extern "C" {
  * Returns TS_OK, TS_ERROR_NULL_POINTER (size NULL, or buffer NULL with a
  * capacity), TS_ERROR_CAPACITY (capacity below *size, which is set:
  * nothing useful was written), TS_ERROR_STALE_ID, TS_ERROR_UNSUPPORTED
- * (the world holds a hull, mesh or heightfield, a sensor or a custom
- * constraint: format 2 does not hold these yet). */
+ * (the world holds a faulted body, a hull, mesh or heightfield, a sensor
+ * or a custom constraint: format 2 does not hold these yet). */
 TS_API ts_result ts_world_save(ts_world_id world, void *buffer, size_t capacity, size_t *size);
 
 /** Makes a new world from a snapshot made by ts_world_save (of any

@@ -120,8 +120,11 @@ TS_API bool ts_world_is_valid(ts_world_id world);
  * step (a huge force, dt or gravity), that body is held at its last finite
  * state, the step finishes for every other body, and the call returns
  * TS_ERROR_NOT_FINITE naming the body. TS_ERROR_OUT_OF_MEMORY when the
- * allocator refuses room for new contacts or events (the step's arrays
- * grow to the largest count seen and are then reused). */
+ * allocator refuses room for the step (new contacts, events, scratch): the
+ * step takes all its room before it changes anything, so the world is
+ * then exactly as it was (state, contacts, step count), and once the
+ * allocator gives memory again the next step runs as if none had failed.
+ * The step's arrays grow to the largest count seen and are then reused. */
 TS_API ts_result ts_world_step(ts_world_id world, float dt);
 
 /** Sets the gravity (m/s^2) for later steps. TS_ERROR_NOT_FINITE, TS_ERROR_STALE_ID. */

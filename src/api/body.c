@@ -222,6 +222,10 @@ ts_result ts_body_set_type(ts_body_id id, ts_body_type type)
         return ts_fail(TS_ERROR_OUT_OF_RANGE, __func__, "type is %d (not a ts_body_type)", (int)type);
     }
     BODY_LOOKUP(id, world, b);
+    if (b->faulted) {
+        return ts_fail(TS_ERROR_INVALID_OPERATION, __func__,
+                       "the body was taken out after its state overflowed (ts_world_get_body_faults)");
+    }
     if (b->type == type) {
         return TS_OK;
     }

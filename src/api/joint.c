@@ -116,6 +116,13 @@ static ts_result check_spring(float hertz, float damping_ratio, float target, co
 {
     TS_TRY(ts_check_non_negative(hertz, fn, "spring hertz"));
     TS_TRY(ts_check_non_negative(damping_ratio, fn, "spring damping ratio"));
+    if (hertz > TS_MAX_SPRING_HERTZ || damping_ratio > TS_MAX_SPRING_DAMPING_RATIO) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn,
+                       "spring hertz %g or damping ratio %g is beyond TS_MAX_SPRING_HERTZ (%g) or "
+                       "TS_MAX_SPRING_DAMPING_RATIO (%g)",
+                       (double)hertz, (double)damping_ratio, (double)TS_MAX_SPRING_HERTZ,
+                       (double)TS_MAX_SPRING_DAMPING_RATIO);
+    }
     return check_finite(target, fn, "spring target");
 }
 
@@ -183,6 +190,11 @@ ts_joint_id ts_joint_create(ts_world_id world_id, const ts_joint_def *def, ts_jo
     }
     if (a == b && !single) {
         ts_fail(TS_ERROR_INVALID_OPERATION, fn, "def->body_a and def->body_b are the same body (a joint needs two)");
+        return TS_NULL_JOINT_ID;
+    }
+    if (a->faulted || b->faulted) {
+        ts_fail(TS_ERROR_INVALID_OPERATION, fn, "def->body_%c was taken out after its state overflowed "
+                "(ts_world_get_body_faults)", a->faulted ? 'a' : 'b');
         return TS_NULL_JOINT_ID;
     }
     if (a->type != TS_BODY_DYNAMIC && b->type != TS_BODY_DYNAMIC) {

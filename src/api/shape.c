@@ -97,6 +97,10 @@ ts_result ts_shape_begin(ts_body_id body_id, const ts_shape_def *def, const char
     if (*body == NULL) {
         return TS_ERROR_STALE_ID;
     }
+    if ((*body)->faulted) {
+        return ts_fail(TS_ERROR_INVALID_OPERATION, fn,
+                       "the body was taken out after its state overflowed (ts_world_get_body_faults)");
+    }
     return check_shape_def(def, rotation, fn);
 }
 
@@ -440,6 +444,9 @@ ts_result ts_shape_set_filter(ts_shape_id id, ts_filter filter)
     shape->filter = filter;
     /* Pairs are found again under the new filter from the next step. */
     ts_body_destroy_contacts(world, shape->body, index);
+    if (shape->proxy < 0) {
+        return TS_OK; /* in no tree: a faulted body's shape */
+    }
     ts_tree_set_category_bits(&world->collision.broadphase.trees[shape->tree], shape->proxy, filter.category_bits);
     return ts_shape_buffer_move(&world->records, &world->collision.broadphase, index, __func__);
 }

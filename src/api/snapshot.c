@@ -58,6 +58,15 @@ ts_result ts_world_save(ts_world_id id, void *buffer, size_t capacity, size_t *s
     /* Nor custom constraints (issue 25, merged after format 1; motion locks,
      * planar worlds and speed limits came in format 2): such a world is
      * refused rather than resumed differently. */
+    for (int32_t i = 0; i < world->records.body_ids.next_index; ++i) {
+        const ts_body *body = world->records.bodies + i;
+        if (body->alive && body->faulted) {
+            return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
+                           "body %d was taken out after its state overflowed (ts_world_get_body_faults): snapshots do "
+                           "not hold faulted bodies; destroy it first",
+                           (int)i);
+        }
+    }
     for (int32_t i = 0; i < world->records.joint_ids.next_index; ++i) {
         const ts_joint *joint = world->records.joints + i;
         if (joint->alive && joint->type == TS_JOINT_CUSTOM) {

@@ -1,6 +1,7 @@
 /* The checked entry to a step, and a world's settings: gravity, threads,
  * substeps, solver, sleeping. */
 #include "api/world.h"
+#include "api/body_fault.h"
 #include "api/sensor.h"
 
 #include "base/bounds.h"
@@ -17,10 +18,27 @@ ts_result ts_world_step(ts_world_id id, float dt)
         return TS_ERROR_STALE_ID;
     }
     TS_TRY(ts_check_time_step(dt, __func__));
+    int step_count = world->step_count;
+    float step_dt = world->step_dt;
     world->step_count += 1;
     world->step_dt = dt;
-    TS_TRY(ts_step_world(world, dt));
-    return ts_sensor_update(world);
+    int32_t held = -1;
+    ts_result result = ts_step_world(world, dt, &held);
+    if (result == TS_ERROR_OUT_OF_MEMORY) { /* the step changed nothing: it was not made */
+        world->step_count = step_count;
+        world->step_dt = step_dt;
+        return result;
+    }
+    if (held >= 0) {
+        ts_body_contain(world, held); /* body_fault.c */
+    }
+    if (result != TS_OK && result != TS_ERROR_NOT_FINITE) {
+        return result;
+    }
+    /* A held body or a dropped custom constraint: the step ran for every
+     * other body, so the sensors see it too. */
+    ts_result sensed = ts_sensor_update(world);
+    return result != TS_OK ? result : sensed;
 }
 
 ts_result ts_world_set_gravity(ts_world_id id, ts_vec3 gravity)

@@ -103,7 +103,7 @@ void ts_body_sync_bounds(ts_records *records, int32_t body)
 ts_result ts_shape_buffer_move(ts_records *records, ts_broadphase *bp, int32_t shape, const char *function)
 {
     ts_shape *s = records->shapes + shape;
-    if (s->in_move_buffer) {
+    if (s->in_move_buffer || s->proxy < 0) { /* queued already, or in no tree (a faulted body's shape) */
         return TS_OK;
     }
     if (!ts_array_reserve(&records->allocator, (void **)&bp->move_buffer, &bp->move_capacity, bp->move_count + 1,
@@ -159,6 +159,9 @@ ts_result ts_body_refresh_proxies(ts_records *records, ts_broadphase *bp, int32_
     ts_result result = TS_OK;
     for (int32_t sh = records->bodies[body].first_shape; sh != -1 && result == TS_OK; sh = records->shapes[sh].next) {
         ts_shape *s = records->shapes + sh;
+        if (s->proxy < 0) {
+            continue; /* out of the trees (a faulted body's shape) */
+        }
         s->fat_aabb = ts_aabb_enlarge(ts_shape_compute_aabb(records, sh), margin_of(s));
         ts_tree_move_proxy(&bp->trees[s->tree], s->proxy, s->fat_aabb);
         result = ts_shape_buffer_move(records, bp, sh, function);

@@ -89,10 +89,19 @@ ts_result ts_body_sweep_proxies(ts_records *records, ts_broadphase *broadphase, 
                                 const char *function);
 
 /* Step stage 1 (worker 0, with a parallel stage inside): the moved shapes
- * query the trees in parallel, each worker into its own buffer; the keys
- * of all buffers are gathered (unsorted, with repeats) and room is made for
- * that many contacts; empties the move buffer. */
+ * query the trees in parallel, each worker into its own buffer, and room
+ * is made for as many contacts as keys were found. Changes nothing but
+ * scratch and capacities, so a failure (TS_ERROR_OUT_OF_MEMORY) leaves the
+ * world as it was; the move buffer is kept for ts_broadphase_take_pairs. */
 ts_result ts_broadphase_find_pairs(ts_records *records, struct ts_collision *collision, ts_parallel *parallel);
+
+/* The keys the last ts_broadphase_find_pairs found (repeats included). */
+int32_t ts_broadphase_found_count(const struct ts_collision *collision, const ts_parallel *parallel);
+
+/* After ts_broadphase_find_pairs, once the step cannot fail any more:
+ * empties the move buffer and gathers the keys of all workers (unsorted,
+ * with repeats) for ts_broadphase_register_pairs. Allocates nothing. */
+void ts_broadphase_take_pairs(ts_records *records, struct ts_collision *collision, const ts_parallel *parallel);
 
 /* Then, on one thread (the step runs it on worker 0 next to the narrowphase
  * of the contacts there were, which it does not touch: see contact.h): the
@@ -107,9 +116,11 @@ void ts_broadphase_register_pairs(ts_records *records, struct ts_collision *coll
  * step: tests). */
 ts_result ts_broadphase_update_pairs(ts_records *records, struct ts_collision *collision, ts_parallel *parallel);
 
-/* Before the solver: room for one enlarged flag per awake body slot and for
- * the movable tree's rebuild. */
-bool ts_broadphase_reserve_slots(ts_broadphase *broadphase, const ts_allocator *allocator, int32_t awake);
+/* Before a step changes anything: room for one enlarged flag per body slot
+ * that may be awake (`bodies`), for the movable tree's rebuild, and in the
+ * move buffer for `shapes` (every shape the bounds update may queue). */
+bool ts_broadphase_reserve_slots(ts_broadphase *broadphase, const ts_allocator *allocator, int32_t bodies,
+                                 int32_t shapes);
 
 /* Step stage "finalize" (parallel over awake slots [begin, end)): computes
  * each shape's bounds, gives those that left their fat bounds new ones and

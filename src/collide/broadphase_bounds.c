@@ -21,13 +21,14 @@ TS_FORCE_INLINE ts_aabb swept(ts_aabb box, ts_vec3 motion)
     return ts_aabb_union(box, moved);
 }
 
-bool ts_broadphase_reserve_slots(ts_broadphase *bp, const ts_allocator *allocator, int32_t awake)
+bool ts_broadphase_reserve_slots(ts_broadphase *bp, const ts_allocator *allocator, int32_t bodies, int32_t shapes)
 {
     /* + 8: the scan in ts_broadphase_enlarge_proxies reads whole 8-byte words */
-    return ts_array_reserve(allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, awake + 8,
+    return ts_array_reserve(allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, bodies + 8,
                             sizeof(uint8_t)) &&
-           ts_array_reserve(allocator, (void **)&bp->enlarged_list, &bp->enlarged_list_capacity, awake,
+           ts_array_reserve(allocator, (void **)&bp->enlarged_list, &bp->enlarged_list_capacity, bodies,
                             sizeof(int32_t)) &&
+           ts_array_reserve(allocator, (void **)&bp->move_buffer, &bp->move_capacity, shapes, sizeof(int32_t)) &&
            ts_tree_reserve_rebuild(&bp->trees[TS_TREE_MOVABLE]);
 }
 

@@ -163,13 +163,6 @@ ts_result ts_broadphase_find_pairs(ts_records *records, ts_collision *collision,
 {
     ts_broadphase *bp = &collision->broadphase;
     int32_t found = find_pairs(records, collision, parallel);
-    for (int32_t m = 0; m < bp->move_count; ++m) {
-        if (bp->move_buffer[m] >= 0) {
-            records->shapes[bp->move_buffer[m]].in_move_buffer = false;
-        }
-    }
-    bp->move_count = 0;
-    bp->new_pair_count = 0;
     /* Room for every key found (repeats included): the registration may then
      * run next to the narrowphase, which must see no array move. */
     if (found < 0 ||
@@ -179,13 +172,34 @@ ts_result ts_broadphase_find_pairs(ts_records *records, ts_collision *collision,
         !ts_contacts_reserve(records, collision, found)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL while finding pairs");
     }
+    return TS_OK;
+}
+
+int32_t ts_broadphase_found_count(const ts_collision *collision, const ts_parallel *parallel)
+{
+    int32_t found = 0;
+    for (int w = 0; w < parallel->worker_count; ++w) {
+        found += collision->broadphase.worker_pairs[w].count;
+    }
+    return found;
+}
+
+void ts_broadphase_take_pairs(ts_records *records, ts_collision *collision, const ts_parallel *parallel)
+{
+    ts_broadphase *bp = &collision->broadphase;
+    for (int32_t m = 0; m < bp->move_count; ++m) {
+        if (bp->move_buffer[m] >= 0) {
+            records->shapes[bp->move_buffer[m]].in_move_buffer = false;
+        }
+    }
+    bp->move_count = 0;
+    bp->new_pair_count = 0;
     for (int w = 0; w < parallel->worker_count; ++w) {
         const ts_pair_buffer *buffer = bp->worker_pairs + w;
         for (int32_t i = 0; i < buffer->count; ++i) {
             bp->new_pairs[bp->new_pair_count++] = buffer->keys[i];
         }
     }
-    return TS_OK;
 }
 
 void ts_broadphase_register_pairs(ts_records *records, ts_collision *collision)
@@ -245,6 +259,7 @@ ts_result ts_broadphase_update_pairs(ts_records *records, ts_collision *collisio
 {
     int32_t first = records->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
     TS_TRY(ts_broadphase_find_pairs(records, collision, parallel));
+    ts_broadphase_take_pairs(records, collision, parallel);
     ts_broadphase_register_pairs(records, collision);
     int32_t count = records->contact_store.table.end[TS_CONTACT_RANGE_AWAKE] - first;
     fill_stage stage = {records, first, count, ts_block_size(count, TS_FILL_BLOCK)};

@@ -73,23 +73,27 @@ bool ts_contacts_reserve(ts_records *records, ts_collision *collision, int32_t e
         int32_t fresh = pool->next_index + (extra - reused);
         ids = fresh > ids ? fresh : ids;
     }
+    /* A contact begins, stops or parts at most once in a step, beside the
+     * end events destroy calls queued since the last one. */
     int32_t events = records->contact_store.table.count + extra;
     ts_contact_events_buffer *e = &collision->events;
+    int32_t begins = e->begin_pending_count + events, ends = e->end_pending_count + events;
     const ts_allocator *a = &records->allocator;
     return ts_array_reserve(a, (void **)&records->contacts, &records->contact_capacity, ids, sizeof(ts_contact)) &&
-           ts_array_reserve(a, (void **)&e->begin_pending, &e->begin_pending_capacity, events,
+           ts_array_reserve(a, (void **)&e->begin_pending, &e->begin_pending_capacity, begins,
                             sizeof(ts_contact_begin_event)) &&
-           ts_array_reserve(a, (void **)&e->begin_published, &e->begin_published_capacity, events,
+           ts_array_reserve(a, (void **)&e->begin_published, &e->begin_published_capacity, begins,
                             sizeof(ts_contact_begin_event)) &&
-           ts_array_reserve(a, (void **)&e->end_pending, &e->end_pending_capacity, events,
+           ts_array_reserve(a, (void **)&e->end_pending, &e->end_pending_capacity, ends,
                             sizeof(ts_contact_end_event)) &&
-           ts_array_reserve(a, (void **)&e->end_published, &e->end_published_capacity, events,
+           ts_array_reserve(a, (void **)&e->end_published, &e->end_published_capacity, ends,
                             sizeof(ts_contact_end_event)) &&
            ts_array_reserve(a, (void **)&collision->doomed_contacts, &collision->doomed_capacity, events,
                             sizeof(int32_t)) &&
-           ts_contact_news_reserve(a, collision, events) &&
            ts_id_pool_reserve(&records->contact_ids, &records->allocator, ids) && /* frees of all of them */
            ts_contact_store_reserve(&records->contact_store, &records->allocator, events, ids) &&
+           /* the narrowphase's lists hold a place per slot of the table (narrowphase_stage.c) */
+           ts_contact_news_reserve(a, collision, records->contact_store.table.capacity) &&
            ts_soa_removal_reserve(&collision->contact_removal, a, records->contact_store.table.capacity) &&
            ts_key_map_reserve(&collision->pairs, a, collision->pairs.count + extra);
 }

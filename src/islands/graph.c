@@ -110,6 +110,24 @@ static bool add_member(ts_constraint_graph *graph, const ts_allocator *allocator
     return true;
 }
 
+bool ts_graph_reserve(ts_constraint_graph *graph, const ts_allocator *allocator, int32_t bodies, int32_t adds)
+{
+    for (int c = 0; c <= TS_OVERFLOW_COLOR; ++c) {
+        ts_graph_color *color = graph->colors + c;
+        int32_t room = color->count + adds;
+        if (c != TS_OVERFLOW_COLOR) {
+            if (bodies > 0 && !reserve_bit(color, allocator, bodies - 1)) {
+                return false;
+            }
+            room = room < bodies ? room : bodies; /* each member sets a bit no other member of the colour has */
+        }
+        if (!ts_array_reserve(allocator, (void **)&color->contacts, &color->capacity, room, sizeof(int32_t))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool ts_graph_add(ts_constraint_graph *graph, const ts_allocator *allocator, int32_t contact, int32_t body_a,
                   int32_t body_b, int *color_out, int32_t *index_out)
 {

@@ -55,6 +55,13 @@ bool ts_graph_add_joint(ts_constraint_graph *graph, const ts_allocator *allocato
                         int32_t body_b, int *color, int32_t *index);
 int32_t ts_graph_remove_joint(ts_constraint_graph *graph, int color, int32_t index, int32_t body_a, int32_t body_b);
 
+/* Before a step changes anything: room for `adds` more contacts in any
+ * colours (a colour holds a body of its own per member, so at most
+ * `bodies` members) and a bit for each of `bodies` body indices in every
+ * colour, so that colouring them allocates nothing. False when out of
+ * memory (only capacities changed). */
+bool ts_graph_reserve(ts_constraint_graph *graph, const ts_allocator *allocator, int32_t bodies, int32_t adds);
+
 /* The two coloured bodies of a contact (-1 for none), as given to ts_graph_add. */
 typedef void ts_graph_bodies_fn(const void *context, int32_t contact, int32_t bodies[2]);
 

@@ -38,6 +38,7 @@ typedef struct ts_body {
     int32_t joint_head; /* edge key (joint << 1 | side) of the first joint, -1 when none */
     int32_t joint_count;
     uint32_t motion_locks; /* the user's TS_LOCK_* bits; the store's locks column holds those in effect */
+    bool faulted; /* taken out of the simulation after its state overflowed (api/body_fault.c) */
 } ts_body;
 
 /* One side of a contact in a body's contact list. Keys are contact << 1 | side. */

@@ -14,6 +14,7 @@ void ts_joint_scratch_free(ts_joint_scratch *scratch, const ts_allocator *alloca
     scratch->custom_count = 0;
     ts_joint_scratch_free_kept(scratch, allocator);
     scratch->layout_width = 0;
+    scratch->reserved_width = 0;
     scratch->ball_step = -1;
 }
 

@@ -39,6 +39,12 @@ typedef struct ts_joint_scratch {
     uint32_t layout_graph_revision;
     uint32_t layout_store_revision;
     int32_t layout_width;
+    /* The graph's joint revision and the width whose joint counts the
+     * step's reserve (solver_reserve.c) made room for, and the bundles it
+     * counted: the count is skipped while they stay. reserved_width 0: none. */
+    uint32_t reserved_revision;
+    int32_t reserved_width;
+    int32_t reserved_bundles;
     /* The ball bundles keep their bodies, masses, anchors in the bodies'
      * simulation frames and impulses across steps: valid when the soft step
      * filled them in the previous step (the world's step count) with this layout;

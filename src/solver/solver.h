@@ -110,6 +110,24 @@ bool ts_solver_reserve_scratch_w16(ts_solver_scratch *scratch, const ts_allocato
 bool ts_solver_reserve_scratch_w16x(ts_solver_scratch *scratch, const ts_allocator *allocator,
                                    const ts_constraint_graph *graph, int32_t awake);
 
+/* Before a step changes anything (step.c): room for all the scratch its
+ * solve may need, whatever the step's touches wake and colour (at most
+ * `adds` more contacts in colours), so that ts_solve allocates nothing
+ * after it (solver_reserve.c, one build per width). False when out of
+ * memory; nothing but capacities changed. */
+bool ts_solver_reserve_step(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
+                            int32_t adds);
+bool ts_solver_reserve_step_w1(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
+                               int32_t adds);
+bool ts_solver_reserve_step_w4(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
+                               int32_t adds);
+bool ts_solver_reserve_step_w8(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
+                               int32_t adds);
+bool ts_solver_reserve_step_w16(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
+                                int32_t adds);
+bool ts_solver_reserve_step_w16x(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
+                                 int32_t adds);
+
 /* Integrates and solves the awake bodies over in->dt (checked by the
  * caller), writes back their poses and velocities, and runs in->finish on
  * them, with the kernels of the solver's SIMD width; every width gives the

@@ -156,3 +156,26 @@ ts_result ts_solve(ts_solver *solver, const ts_solve_input *in, int32_t *held)
     default: return ts_solve_w1(solver, in, held);
     }
 }
+
+bool ts_solver_reserve_step(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
+                            int32_t adds)
+{
+    switch (solver->simd_width) {
+#ifdef TS_BUILT_W4
+    case 4: return ts_solver_reserve_step_w4(solver, records, graph, adds);
+#endif
+#ifdef TS_BUILT_W8
+    case 8: return ts_solver_reserve_step_w8(solver, records, graph, adds);
+#endif
+#ifdef TS_BUILT_W16
+    case 16:
+#ifdef TS_BUILT_W16X
+        if (w16_native()) {
+            return ts_solver_reserve_step_w16x(solver, records, graph, adds);
+        }
+#endif
+        return ts_solver_reserve_step_w16(solver, records, graph, adds);
+#endif
+    default: return ts_solver_reserve_step_w1(solver, records, graph, adds);
+    }
+}

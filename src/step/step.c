@@ -31,6 +31,7 @@
 #include "base/timer.h"
 #include "collide/broadphase.h"
 #include "collide/contact.h"
+#include "islands/graph.h"
 #include "islands/sleep.h"
 #include "solver/solver.h"
 
@@ -76,6 +77,29 @@ static void finish_bodies(void *context, int32_t begin, int32_t end)
     ts_broadphase_compute_bounds(&world->records, &world->collision.broadphase, s->dt, begin, end);
 }
 
+/* Room for everything the rest of the step may need, made after the pair
+ * query and before anything changes: an allocation failure of a step then
+ * leaves the world as it was (the sweep of moved shapes before the query
+ * only grows fat bounds, which a second run of it keeps). The bounds hold
+ * whatever the touches wake: every body may be awake, every contact not in
+ * a colour yet may take one, every shape may leave its fat bounds. */
+static bool reserve_step(ts_world *world)
+{
+    ts_records *records = &world->records;
+    ts_collision *collision = &world->collision;
+    int32_t contacts = records->contact_store.table.count + ts_broadphase_found_count(collision, &world->parallel);
+    int32_t colored = 0;
+    for (int c = 0; c <= TS_OVERFLOW_COLOR; ++c) {
+        colored += world->graph.colors[c].count;
+    }
+    int32_t adds = contacts - colored;
+    int32_t bodies = records->store.table.count;
+    return ts_graph_reserve(&world->graph, &records->allocator, records->body_ids.next_index, adds) &&
+           ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator, bodies,
+                                       records->shape_ids.next_index) &&
+           ts_solver_reserve_step(&world->solver, records, &world->graph, adds);
+}
+
 static ts_result step_body(void *context)
 {
     step_context *s = context;
@@ -86,6 +110,11 @@ static ts_result step_body(void *context)
     double start = ts_now_ms();
     ts_broadphase_sweep_moved(records, &collision->broadphase, s->dt);
     TS_TRY(ts_broadphase_find_pairs(records, collision, &world->parallel));
+    if (!reserve_step(world)) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (the step's scratch)");
+    }
+    /* From here on nothing allocates: the step runs to its end. */
+    ts_broadphase_take_pairs(records, collision, &world->parallel);
     double mark = ts_now_ms();
     profile->update_pairs = mark - start;
 
@@ -95,10 +124,6 @@ static ts_result step_body(void *context)
     TS_TRY(ts_step_link_touches(world));
     profile->narrowphase = ts_now_ms() - mark;
 
-    if (!ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator,
-                                     records->store.table.end[TS_RANGE_AWAKE])) {
-        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (broadphase)");
-    }
     ts_solve_input input = {records, &world->graph, &world->parallel, profile, s->dt, world->step_count,
                             finish_bodies, s};
     ts_result solved = ts_solve(&world->solver, &input, &s->held);
@@ -126,8 +151,9 @@ static ts_result step_body(void *context)
     return TS_OK;
 }
 
-ts_result ts_step_world(ts_world *world, float dt)
+ts_result ts_step_world(ts_world *world, float dt, int32_t *held)
 {
+    *held = -1;
     ts_step_profile *profile = &world->profile;
     *profile = (ts_step_profile){0};
     double start = ts_now_ms();
@@ -137,9 +163,11 @@ ts_result ts_step_world(ts_world *world, float dt)
                            &context));
     profile->step = ts_now_ms() - start;
     if (context.held >= 0) {
+        *held = context.held;
         return ts_fail(TS_ERROR_NOT_FINITE, "ts_world_step",
                        "body (index %d) would have reached a non-finite velocity or pose (huge force, torque, dt or "
-                       "gravity); it was held at its last finite state and its force cleared",
+                       "gravity); it was held at its last finite state and taken out of the simulation "
+                       "(ts_world_get_body_faults)",
                        (int)context.held + 1);
     }
     if (context.dropped >= 0) {

@@ -6,8 +6,10 @@
 #include "step/world_state.h"
 
 /* One step of dt (checked by the caller). Allocates only while the world
- * grows (new contacts, events); nothing once it has reached its size. */
-ts_result ts_step_world(ts_world *world, float dt);
+ * grows (new contacts, events); nothing once it has reached its size.
+ * *held: the id index of a body held at its last finite state (the result
+ * is then TS_ERROR_NOT_FINITE), else -1. */
+ts_result ts_step_world(ts_world *world, float dt, int32_t *held);
 
 /* After the narrowphase (worker 0, in slot order): each contact that began
  * touching wakes its bodies' islands, takes a graph colour and links the

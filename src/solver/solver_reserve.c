@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/* Room for the rest of a step, made before the step changes anything
+ * (see solver.h, ts_solver_reserve_step): the scratch a solve may need once
+ * the touches of the step have woken islands and coloured contacts, so
+ * that ts_solve itself never allocates and an allocation failure of a step
+ * leaves the world as it was.
+ *
+ * The bounds, from what is known before the narrowphase:
+ *   bodies     every body of the store may be awake by the solve;
+ *   contacts   at most `adds` contacts take a colour in the step (those not
+ *              in one yet), and each add makes at most one more bundle;
+ *   joints     every joint laid out as if awake (a sleeping island's
+ *              joints wake with it; the layout's counts only grow). */
+#include "solver/solver.h"
+
+#include "base/array.h"
+#include "solver/ball_joint.h"
+#include "solver/contact_solver.h"
+#include "solver/custom_constraint.h"
+#include "solver/joint_prepare.h"
+#include "solver/xpbd_contact.h"
+#include "solver/xpbd_joint.h"
+
+/* The joint layout's arrays (ts_joint_solver_begin, joint_prepare.c) with
+ * every joint counted awake; returns the bundles. */
+static bool reserve_joints(ts_joint_scratch *s, const ts_records *records, const ts_constraint_graph *graph,
+                           int32_t *bundles_out)
+{
+    if (s->reserved_width == TS_W && s->reserved_revision == graph->joint_revision) {
+        *bundles_out = s->reserved_bundles; /* the same joints in the same colours: room made already */
+        return true;
+    }
+    const ts_allocator *allocator = &records->allocator;
+    int32_t joints = 0, bundles = 0, balls = 0, custom_bundles = 0, customs = 0;
+    for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
+        const ts_graph_color *gc = graph->colors + color;
+        int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
+        int32_t per_type[TS_JOINT_TYPE_COUNT] = {0};
+        for (int32_t i = 0; i < gc->joint_count; ++i) {
+            per_type[records->joints[gc->joints[i]].type] += 1;
+        }
+        for (int t = 0; t < TS_JOINT_TYPE_COUNT; ++t) {
+            bundles += (per_type[t] + lanes - 1) / lanes;
+        }
+        balls += (per_type[TS_JOINT_BALL] + lanes - 1) / lanes;
+        custom_bundles += (per_type[TS_JOINT_CUSTOM] + lanes - 1) / lanes;
+        customs += per_type[TS_JOINT_CUSTOM];
+        joints += gc->joint_count;
+    }
+    *bundles_out = bundles;
+    bool made = ts_array_reserve(allocator, (void **)&s->sorted, &s->sorted_capacity, joints, sizeof(int32_t)) &&
+                ts_array_reserve(allocator, (void **)&s->refs, &s->ref_capacity, bundles, sizeof(ts_joint_bundle_ref)) &&
+                ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes,
+                                 (bundles - balls - custom_bundles) * (int32_t)sizeof(ts_joint_bundle), 1) &&
+                ts_array_reserve(allocator, &s->ball_bundles, &s->ball_bytes, TS_WIDE(ts_ball_bundle_bytes)(balls), 1) &&
+                ts_array_reserve(allocator, &s->custom_lanes, &s->custom_bytes,
+                                 customs * (int32_t)sizeof(ts_custom_lane), 1);
+    if (made) {
+        s->reserved_revision = graph->joint_revision;
+        s->reserved_width = TS_W;
+        s->reserved_bundles = bundles;
+    }
+    return made;
+}
+
+bool TS_WIDE(ts_solver_reserve_step)(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
+                                     int32_t adds)
+{
+    const ts_allocator *allocator = &records->allocator;
+    ts_solver_scratch *s = &solver->scratch;
+    int32_t bodies = records->store.table.count + 1; /* and the dummy */
+    int32_t contacts = adds, bundles = adds;
+    for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
+        contacts += graph->colors[color].count;
+        bundles += (graph->colors[color].count + TS_W - 1) / TS_W;
+    }
+    contacts += graph->colors[TS_OVERFLOW_COLOR].count;
+    bundles += graph->colors[TS_OVERFLOW_COLOR].count; /* one lane each */
+    int32_t joint_bundles = 0;
+    if (!ts_array_reserve(allocator, (void **)&s->states, &s->state_capacity, bodies, sizeof(ts_body_state)) ||
+        !ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes, bundles * (int32_t)sizeof(ts_contact_bundle), 1) ||
+        !ts_array_reserve(allocator, &s->bounces, &s->bounce_bytes,
+                          bundles * (int32_t)sizeof(ts_contact_bounce_lanes), 1) ||
+        !ts_array_reserve(allocator, (void **)&s->ordered, &s->ordered_capacity, contacts, sizeof(int32_t)) ||
+        !reserve_joints(&solver->joint_scratch, records, graph, &joint_bundles)) {
+        return false;
+    }
+    if (solver->type != TS_SOLVER_XPBD) {
+        return true;
+    }
+    return ts_array_reserve(allocator, (void **)&s->predicted, &s->predicted_capacity, bodies,
+                            sizeof(ts_body_state)) &&
+           ts_array_reserve(allocator, (void **)&s->substep_start, &s->substep_start_capacity, bodies,
+                            sizeof(ts_body_state)) &&
+           ts_array_reserve(allocator, &s->xpbd_lanes, &s->xpbd_lane_bytes,
+                            bundles * (int32_t)sizeof(ts_xpbd_contact_lanes), 1) &&
+           ts_array_reserve(allocator, &s->xpbd_joint_bundles, &s->xpbd_joint_bundle_bytes,
+                            joint_bundles * (int32_t)sizeof(ts_xpbd_joint_bundle), 1);
+}
