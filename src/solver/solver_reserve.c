@@ -88,9 +88,7 @@ bool TS_WIDE(ts_solver_reserve_step)(ts_solver *solver, const ts_records *record
     if (solver->type != TS_SOLVER_XPBD) {
         return true;
     }
-    return ts_array_reserve(allocator, (void **)&s->predicted, &s->predicted_capacity, bodies,
-                            sizeof(ts_body_state)) &&
-           ts_array_reserve(allocator, (void **)&s->substep_start, &s->substep_start_capacity, bodies,
+    return ts_array_reserve(allocator, (void **)&s->substep_start, &s->substep_start_capacity, bodies,
                             sizeof(ts_body_state)) &&
            ts_array_reserve(allocator, &s->xpbd_lanes, &s->xpbd_lane_bytes,
                             bundles * (int32_t)sizeof(ts_xpbd_contact_lanes), 1) &&
