@@ -34,7 +34,7 @@ mkdir -p "$SNAP_DIR"
 cmake -S . -B "$ARM_DIR" $(scripts/generator.sh "$ARM_DIR") -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
     -DTESSERA_BUILD_TESTS=OFF -DTESSERA_MPI=OFF "-DTESSERA_WIDTHS=${ARM_WIDTHS//,/;}" >/dev/null
 cmake --build "$ARM_DIR" -j "$(nproc)" --target tessera-hashes >/dev/null
-aarch64-linux-gnu-readelf -h "$ARM_DIR/bench/tessera-hashes" | grep -q AArch64 || { echo "check_arm: not an aarch64 binary"; exit 1; }
+[[ "$(aarch64-linux-gnu-readelf -h "$ARM_DIR/bench/tessera-hashes")" == *AArch64* ]] || { echo "check_arm: not an aarch64 binary"; exit 1; }
 qemu-aarch64 -L /usr/aarch64-linux-gnu "$ARM_DIR/bench/tessera-hashes" \
     --expect tests/expected_hashes.txt --resume-dir "$SNAP_DIR" --widths "$ARM_WIDTHS" --threads "$ARM_THREADS" >/dev/null
 echo "check_arm: aarch64 (widths $ARM_WIDTHS, threads $ARM_THREADS): hashes equal x86-64's (tests/expected_hashes.txt), x86-64 snapshots resume exactly"

@@ -61,7 +61,9 @@ for kind in static shared; do
         -DTESSERA_USE_SHARED=$use_shared >"$WORK/configure.log" || { cat "$WORK/configure.log"; fail "configure ($kind)"; }
     cmake --build "$WORK/cmake-$kind" -j "$(nproc)" >"$WORK/build.log" || { cat "$WORK/build.log"; fail "build ($kind)"; }
     linked=no
-    ldd "$WORK/cmake-$kind/hello_world" | grep -q "libtessera.so" && linked=yes
+    # ldd's output read whole first: `ldd | grep -q` under pipefail fails
+    # when grep stops reading early and ldd dies of SIGPIPE (seen in CI).
+    [[ "$(ldd "$WORK/cmake-$kind/hello_world")" == *libtessera.so* ]] && linked=yes
     [[ $kind == shared && $linked == no ]] && fail "find_package shared: hello_world does not load libtessera.so"
     [[ $kind == static && $linked == yes ]] && fail "find_package static: hello_world loads libtessera.so"
     run_examples "$WORK/cmake-$kind" "find_package, $kind"
@@ -87,7 +89,7 @@ for kind in shared static; do
     "$CC" -std=c11 "${WARN[@]}" "${cflags[@]}" examples/backend_loop.c -o "$out/backend_loop" "${link[@]}"
     "$CC" -std=c11 "${WARN[@]}" "${cflags[@]}" examples/solver_only.c -o "$out/solver_only" "${link[@]}" -lm
     "$CXX" -std=c++17 "${WARN[@]}" "${cflags[@]}" examples/hello_cpp.cpp -o "$out/hello_cpp" "${link[@]}"
-    if [[ $kind == static ]] && ldd "$out/hello_world" | grep -q "libtessera.so"; then
+    if [[ $kind == static && "$(ldd "$out/hello_world")" == *libtessera.so* ]]; then
         fail "pkg-config static: hello_world loads libtessera.so"
     fi
     run_examples "$out" "pkg-config, $kind"
