@@ -22,11 +22,18 @@ static size_t column_bytes(const ts_soa_table *table, int column, int32_t slots)
  * it with large pages (a 10,000-body pile's contact store is 15 MB; as 36
  * blocks of 0.25-1 MB each it could not be, and a loaded world's first touch
  * of every 4 KB page cost more than the load itself; see alloc.h). */
+/* Where the next column starts after one of `bytes`: on a 64-byte line, one
+ * line further than it needs. Columns of a power-of-two capacity would
+ * otherwise start a multiple of 4 KB apart, and a loop reading slot i of
+ * a dozen columns (px, py, pz, qx, ...) would ask for a dozen lines of the
+ * same L1 set, more than its ways hold. */
+static size_t column_step(size_t bytes) { return ((bytes + 63) & ~(size_t)63) + 64; }
+
 static size_t block_bytes(const ts_soa_table *table, int32_t slots)
 {
     size_t total = 0;
     for (int c = 0; c < table->layout.column_count; ++c) {
-        total += (column_bytes(table, c, slots) + 63) & ~(size_t)63;
+        total += column_step(column_bytes(table, c, slots));
     }
     return total;
 }
@@ -70,7 +77,7 @@ static bool grow_slots(ts_soa_table *table, void **columns, const ts_allocator *
             memcpy(block + at, columns[c], column_bytes(table, c, table->count));
         }
         columns[c] = block + at;
-        at += (column_bytes(table, c, capacity) + 63) & ~(size_t)63;
+        at += column_step(column_bytes(table, c, capacity));
     }
     ts_free(allocator, old_block, block_bytes(table, table->capacity));
     if (table->count > 0) {
