@@ -21,6 +21,7 @@
 #include "api/body_access.h"
 #include "api/contacts.h"
 #include "api/joint.h"
+#include "api/lookup.h"
 #include "base/validate.h"
 #include "collide/broadphase.h"
 #include "islands/island.h"
@@ -48,21 +49,5 @@ void ts_body_contain(ts_world *world, int32_t index)
 
 ts_result ts_world_get_body_faults(ts_world_id id, ts_body_id *ids, int capacity, int *count)
 {
-    TS_CHECK_NOT_NULL(count, __func__);
-    TS_TRY(ts_check_output_array(ids, capacity, __func__, "ids"));
-    ts_world *world = ts_world_lookup(id, __func__);
-    if (world == NULL) {
-        return TS_ERROR_STALE_ID;
-    }
-    int n = 0;
-    for (int32_t b = 0; b < world->records.body_ids.next_index; ++b) {
-        if (world->records.bodies[b].alive && world->records.bodies[b].faulted) {
-            if (n < capacity) {
-                ids[n] = ts_body_id_of(&world->records, b);
-            }
-            ++n;
-        }
-    }
-    *count = n;
-    return TS_OK;
+    return ts_list_bodies(id, ids, capacity, count, true, __func__);
 }

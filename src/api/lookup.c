@@ -5,6 +5,8 @@
 #include "api/lookup.h"
 
 #include "base/error.h"
+#include "base/validate.h"
+#include "api/world.h"
 
 ts_body *ts_body_lookup(ts_body_id id, ts_world **out_world, const char *function)
 {
@@ -68,4 +70,27 @@ ts_joint *ts_joint_lookup(ts_joint_id id, ts_world **out_world, const char *func
     }
     *out_world = world;
     return joint;
+}
+
+ts_result ts_list_bodies(ts_world_id id, ts_body_id *ids, int capacity, int *count, bool faulted_only,
+                         const char *function)
+{
+    TS_CHECK_NOT_NULL(count, function);
+    TS_TRY(ts_check_output_array(ids, capacity, function, "ids"));
+    ts_world *world = ts_world_lookup(id, function);
+    if (world == NULL) {
+        return TS_ERROR_STALE_ID;
+    }
+    int n = 0;
+    for (int32_t b = 0; b < world->records.body_ids.next_index; ++b) {
+        const ts_body *body = &world->records.bodies[b];
+        if (body->alive && (!faulted_only || body->faulted)) {
+            if (n < capacity) {
+                ids[n] = ts_body_id_of(&world->records, b);
+            }
+            ++n;
+        }
+    }
+    *count = n;
+    return TS_OK;
 }
