@@ -8,6 +8,10 @@
  * body of almost no mass) is held and taken out: see the second test. */
 #include "test_common.h"
 
+#include "base/alloc.h"
+#include "soa/body_store.h"
+#include "solver/integrate.h"
+
 #include <float.h>
 
 #define PILE 500
@@ -218,6 +222,54 @@ static void test_overflow_contained(void **state)
     assert_true(contained_moved == destroyed_moved);
 }
 
+/* The step's last gate (integrate_wide.c, finish_lanes): a body whose end
+ * of step is not finite keeps its start, whatever wrote the NaN (a solve
+ * with an overflowing body writes NaN velocities into its neighbours, and
+ * XPBD poses: a 1e30 m distance joint once made a whole pile NaN). 19
+ * bodies (a tail at every width), body 3 with a NaN velocity and body 17
+ * with an infinite move: both keep pose and velocity bit for bit, the
+ * first of them is returned, every other body gets its end. Widths 1, 4,
+ * 8 and 16 (on AVX2 registers) run the same function. */
+typedef int32_t (*finish_fn)(const ts_body_state *, ts_body_store *, int32_t, int32_t, bool, ts_free_bodies,
+                             ts_speed_limit);
+
+static void test_finish_keeps_non_finite_bodies_at_start(void **state)
+{
+    (void)state;
+    static const finish_fn widths[] = {ts_states_finish_wide_w1, ts_states_finish_wide_w4, ts_states_finish_wide_w8,
+                                       ts_states_finish_wide_w16};
+    enum { N = 19 };
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; ++k) {
+        ts_allocator a = ts_default_allocator();
+        ts_body_store s;
+        ts_body_store_init(&s);
+        assert_true(ts_body_store_reserve(&s, &a, N, N));
+        ts_body_state states[N];
+        for (int32_t b = 0; b < N; ++b) {
+            int32_t i = ts_body_store_add(&s, b, TS_RANGE_AWAKE);
+            s.px[i] = (float)b;
+            s.vx[i] = 1.0f;
+            s.wy[i] = 0.5f;
+            states[i] = ts_body_state_at_rest((ts_vec3){2.0f, 0, 0}, (ts_vec3){0, 0, 1.0f});
+            states[i].dp = (ts_vec3){0.25f, 0, 0};
+        }
+        states[3].v.y = NAN;
+        states[17].dp.z = INFINITY;
+        ts_speed_limit limit = {TS_MAX_SPEED, TS_MAX_ANGULAR_SPEED};
+        assert_int_equal(widths[k](states, &s, 0, N, true, TS_FREE_AS_OTHERS, limit), 3);
+        for (int32_t i = 0; i < N; ++i) {
+            bool held = i == 3 || i == 17;
+            assert_true(s.px[i] == (float)i + (held ? 0.0f : 0.25f));
+            assert_true(s.vx[i] == (held ? 1.0f : 2.0f));
+            assert_true(s.vy[i] == 0.0f && s.vz[i] == 0.0f);
+            assert_true(s.wy[i] == (held ? 0.5f : 0.0f));
+            assert_true(s.wz[i] == (held ? 0.0f : 1.0f));
+            assert_true(s.qw[i] == 1.0f);
+        }
+        ts_body_store_destroy(&s, &a);
+    }
+}
+
 /* ts_world_get_body_faults' bad input: each refused with its code. */
 static void test_body_faults_bad_input(void **state)
 {
@@ -238,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_pile_faults_refused),
         cmocka_unit_test(test_overflow_contained),
         cmocka_unit_test(test_body_faults_bad_input),
+        cmocka_unit_test(test_finish_keeps_non_finite_bodies_at_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

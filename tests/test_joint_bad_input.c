@@ -136,6 +136,59 @@ static void test_inverted_limits(void **state)
     assert_ok(ts_destroy_world(f.world));
 }
 
+/* Absurd but finite joint values (limits.h TS_MAX_JOINT_VALUE,
+ * TS_MAX_FORCE): a distance joint 1e30 m long was accepted and, under
+ * XPBD, made a 1e30 m correction whose square overflowed into NaN that
+ * spread through a 250-box pile within one step (fuzz_api). Refused at
+ * creation and by each setter, naming the bound, and the joint keeps what
+ * it had. */
+static void test_absurd_values(void **state)
+{
+    (void)state;
+    fixture f = make();
+    ts_distance_joint_def rope = ts_default_distance_joint_def();
+    rope.base.body_a = f.a;
+    rope.base.body_b = f.b;
+    rope.length = 1e30f;
+    assert_true(ts_joint_id_is_null(ts_create_distance_joint(f.world, &rope)));
+    expect_error("TS_MAX_JOINT_VALUE");
+    rope.length = 2.0f;
+    rope.max_length = 1e7f;
+    assert_true(ts_joint_id_is_null(ts_create_distance_joint(f.world, &rope)));
+    expect_error("TS_MAX_JOINT_VALUE");
+    rope.max_length = 10.0f;
+    ts_joint_id j = ts_create_distance_joint(f.world, &rope);
+    assert_false(ts_joint_id_is_null(j));
+    assert_int_equal(ts_joint_set_length(j, 1e30f), TS_ERROR_OUT_OF_RANGE);
+    expect_error("TS_MAX_JOINT_VALUE");
+    assert_int_equal(ts_joint_set_spring(j, true, 1.0f, 1.0f, -3e38f), TS_ERROR_OUT_OF_RANGE);
+    expect_error("TS_MAX_JOINT_VALUE");
+    ts_hinge_joint_def hinge = ts_default_hinge_joint_def();
+    hinge.base.body_a = f.a;
+    hinge.base.body_b = f.b;
+    hinge.enable_motor = true;
+    hinge.motor_speed = 1e30f;
+    hinge.max_motor_torque = 1.0f;
+    assert_true(ts_joint_id_is_null(ts_create_hinge_joint(f.world, &hinge)));
+    expect_error("TS_MAX_JOINT_VALUE");
+    hinge.motor_speed = 1.0f;
+    hinge.max_motor_torque = 3e38f;
+    assert_true(ts_joint_id_is_null(ts_create_hinge_joint(f.world, &hinge)));
+    expect_error("TS_MAX_FORCE");
+    ts_prismatic_joint_def slider = ts_default_prismatic_joint_def();
+    slider.base.body_a = f.a;
+    slider.base.body_b = f.b;
+    slider.lower_translation = -2e6f;
+    assert_true(ts_joint_id_is_null(ts_create_prismatic_joint(f.world, &slider)));
+    expect_error("TS_MAX_JOINT_VALUE");
+    /* the refused spring setter changed nothing */
+    bool enable = true;
+    float hertz = -1.0f, ratio = -1.0f, target = -1.0f;
+    assert_ok(ts_joint_get_spring(j, &enable, &hertz, &ratio, &target));
+    assert_false(enable);
+    assert_ok(ts_destroy_world(f.world));
+}
+
 static void test_wrong_type_and_stale_ids(void **state)
 {
     (void)state;
@@ -178,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_two_static_bodies),
         cmocka_unit_test(test_nan_frames),
         cmocka_unit_test(test_inverted_limits),
+        cmocka_unit_test(test_absurd_values),
         cmocka_unit_test(test_wrong_type_and_stale_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

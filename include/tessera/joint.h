@@ -79,8 +79,8 @@ typedef struct ts_hinge_joint_def {
     float lower_angle;          /**< -pi <= lower <= upper <= pi */
     float upper_angle;          /**< -pi <= lower <= upper <= pi */
     bool enable_motor;          /**< drive the angle's speed toward motor_speed */
-    float motor_speed;          /**< target relative angular speed, rad/s */
-    float max_motor_torque;     /**< >= 0, N m */
+    float motor_speed;          /**< target relative angular speed, rad/s; |speed| <= TS_MAX_JOINT_VALUE */
+    float max_motor_torque;     /**< 0 .. TS_MAX_FORCE, N m */
     bool enable_spring;         /**< pull the angle toward target_angle */
     float spring_hertz;         /**< >= 0; 0 = no spring */
     float spring_damping_ratio; /**< >= 0 */
@@ -94,15 +94,15 @@ typedef struct ts_hinge_joint_def {
 typedef struct ts_prismatic_joint_def {
     ts_joint_def base;          /**< bodies and frames (the slide is along frame A's x) */
     bool enable_limit;          /**< keep the translation within [lower, upper] */
-    float lower_translation;    /**< lower <= upper, m */
-    float upper_translation;    /**< lower <= upper, m */
+    float lower_translation;    /**< lower <= upper, m; |m| <= TS_MAX_JOINT_VALUE */
+    float upper_translation;    /**< lower <= upper, m; |m| <= TS_MAX_JOINT_VALUE */
     bool enable_motor;          /**< drive the slide's speed toward motor_speed */
-    float motor_speed;          /**< m/s */
-    float max_motor_force;      /**< >= 0, N */
+    float motor_speed;          /**< m/s; |speed| <= TS_MAX_JOINT_VALUE */
+    float max_motor_force;      /**< 0 .. TS_MAX_FORCE, N */
     bool enable_spring;         /**< pull the translation toward target_translation */
     float spring_hertz;         /**< >= 0; 0 = no spring */
     float spring_damping_ratio; /**< >= 0 */
-    float target_translation;   /**< the spring's rest translation, m */
+    float target_translation;   /**< the spring's rest translation, m; |m| <= TS_MAX_JOINT_VALUE */
     int internal_value;         /**< set by ts_default_prismatic_joint_def(); do not touch */
 } ts_prismatic_joint_def;
 
@@ -112,10 +112,10 @@ typedef struct ts_prismatic_joint_def {
  * the limit is on. */
 typedef struct ts_distance_joint_def {
     ts_joint_def base;          /**< bodies and frames (only the origins matter) */
-    float length;               /**< >= 0, m; default 1 */
+    float length;               /**< 0 .. TS_MAX_JOINT_VALUE, m; default 1 */
     bool enable_limit;          /**< keep the distance within [min_length, max_length] */
     float min_length;           /**< 0 <= min <= max */
-    float max_length;           /**< 0 <= min <= max */
+    float max_length;           /**< 0 <= min <= max <= TS_MAX_JOINT_VALUE */
     bool enable_spring;         /**< a spring of rest length `length` instead of a rod */
     float spring_hertz;         /**< >= 0; 0 = no spring */
     float spring_damping_ratio; /**< >= 0 */

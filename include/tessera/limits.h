@@ -37,6 +37,10 @@ extern "C" {
 /** Largest |coordinate| of a shape's local position and of a joint frame's
  * position in its body, m. */
 #define TS_MAX_OFFSET 1.0e4f
+/** Largest |value| of a joint's length, a limit, a spring target (m for
+ * distance and prismatic joints, rad for hinges) and a motor speed (m/s,
+ * rad/s): beyond it one substep's correction leaves the float range. */
+#define TS_MAX_JOINT_VALUE 1.0e6f
 /** Largest dt of ts_world_step(), s. */
 #define TS_MAX_TIME_STEP 1.0f
 /** Smallest dt of ts_world_step(), s (below it 1 / h overflows the

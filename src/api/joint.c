@@ -78,10 +78,17 @@ static ts_result check_frame(ts_transform frame, ts_transform *normalised, const
     return ts_check_rotation(frame.q, &normalised->q, fn, rotation_name);
 }
 
+/* Finite and within TS_MAX_JOINT_VALUE (a distance joint 1e30 m long
+ * made an XPBD correction of 1e30 m, whose square overflowed into NaN
+ * that spread through a pile within one step). */
 static ts_result check_finite(float value, const char *fn, const char *name)
 {
     if (!ts_is_finite(value)) {
         return ts_fail(TS_ERROR_NOT_FINITE, fn, "%s is %g (must be finite)", name, (double)value);
+    }
+    if (value > TS_MAX_JOINT_VALUE || value < -TS_MAX_JOINT_VALUE) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "%s is %g, beyond TS_MAX_JOINT_VALUE (%g)", name, (double)value,
+                       (double)TS_MAX_JOINT_VALUE);
     }
     return TS_OK;
 }
@@ -109,7 +116,12 @@ static ts_result check_limits(ts_joint_type type, float lower, float upper, cons
 static ts_result check_motor(float speed, float max_force, const char *fn)
 {
     TS_TRY(check_finite(speed, fn, "motor speed"));
-    return ts_check_non_negative(max_force, fn, "max motor force (torque)");
+    TS_TRY(ts_check_non_negative(max_force, fn, "max motor force (torque)"));
+    if (max_force > TS_MAX_FORCE) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "max motor force (torque) %g is beyond TS_MAX_FORCE (%g)",
+                       (double)max_force, (double)TS_MAX_FORCE);
+    }
+    return TS_OK;
 }
 
 static ts_result check_spring(float hertz, float damping_ratio, float target, const char *fn)
@@ -208,7 +220,8 @@ ts_joint_id ts_joint_create(ts_world_id world_id, const ts_joint_def *def, ts_jo
         check_axis(type, axis, fn) != TS_OK) {
         return TS_NULL_JOINT_ID;
     }
-    if (type == TS_JOINT_DISTANCE && ts_check_non_negative(length, fn, "def->length") != TS_OK) {
+    if (type == TS_JOINT_DISTANCE &&
+        (ts_check_non_negative(length, fn, "def->length") != TS_OK || check_finite(length, fn, "def->length") != TS_OK)) {
         return TS_NULL_JOINT_ID;
     }
     if (ts_id_pool_peek(&world->records.joint_ids) >= TS_MAX_OBJECTS) {
@@ -518,6 +531,7 @@ ts_result ts_joint_set_length(ts_joint_id id, float length)
     JOINT_LOOKUP(id, world, j);
     TS_TRY(require_type(j, DISTANCE, "length", __func__));
     TS_TRY(ts_check_non_negative(length, __func__, "length"));
+    TS_TRY(check_finite(length, __func__, "length"));
     j->length = length;
     j->axis.target = length;
     return ts_wake_pair(&world->records, &world->islands, &world->graph, j->edges[0].body, j->edges[1].body, __func__);

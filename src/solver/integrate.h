@@ -92,17 +92,18 @@ void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t
  * same bits at every width, rounded as the wide quaternion product rounds);
  * forces and torques are cleared when clear_forces (else they are zero).
  * With TS_FREE_SKIP the full bundles of free bodies are left out (their
- * velocity pass finished them). */
-void ts_states_finish_wide_w1(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+ * velocity pass finished them). A body whose end would not be finite keeps
+ * its start; returns the first such slot, else INT32_MAX. */
+int32_t ts_states_finish_wide_w1(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
                               bool clear_forces, ts_free_bodies free, ts_speed_limit limit);
-void ts_states_finish_wide_w4(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+int32_t ts_states_finish_wide_w4(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
                               bool clear_forces, ts_free_bodies free, ts_speed_limit limit);
-void ts_states_finish_wide_w8(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+int32_t ts_states_finish_wide_w8(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
                               bool clear_forces, ts_free_bodies free, ts_speed_limit limit);
-void ts_states_finish_wide_w16(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+int32_t ts_states_finish_wide_w16(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
                               bool clear_forces, ts_free_bodies free,
                                    ts_speed_limit limit);
-void ts_states_finish_wide_w16x(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+int32_t ts_states_finish_wide_w16x(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
                               bool clear_forces, ts_free_bodies free,
                                    ts_speed_limit limit);
 

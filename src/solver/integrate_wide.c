@@ -500,8 +500,11 @@ int32_t TS_WIDE(ts_integrate_positions)(ts_body_state *TS_RESTRICT states, const
 
 /* Stores lanes b of the step's end into the store: p += dp, q = dq q
  * (normalised), velocities within the limits; clears forces when
- * clear_forces. */
-TS_FORCE_INLINE void finish_lanes(ts_body_store *store, int32_t i, int count, const body_lanes *bl, bool clear_forces,
+ * clear_forces. A lane whose end is not finite keeps the store's pose and
+ * velocities, the step's start (the integrators hold what they integrate,
+ * but a solve with an overflowing body can write a NaN velocity or, in
+ * XPBD, pose into another); returns the bits of the finite lanes. */
+TS_FORCE_INLINE uint32_t finish_lanes(ts_body_store *store, int32_t i, int count, const body_lanes *bl, bool clear_forces,
                                   const limit_lanes *limit)
 {
     ts_wf zero = ts_w_zero();
@@ -520,6 +523,18 @@ TS_FORCE_INLINE void finish_lanes(ts_body_store *store, int32_t i, int count, co
         b.v = lock_zero(b.v, m.linear);
         b.w = lock_zero(b.w, m.angular);
     }
+    ts_wm ok = ts_w_and(ts_w_and(finite3(p), finite3(b.v)),
+                        ts_w_and(finite3(b.w), ts_w_and(ts_w_and(finite(q.x), finite(q.y)),
+                                                         ts_w_and(finite(q.z), finite(q.w)))));
+    uint32_t ok_bits = ts_w_mask_bits(ok);
+    if (ok_bits != TS_ALL_LANES) { /* rare: an overflow; those lanes keep the start */
+        ts_wv3 v0 = {load_column(store->vx, i, count), load_column(store->vy, i, count), load_column(store->vz, i, count)};
+        ts_wv3 w0 = {load_column(store->wx, i, count), load_column(store->wy, i, count), load_column(store->wz, i, count)};
+        p = (ts_wv3){ts_w_select(ok, p.x, p0.x), ts_w_select(ok, p.y, p0.y), ts_w_select(ok, p.z, p0.z)};
+        q = ts_wquat_select(ok, q, q0);
+        b.v = (ts_wv3){ts_w_select(ok, b.v.x, v0.x), ts_w_select(ok, b.v.y, v0.y), ts_w_select(ok, b.v.z, v0.z)};
+        b.w = (ts_wv3){ts_w_select(ok, b.w.x, w0.x), ts_w_select(ok, b.w.y, w0.y), ts_w_select(ok, b.w.z, w0.z)};
+    }
     store_column(store->px, i, count, p.x);
     store_column(store->py, i, count, p.y);
     store_column(store->pz, i, count, p.z);
@@ -533,34 +548,38 @@ TS_FORCE_INLINE void finish_lanes(ts_body_store *store, int32_t i, int count, co
     store_column(store->wx, i, count, b.w.x);
     store_column(store->wy, i, count, b.w.y);
     store_column(store->wz, i, count, b.w.z);
-    if (!clear_forces) {
-        return;
+    if (clear_forces) {
+        store_column(store->fx, i, count, zero);
+        store_column(store->fy, i, count, zero);
+        store_column(store->fz, i, count, zero);
+        store_column(store->tx, i, count, zero);
+        store_column(store->ty, i, count, zero);
+        store_column(store->tz, i, count, zero);
     }
-    store_column(store->fx, i, count, zero);
-    store_column(store->fy, i, count, zero);
-    store_column(store->fz, i, count, zero);
-    store_column(store->tx, i, count, zero);
-    store_column(store->ty, i, count, zero);
-    store_column(store->tz, i, count, zero);
+    return ok_bits;
 }
 
-void TS_WIDE(ts_states_finish_wide)(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                                    bool clear_forces, ts_free_bodies free, ts_speed_limit speed_limit)
+int32_t TS_WIDE(ts_states_finish_wide)(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
+                                       bool clear_forces, ts_free_bodies free, ts_speed_limit speed_limit)
 {
     limit_lanes limit = limit_lanes_of(speed_limit);
+    int32_t first_bad = INT32_MAX;
     for (int32_t i = begin; i < end; i += TS_W) {
+        int32_t bad;
         if (end - i >= TS_W) {
             if (free == TS_FREE_SKIP && free_bundle(store, i)) {
                 continue; /* finished by its velocity pass */
             }
             body_lanes b = gather_state(states + i, lane_iota);
-            finish_lanes(store, i, TS_W, &b, clear_forces, &limit);
+            bad = first_clear_lane(finish_lanes(store, i, TS_W, &b, clear_forces, &limit), i, TS_W);
         } else {
             bundle_slots s = slots_from(i, end);
             body_lanes b = gather_state(states, s.index);
-            finish_lanes(store, i, s.count, &b, clear_forces, &limit);
+            bad = first_clear_lane(finish_lanes(store, i, s.count, &b, clear_forces, &limit), i, s.count);
         }
+        first_bad = bad < first_bad ? bad : first_bad;
     }
+    return first_bad;
 }
 
 /* ---- free bodies, and the velocity pass (which runs them) ---- */
@@ -584,7 +603,7 @@ static int32_t free_step(ts_body_store *store, int32_t i, ts_wv3 g, ts_wf hw, in
         bad |= ~ts_w_mask_bits(velocity_step(&t, &b.v, &b.w, limit));
         bad |= ~ts_w_mask_bits(position_step(store, i, TS_W, &b, gyro, turning, hw, half_h, limit, false, &clamped));
     }
-    finish_lanes(store, i, TS_W, &b, clear_forces, limit);
+    bad |= ~finish_lanes(store, i, TS_W, &b, clear_forces, limit);
     return first_clear_lane(~bad & TS_ALL_LANES, i, TS_W);
 }
 

@@ -245,7 +245,7 @@ static void run_block(void *context, int32_t block, int worker)
                                               c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS, c->limit);
         break;
     case PASS_FINISH:
-        TS_WIDE(ts_states_finish_wide)(states, store, begin, end, c->solver->forces_pending,
+        bad = TS_WIDE(ts_states_finish_wide)(states, store, begin, end, c->solver->forces_pending,
                                        c->free_bodies ? TS_FREE_SKIP : TS_FREE_AS_OTHERS, c->limit);
         c->finish(c->finish_context, begin, end);
         break;

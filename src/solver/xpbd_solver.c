@@ -323,7 +323,7 @@ static void run_block(void *context, int32_t block, int worker)
         bad = TS_WIDE(ts_integrate_positions)(states, store, begin, end, h, free, r->limit);
         break;
     case PASS_FINISH:
-        TS_WIDE(ts_states_finish_wide)(states, store, begin, end, r->solver->forces_pending, free, r->limit);
+        bad = TS_WIDE(ts_states_finish_wide)(states, store, begin, end, r->solver->forces_pending, free, r->limit);
         r->finish(r->finish_context, begin, end);
         break;
     case PASS_PREPARE:

@@ -14,7 +14,9 @@
  * UBSan (the build's flags) catch memory errors and undefined behaviour.
  *
  * Build: cmake -DCMAKE_C_COMPILER=clang -DTESSERA_FUZZ=ON, then run
- * build/tests/fuzz/fuzz_api tests/fuzz/corpus -max_total_time=120. */
+ * build/tests/fuzz/fuzz_api tests/fuzz/corpus -max_total_time=120. To read
+ * a crash input: FUZZ_TRACE=1 build/tests/fuzz/fuzz_api crash-... prints
+ * every call with its result and the first non-finite value. */
 #include "tessera/tessera.h"
 
 #include <float.h>
@@ -111,6 +113,7 @@ static void add_shape(fuzz_state *s, ts_shape_id id)
 static void fail(const char *what, int op)
 {
     fprintf(stderr, "fuzz_api: %s (op %d; last error: %s)\n", what, op, ts_last_error());
+    fprintf(stderr, "fuzz_api: FUZZ_TRACE=1 prints every call of the input\n");
     abort();
 }
 
@@ -131,6 +134,10 @@ static uint64_t hash_bodies(const fuzz_state *s, bool *finite)
         float values[13] = {t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w, lin.x, lin.y, lin.z, ang.x, ang.y, ang.z};
         memcpy(v, values, sizeof v);
         for (int k = 0; k < 13; ++k) {
+            if (!isfinite(v[k]) && *finite && getenv("FUZZ_TRACE") != NULL) {
+                fprintf(stderr, "body %d of the driver's list (index %u): value %d of pose, velocities is %g\n", i,
+                        (unsigned)(s->bodies[i].index1 - 1), k, (double)v[k]);
+            }
             *finite = *finite && isfinite(v[k]);
         }
         const uint8_t *bytes = (const uint8_t *)v;
@@ -288,6 +295,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size, 0};
     fuzz_state s = {0};
+    bool trace = getenv("FUZZ_TRACE") != NULL; /* FUZZ_TRACE=1: print every call, to read a crash input */
     ts_world_def def = ts_default_world_def();
     def.threads = 1 + next_byte(&r) % 4;
     s.world = ts_create_world(&def);
@@ -298,7 +306,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bool finite;
         uint64_t before = hash_bodies(&s, &finite);
         bool stepped;
-        ts_result result = run_call(&s, &r, next_byte(&r), &stepped);
+        uint8_t call = next_byte(&r);
+        size_t from = r.at;
+        ts_result result = run_call(&s, &r, call, &stepped);
+        if (trace) {
+            fprintf(stderr, "op %d: call %d (%zu argument bytes) -> %d%s%s\n", op, call % 24, r.at - from, (int)result,
+                    result != TS_OK ? ": " : "", result != TS_OK ? ts_last_error() : "");
+        }
         uint64_t after = hash_bodies(&s, &finite);
         if (result != TS_OK && !stepped && after != before) {
             fail("a refused call changed a body", op);
