@@ -67,6 +67,43 @@ static void test_step_allocates_nothing(void **state)
     }
 }
 
+/* The step's room for the solve does not grow with the SIMD width: the
+ * 1,999 contacts of the row above, all new in the first step, once took a
+ * width-16 bundle each (11 KB: large_pyramid's world grew from 23 to 164 MB
+ * at width 16, many_pyramids' from 35 to 178 MB); the colours' bundles are
+ * what they need, plus one per colour, plus one per contact that may reach
+ * the overflow set (none here). Bound: 1.25x width 1's live bytes after the
+ * first step, for every built width and both solvers (the wider bundles'
+ * part-full tails are the only difference). */
+static void test_memory_same_at_every_width(void **state)
+{
+    (void)state;
+    for (int solver = 0; solver < 2; ++solver) {
+        long width1 = 0;
+        const int widths[] = {1, 4, 8, 16};
+        for (int k = 0; k < 4; ++k) {
+            if (!test_width_built(widths[k])) {
+                continue;
+            }
+            counting_allocator c = {0, 0, 0, -1};
+            ts_world_def def = ts_default_world_def();
+            def.solver = solver == 0 ? TS_SOLVER_SOFT_STEP : TS_SOLVER_XPBD;
+            def.simd_width = widths[k];
+            def.allocator = (ts_allocator){counting_alloc, counting_free, &c};
+            ts_world_id world = ts_create_world(&def);
+            assert_false(ts_world_id_is_null(world));
+            build_bodies(world, 2000);
+            assert_ok(ts_world_step(world, 1.0f / 60.0f));
+            if (widths[k] == 1) {
+                width1 = c.bytes_live;
+            } else if (c.bytes_live > width1 + width1 / 4) {
+                fail_msg("solver %d, width %d: %ld bytes live, width 1: %ld", solver, widths[k], c.bytes_live, width1);
+            }
+            assert_ok(ts_destroy_world(world));
+        }
+    }
+}
+
 /* An allocator that fails at the n-th allocation, for every n up to the
  * count a small scene needs: world creation or body creation fails with
  * TS_ERROR_OUT_OF_MEMORY (or succeeds), never crashes, and everything made so
@@ -134,6 +171,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_step_allocates_nothing),
+        cmocka_unit_test(test_memory_same_at_every_width),
         cmocka_unit_test(test_failing_allocator),
         cmocka_unit_test(test_capacity_hints),
     };

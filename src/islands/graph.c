@@ -16,6 +16,7 @@ void ts_graph_destroy(ts_constraint_graph *graph, const ts_allocator *allocator)
         color->count = 0;
         color->joint_count = 0;
     }
+    ts_array_free(allocator, (void **)&graph->degrees, &graph->degree_capacity, sizeof(int32_t));
 }
 
 static bool bit_is_set(const ts_graph_color *color, int32_t body)

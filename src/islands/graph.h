@@ -35,6 +35,8 @@ typedef struct ts_graph_color {
 typedef struct ts_constraint_graph {
     ts_graph_color colors[TS_GRAPH_COLOR_COUNT + 1]; /* the last is the overflow set */
     uint32_t joint_revision; /* bumped when a joint is added or removed (the joint bundles' layout follows it) */
+    int32_t *degrees;        /* scratch of ts_graph_overflow_bound (graph_bound.h), by body id index */
+    int32_t degree_capacity;
 } ts_constraint_graph;
 
 void ts_graph_destroy(ts_constraint_graph *graph, const ts_allocator *allocator);

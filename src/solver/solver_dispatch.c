@@ -158,24 +158,24 @@ ts_result ts_solve(ts_solver *solver, const ts_solve_input *in, int32_t *held)
 }
 
 bool ts_solver_reserve_step(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
-                            int32_t adds)
+                            int32_t adds, ts_overflow_bound_fn *overflow_bound, void *context)
 {
     switch (solver->simd_width) {
 #ifdef TS_BUILT_W4
-    case 4: return ts_solver_reserve_step_w4(solver, records, graph, adds);
+    case 4: return ts_solver_reserve_step_w4(solver, records, graph, adds, overflow_bound, context);
 #endif
 #ifdef TS_BUILT_W8
-    case 8: return ts_solver_reserve_step_w8(solver, records, graph, adds);
+    case 8: return ts_solver_reserve_step_w8(solver, records, graph, adds, overflow_bound, context);
 #endif
 #ifdef TS_BUILT_W16
     case 16:
 #ifdef TS_BUILT_W16X
         if (w16_native()) {
-            return ts_solver_reserve_step_w16x(solver, records, graph, adds);
+            return ts_solver_reserve_step_w16x(solver, records, graph, adds, overflow_bound, context);
         }
 #endif
-        return ts_solver_reserve_step_w16(solver, records, graph, adds);
+        return ts_solver_reserve_step_w16(solver, records, graph, adds, overflow_bound, context);
 #endif
-    default: return ts_solver_reserve_step_w1(solver, records, graph, adds);
+    default: return ts_solver_reserve_step_w1(solver, records, graph, adds, overflow_bound, context);
     }
 }

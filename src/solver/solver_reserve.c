@@ -8,7 +8,14 @@
  * The bounds, from what is known before the narrowphase:
  *   bodies     every body of the store may be awake by the solve;
  *   contacts   at most `adds` contacts take a colour in the step (those not
- *              in one yet), and each add makes at most one more bundle;
+ *              in one yet). An add that reaches the overflow set makes a
+ *              bundle of its own; the others fill lanes: with `over` adds
+ *              in the overflow set, the colours' bundles grow by at most
+ *              ceil((adds - over) / W) + one per colour (a colour's last
+ *              bundle may be part full). `over` is taken as `adds` while
+ *              the room held allows it (no allocation), else asked of
+ *              overflow_bound (islands/graph_bound.h): at width 16 a bundle
+ *              per add cost large_pyramid's first step 140 MB;
  *   joints     every joint laid out as if awake (a sleeping island's
  *              joints wake with it; the layout's counts only grow). */
 #include "solver/solver.h"
@@ -63,19 +70,43 @@ static bool reserve_joints(ts_joint_scratch *s, const ts_records *records, const
     return made;
 }
 
+/* Contact bundles the room held takes, of every per-bundle array. */
+static int32_t bundle_room(const ts_solver *solver)
+{
+    const ts_solver_scratch *s = &solver->scratch;
+    int32_t room = s->bundle_bytes / (int32_t)sizeof(ts_contact_bundle);
+    int32_t bounces = s->bounce_bytes / (int32_t)sizeof(ts_contact_bounce_lanes);
+    room = bounces < room ? bounces : room;
+    if (solver->type == TS_SOLVER_XPBD) {
+        int32_t lanes = s->xpbd_lane_bytes / (int32_t)sizeof(ts_xpbd_contact_lanes);
+        room = lanes < room ? lanes : room;
+    }
+    return room;
+}
+
 bool TS_WIDE(ts_solver_reserve_step)(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
-                                     int32_t adds)
+                                     int32_t adds, ts_overflow_bound_fn *overflow_bound, void *context)
 {
     const ts_allocator *allocator = &records->allocator;
     ts_solver_scratch *s = &solver->scratch;
     int32_t bodies = records->store.table.count + 1; /* and the dummy */
-    int32_t contacts = adds, bundles = adds;
+    int32_t contacts = adds, bundles = 0;
     for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
         contacts += graph->colors[color].count;
         bundles += (graph->colors[color].count + TS_W - 1) / TS_W;
     }
     contacts += graph->colors[TS_OVERFLOW_COLOR].count;
     bundles += graph->colors[TS_OVERFLOW_COLOR].count; /* one lane each */
+    if (bundles + adds <= bundle_room(solver)) {
+        bundles += adds; /* every add a bundle of its own: no allocation */
+    } else {
+        int32_t over = overflow_bound(context);
+        if (over < 0) {
+            return false;
+        }
+        over = over < adds ? over : adds;
+        bundles += over + (adds - over + TS_W - 1) / TS_W + TS_OVERFLOW_COLOR;
+    }
     int32_t joint_bundles = 0;
     if (!ts_array_reserve(allocator, (void **)&s->states, &s->state_capacity, bodies, sizeof(ts_body_state)) ||
         !ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes, bundles * (int32_t)sizeof(ts_contact_bundle), 1) ||

@@ -32,6 +32,7 @@
 #include "collide/broadphase.h"
 #include "collide/contact.h"
 #include "islands/graph.h"
+#include "islands/graph_bound.h"
 #include "islands/sleep.h"
 #include "solver/solver.h"
 
@@ -77,6 +78,23 @@ static void finish_bodies(void *context, int32_t begin, int32_t end)
     ts_broadphase_compute_bounds(&world->records, &world->collision.broadphase, s->dt, begin, end);
 }
 
+/* How many of the step's new contacts can reach the overflow set
+ * (islands/graph_bound.h), from the pairs the broadphase found. */
+static int32_t overflow_bound(void *context)
+{
+    ts_world *world = context;
+    const ts_broadphase *bp = &world->collision.broadphase;
+    const uint64_t *keys[TS_MAX_THREADS];
+    int32_t counts[TS_MAX_THREADS];
+    int buffers = world->parallel.worker_count;
+    for (int w = 0; w < buffers; ++w) {
+        const ts_pair_buffer *buffer = bp->worker_pairs + w;
+        keys[w] = buffer->keys;
+        counts[w] = buffer->count < buffer->capacity ? buffer->count : buffer->capacity; /* all kept (find_pairs) */
+    }
+    return ts_graph_overflow_bound(&world->graph, &world->records, (ts_pair_keys){keys, counts, buffers});
+}
+
 /* Room for everything the rest of the step may need, made after the pair
  * query and before anything changes: an allocation failure of a step then
  * leaves the world as it was (the sweep of moved shapes before the query
@@ -97,7 +115,7 @@ static bool reserve_step(ts_world *world)
     return ts_graph_reserve(&world->graph, &records->allocator, records->body_ids.next_index, adds) &&
            ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator, bodies,
                                        records->shape_ids.next_index) &&
-           ts_solver_reserve_step(&world->solver, records, &world->graph, adds);
+           ts_solver_reserve_step(&world->solver, records, &world->graph, adds, overflow_bound, world);
 }
 
 static ts_result step_body(void *context)
