@@ -333,7 +333,9 @@ static void test_fuzzer_finds(void **state)
  * a ball joint's frame 1.7e38 m from its body (the API keeps frames within
  * TS_MAX_OFFSET), and a fixed joint's kept impulse of -5e19 N s between
  * two small bodies (a velocity change far beyond 1e15 m/s, which no step
- * leaves). Each is refused with TS_ERROR_INVALID_DATA naming the joint
+ * leaves), a touching contact's normal of (0, 1e-44, 0) in a pile (its
+ * tangents NaN), a touching contact's anchor 9e18 m from its body (the
+ * torques overflowed). Each is refused with TS_ERROR_INVALID_DATA naming the joint
  * and the value, and no world is made. */
 static void test_fuzzer_finds_refused(void **state)
 {
@@ -343,6 +345,8 @@ static void test_fuzzer_finds_refused(void **state)
     } finds[] = {
         {"fuzz_joint_frame_far.bin", "joint 0's frame (origins (0, 2.5, 0), (-1.70141e+38"},
         {"fuzz_joint_impulse_huge.bin", "joint 4's kept impulse 1 is -3.73416e+13"},
+        {"fuzz_contact_normal_tiny.bin", "contact slot 14's normal (0, 9.80909e-45, 0) is not unit"},
+        {"fuzz_contact_anchor_far.bin", "contact slot 0's anchors or centre shift reach beyond its shapes"},
     };
     for (size_t n = 0; n < sizeof finds / sizeof finds[0]; ++n) {
         ts_world_def def = ts_default_world_def();

@@ -4,6 +4,9 @@
 #include "base/math3.h"
 #include "tessera/limits.h"
 
+#include <float.h>
+#include <math.h>
+
 bool ts_unit_rotation(ts_quat q)
 {
     float n = ts_quat_length_sq(q); /* NaN or infinite for a non-finite q: refused below */
@@ -19,6 +22,23 @@ bool ts_unit_vector(ts_vec3 v)
 static bool within(float v, float reach) { return ts_is_finite(v) && v >= -reach && v <= reach; }
 
 bool ts_within_reach(ts_vec3 p, float reach) { return within(p.x, reach) && within(p.y, reach) && within(p.z, reach); }
+
+float ts_shape_reach(const ts_shape *s)
+{
+    ts_vec3 o = s->sim_local.p;
+    float size = 0.0f;
+    switch (s->type) {
+    case TS_SHAPE_SPHERE: size = s->geometry.sphere.radius; break;
+    case TS_SHAPE_CAPSULE: size = s->geometry.capsule.half_height + s->geometry.capsule.radius; break;
+    case TS_SHAPE_BOX: {
+        ts_vec3 h = s->geometry.box.half_extents;
+        size = h.x + h.y + h.z;
+        break;
+    }
+    default: size = FLT_MAX; break; /* (snapshots hold none: refused by the shapes' load) */
+    }
+    return fabsf(o.x) + fabsf(o.y) + fabsf(o.z) + size;
+}
 
 /* ---- joints ---- */
 

@@ -25,6 +25,11 @@ bool ts_unit_vector(ts_vec3 v);
 /* A position or offset within +-reach in each component (and finite). */
 bool ts_within_reach(ts_vec3 p, float reach);
 
+/* How far a shape reaches from its body's mass centre, at most: its
+ * offset and size as sums of components (a sphere's radius, a capsule's
+ * half height and radius, a box's half extents). */
+float ts_shape_reach(const ts_shape *s);
+
 /* A kept (warm-start) impulse of a joint or contact between two bodies:
  * finite, within TS_MAX_FORCE, and changing no dynamic body's velocity by
  * more than 1e15 m/s or rad/s (angular: through its smallest principal
