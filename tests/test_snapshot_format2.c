@@ -335,7 +335,8 @@ static void test_fuzzer_finds(void **state)
  * two small bodies (a velocity change far beyond 1e15 m/s, which no step
  * leaves), a touching contact's normal of (0, 1e-44, 0) in a pile (its
  * tangents NaN), a touching contact's anchor 9e18 m from its body (the
- * torques overflowed). Each is refused with TS_ERROR_INVALID_DATA naming the joint
+ * torques overflowed), a ball joint's kept solver lane with an impulse of
+ * -1.4e25 N s and anchors 6e37 m out. Each is refused with TS_ERROR_INVALID_DATA naming the joint
  * and the value, and no world is made. */
 static void test_fuzzer_finds_refused(void **state)
 {
@@ -347,6 +348,7 @@ static void test_fuzzer_finds_refused(void **state)
         {"fuzz_joint_impulse_huge.bin", "joint 4's kept impulse 1 is -3.73416e+13"},
         {"fuzz_contact_normal_tiny.bin", "contact slot 14's normal (0, 9.80909e-45, 0) is not unit"},
         {"fuzz_contact_anchor_far.bin", "contact slot 0's anchors or centre shift reach beyond its shapes"},
+        {"fuzz_ball_lane_huge.bin", "kept ball lane of joint 0 is not one a step leaves"},
     };
     for (size_t n = 0; n < sizeof finds / sizeof finds[0]; ++n) {
         ts_world_def def = ts_default_world_def();
