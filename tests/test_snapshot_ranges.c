@@ -161,12 +161,37 @@ static void test_api_ranges_refused(void **state)
     expect_value_refused("SOLV", 0, -9.8125f, -2.0e5f, "a solver setting is out of range");
 }
 
+/* The broadphase: the ground's fat box reaching to -1e30 m (finite, and
+ * its tree leaf's box follows it), beyond where any shape of a world can
+ * reach (a box of 1e38 m would overflow the trees' area sums). The
+ * ground's fat box starts at x = -5.1 (its half extent and the 0.1 m
+ * margin) or -5 (none): the first of them found. */
+static void test_tree_box_refused(void **state)
+{
+    (void)state;
+    ts_quat turn;
+    ts_world_id world = make_world(&turn);
+    size_t size = 0;
+    assert_ok(ts_world_save(world, NULL, 0, &size));
+    uint8_t *data = malloc(size);
+    assert_ok(ts_world_save(world, data, size, &size));
+    assert_ok(ts_destroy_world(world));
+    float lower = -5.1f, bare = -5.0f;
+    bool margin = false;
+    for (size_t k = HEADER; k + 4 <= size && !margin; ++k) {
+        margin = memcmp(data + k, &lower, 4) == 0;
+    }
+    free(data);
+    expect_value_refused("SHAP", 0, margin ? lower : bare, -1.0e30f, "has a box beyond any shape's reach");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_world_loads),
         cmocka_unit_test(test_body_columns_refused),
         cmocka_unit_test(test_api_ranges_refused),
+        cmocka_unit_test(test_tree_box_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

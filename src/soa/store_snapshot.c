@@ -465,9 +465,8 @@ static bool contact_float(int c)
  * friction (>= 0) and restitution (in [0, 1]); a unit normal when it
  * touches (a normal of (0, 1e-44, 0) made NaN tangents in the next step:
  * the fuzzer's find), else a zero or unit one; anchors near its shapes;
- * kept impulses (friction,
- * twist, each point's normal one) that its bodies can take
- * (ts_usable_impulse). */
+ * kept impulses (friction, twist, each point's normal one) that its
+ * bodies can take (ts_usable_impulse). */
 static void check_contact_row(ts_reader *r, const ts_records *records, int32_t i, const uint32_t *row, int32_t points)
 {
     float v[ROW_LENGTH];
