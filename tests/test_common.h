@@ -100,6 +100,38 @@ static inline ts_world_id test_world(int substeps, int threads)
     return world;
 }
 
+/* Whether this build has SIMD width `width` (-DTESSERA_WIDTHS): a world
+ * of that width can be made. */
+static inline bool test_width_built(int width)
+{
+    ts_world_def def = ts_default_world_def();
+    def.simd_width = width;
+    ts_world_id world = ts_create_world(&def);
+    if (ts_world_id_is_null(world)) {
+        return false;
+    }
+    assert_int_equal(ts_destroy_world(world), TS_OK);
+    return true;
+}
+
+/* A width above 1 that this build has (8 if built, else 16, else 4), else 1. */
+static inline int test_wide_width(void)
+{
+    return test_width_built(8) ? 8 : test_width_built(16) ? 16 : test_width_built(4) ? 4 : 1;
+}
+
+/* The width to run for an entry (width, threads) of a comparison with
+ * width 1 on one thread: the width when built; else width 1 when the entry
+ * has several threads (its thread count is still compared), else 0: skip
+ * the entry. CI's ThreadSanitizer build has widths 1 and 16 only. */
+static inline int test_entry_width(int width, int threads)
+{
+    if (test_width_built(width)) {
+        return width;
+    }
+    return threads > 1 ? 1 : 0;
+}
+
 static inline ts_body_id test_dynamic_body(ts_world_id world, ts_vec3 position)
 {
     ts_body_def def = ts_default_body_def();

@@ -229,15 +229,24 @@ static void test_overflow_contained(void **state)
  * bodies (a tail at every width), body 3 with a NaN velocity and body 17
  * with an infinite move: both keep pose and velocity bit for bit, the
  * first of them is returned, every other body gets its end. Widths 1, 4,
- * 8 and 16 (on AVX2 registers) run the same function. */
+ * 8 and 16 (on AVX2 registers), those built, run the same function. */
 typedef int32_t (*finish_fn)(const ts_body_state *, ts_body_store *, int32_t, int32_t, bool, ts_free_bodies,
                              ts_speed_limit);
 
 static void test_finish_keeps_non_finite_bodies_at_start(void **state)
 {
     (void)state;
-    static const finish_fn widths[] = {ts_states_finish_wide_w1, ts_states_finish_wide_w4, ts_states_finish_wide_w8,
-                                       ts_states_finish_wide_w16};
+    static const finish_fn widths[] = {ts_states_finish_wide_w1,
+#ifdef TS_BUILT_W4
+                                       ts_states_finish_wide_w4,
+#endif
+#ifdef TS_BUILT_W8
+                                       ts_states_finish_wide_w8,
+#endif
+#ifdef TS_BUILT_W16
+                                       ts_states_finish_wide_w16,
+#endif
+    };
     enum { N = 19 };
     for (size_t k = 0; k < sizeof widths / sizeof widths[0]; ++k) {
         ts_allocator a = ts_default_allocator();

@@ -169,7 +169,11 @@ static void test_limits_same_bits_everywhere(void **state)
         uint64_t reference = limits_scene_hash(1, 1, type);
         for (int k = 0; k < 4; ++k) {
             for (int threads = 1; threads <= 2; ++threads) {
-                uint64_t h = limits_scene_hash(widths[k], threads, type);
+                int width = test_entry_width(widths[k], threads);
+                if (width == 0) {
+                    continue;
+                }
+                uint64_t h = limits_scene_hash(width, threads, type);
                 if (h != reference) {
                     fail_msg("solver %d, width %d, %d threads: %016llx, width 1: %016llx", solver, widths[k], threads,
                              (unsigned long long)h, (unsigned long long)reference);
