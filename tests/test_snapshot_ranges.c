@@ -33,8 +33,9 @@ static ts_body_id add_body(ts_world_id world, ts_body_type type, ts_vec3 p, ts_q
     return body;
 }
 
-/* A ground, a turned box pushed by 13.5 N, a sphere placed 0.8125 m off
- * its body's origin, a third box; a hinge with limits [-0.75, 0.625] and
+/* A ground (half extents 5, 0.5, 5), a turned box pushed by 13.5 N, a
+ * sphere placed 0.8125 m off its body's origin, a third box with gravity
+ * scale 2.5; a hinge with limits [-0.75, 0.625] and
  * a distance joint 1.375 m long; gravity -9.8125 m/s^2. Not stepped. */
 static ts_world_id make_world(ts_quat *turn)
 {
@@ -61,6 +62,7 @@ static ts_world_id make_world(ts_quat *turn)
     assert_false(ts_shape_id_is_null(ts_create_sphere_shape(b, &off, &sphere)));
     ts_body_id c = add_body(world, TS_BODY_DYNAMIC, (ts_vec3){6.0f, 2.0f, 0.0f}, (ts_quat){0, 0, 0, 1});
     assert_false(ts_shape_id_is_null(ts_create_box_shape(c, &shape, &box)));
+    assert_ok(ts_body_set_gravity_scale(c, 2.5f));
     ts_hinge_joint_def hinge = ts_default_hinge_joint_def();
     hinge.base.body_a = a;
     hinge.base.body_b = b;
@@ -150,8 +152,9 @@ static void test_body_columns_refused(void **state)
 /* Joints and shapes as the API refuses them: a hinge limit of 4 rad
  * (beyond pi), a distance joint 2e6 m long (beyond TS_MAX_JOINT_VALUE;
  * its axis's spring target holds the 1.375 m too, first), a
- * shape 2e4 m off its body (beyond TS_MAX_OFFSET); and a gravity of
- * 2e5 m/s^2 (beyond TS_MAX_GRAVITY). */
+ * shape 2e4 m off its body (beyond TS_MAX_OFFSET); a gravity of
+ * 2e5 m/s^2 (beyond TS_MAX_GRAVITY) and a body's gravity scale of 2000
+ * (beyond TS_MAX_GRAVITY_SCALE). */
 static void test_api_ranges_refused(void **state)
 {
     (void)state;
@@ -159,6 +162,16 @@ static void test_api_ranges_refused(void **state)
     expect_value_refused("JONT", 1, 1.375f, 2.0e6f, "joint 1's length is 2e+06");
     expect_value_refused("SHAP", 0, 0.8125f, 2.0e4f, "frame leaves TS_MAX_OFFSET");
     expect_value_refused("SOLV", 0, -9.8125f, -2.0e5f, "a solver setting is out of range");
+    expect_value_refused("BODY", 0, 2.5f, 2.0e3f, "body 3 has a setting out of range");
+}
+
+/* Masses the API refuses: the static ground's box 1e30 m wide (a mass of
+ * 1e31 kg, beyond TS_MAX_MASS: the API asks it of every shape, since its
+ * body may become dynamic). */
+static void test_unusable_mass_refused(void **state)
+{
+    (void)state;
+    expect_value_refused("SHAP", 0, 5.0f, 1.0e30f, "shape 0's size and density give unusable mass properties");
 }
 
 /* The broadphase: the ground's fat box reaching to -1e30 m (finite, and
@@ -192,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_body_columns_refused),
         cmocka_unit_test(test_api_ranges_refused),
         cmocka_unit_test(test_tree_box_refused),
+        cmocka_unit_test(test_unusable_mass_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -275,6 +275,7 @@ ts_load_status ts_bodies_load(ts_reader *r, ts_records *records)
         b->mass_data = last;
         b->first_shape = ts_get_index(r, -1, TS_MAX_OBJECTS, "a body's first shape");
         if (!(b->linear_damping >= 0.0f) || !(b->angular_damping >= 0.0f) || !ts_is_finite(b->gravity_scale) ||
+            !(b->gravity_scale >= -TS_MAX_GRAVITY_SCALE && b->gravity_scale <= TS_MAX_GRAVITY_SCALE) ||
             !(b->sleep_threshold >= 0.0f) || !ts_is_finite(b->linear_damping) ||
             !ts_is_finite(b->angular_damping) || !ts_is_finite(b->sleep_threshold)) {
             ts_reader_fail(r, "body %d has a setting out of range", (int)i);
