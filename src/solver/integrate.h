@@ -69,7 +69,7 @@ int32_t ts_integrate_velocities_w16x(ts_body_state *states, ts_body_store *store
 
 /* dp += h v, dq += h/2 (w, 0) dq, normalised; then the angular velocity of
  * dynamic bodies is updated so that the world angular momentum is unchanged
- * by the rotation (see integrate.c). */
+ * by the rotation (see integrate_wide.c). */
 int32_t ts_integrate_positions_w1(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
                                   float h, ts_free_bodies free, ts_speed_limit limit);
 int32_t ts_integrate_positions_w4(ts_body_state *states, const ts_body_store *store, int32_t begin, int32_t end,
@@ -83,14 +83,10 @@ int32_t ts_integrate_positions_w16x(ts_body_state *states, const ts_body_store *
                                    float h, ts_free_bodies free,
                                    ts_speed_limit limit);
 
-/* Writes the step's result into the store: p += dp, q = dq q (normalised),
- * velocities within the limits; clears forces and torques. */
-void ts_states_finish(const ts_body_state *states, ts_body_store *store, int32_t begin, int32_t end,
-                      ts_speed_limit limit);
-
-/* The same TS_W bodies at a time (integrate_wide.c; the soft step's; the
- * same bits at every width, rounded as the wide quaternion product rounds);
- * forces and torques are cleared when clear_forces (else they are zero).
+/* Writes the step's result into the store, TS_W bodies at a time: p += dp,
+ * q = dq q (normalised; the same bits at every width), velocities within
+ * the limits; forces and torques are cleared when clear_forces (else they
+ * are zero).
  * With TS_FREE_SKIP the full bundles of free bodies are left out (their
  * velocity pass finished them). A body whose end would not be finite keeps
  * its start; returns the first such slot, else INT32_MAX. */

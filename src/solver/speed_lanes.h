@@ -1,8 +1,7 @@
 /* The world's speed limits in lanes (tessera/limits.h): a velocity longer
  * than its limit is scaled to just below it. Used by the integrators
  * (integrate_wide.c) after forces are added, before each move and when the
- * step stores the velocities, at every width; integrate.c has the same
- * operations for one body.
+ * step stores the velocities, at every width (width 1 is one body).
  *
  * The scaling, per lane whose |v|^2 > limit^2:
  *
