@@ -272,8 +272,32 @@ static void test_crafted_format2_fields_refused(void **state)
     expect_crafted_refused(0, 0, 1, "WRLD (world): 9 bytes left over");
 }
 
-/* Inputs the loader's fuzzer found (tests/data/fuzz_*.bin: a snapshot's
- * body, behind a header made here as the fuzz driver makes it): an empty
+/* Loads tests/data/<name>, a snapshot's body as the loader's fuzz driver
+ * takes it, behind a header made here as the driver makes it (format
+ * version, size, checksum). */
+static ts_result load_fuzz_input(const char *name, const ts_world_def *def, ts_world_id *world)
+{
+    size_t body = 0;
+    uint8_t *raw = read_fixture(name, &body);
+    uint8_t *data = malloc(body + 32);
+    assert_non_null(data);
+    static const uint8_t magic[8] = {0x89, 'T', 'S', 'W', '\r', '\n', 0x1A, '\n'};
+    memcpy(data, magic, 8);
+    memset(data + 8, 0, 8);
+    data[8] = TS_SNAPSHOT_FORMAT_VERSION;
+    uint64_t checksum = XXH3_64bits(raw, body);
+    for (int k = 0; k < 8; ++k) {
+        data[16 + k] = (uint8_t)((uint64_t)body >> (8 * k));
+        data[24 + k] = (uint8_t)(checksum >> (8 * k));
+    }
+    memcpy(data + 32, raw, body);
+    ts_result result = ts_world_load(data, body + 32, def, world);
+    free(data);
+    free(raw);
+    return result;
+}
+
+/* Inputs the loader's fuzzer found (tests/data/fuzz_*.bin): an empty
  * world (a NULL + 0 in the pool check), a body whose inertia no shapes
  * give (1e-28) and a NaN joint impulse (both made NaN boxes in the next
  * step). Each is refused, or loads and steps 3 times with every body
@@ -283,23 +307,10 @@ static void test_fuzzer_finds(void **state)
     (void)state;
     static const char *const names[] = {"fuzz_empty_world.bin", "fuzz_tiny_inertia.bin", "fuzz_nan_joint_impulse.bin"};
     for (int n = 0; n < 3; ++n) {
-        size_t body = 0;
-        uint8_t *raw = read_fixture(names[n], &body);
-        uint8_t *data = malloc(body + 32);
-        static const uint8_t magic[8] = {0x89, 'T', 'S', 'W', '\r', '\n', 0x1A, '\n'};
-        memcpy(data, magic, 8);
-        memset(data + 8, 0, 8);
-        data[8] = TS_SNAPSHOT_FORMAT_VERSION;
-        uint64_t checksum = XXH3_64bits(raw, body);
-        for (int k = 0; k < 8; ++k) {
-            data[16 + k] = (uint8_t)((uint64_t)body >> (8 * k));
-            data[24 + k] = (uint8_t)(checksum >> (8 * k));
-        }
-        memcpy(data + 32, raw, body);
         ts_world_def def = ts_default_world_def();
         def.threads = 1;
         ts_world_id world;
-        if (ts_world_load(data, body + 32, &def, &world) == TS_OK) {
+        if (load_fuzz_input(names[n], &def, &world) == TS_OK) {
             step(world, 3);
             ts_body_id bodies[64];
             int count = 0;
@@ -313,8 +324,41 @@ static void test_fuzzer_finds(void **state)
         } else {
             assert_true(ts_world_id_is_null(world));
         }
-        free(data);
-        free(raw);
+    }
+}
+
+/* Finite values no tessera world holds, which loaded and made the next
+ * step overflow (the bodies held by the step's gate, which reports
+ * TS_ERROR_NOT_FINITE; before it, NaN boxes asserted in the broadphase):
+ * a ball joint's frame 1.7e38 m from its body (the API keeps frames within
+ * TS_MAX_OFFSET), and a fixed joint's kept impulse of -5e19 N s between
+ * two small bodies (a velocity change far beyond 1e15 m/s, which no step
+ * leaves), a touching contact's normal of (0, 1e-44, 0) in a pile (its
+ * tangents NaN), a touching contact's anchor 9e18 m from its body (the
+ * torques overflowed), a ball joint's kept solver lane with an impulse of
+ * -1.4e25 N s and anchors 6e37 m out. Each is refused with TS_ERROR_INVALID_DATA naming the joint
+ * and the value, and no world is made. */
+static void test_fuzzer_finds_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *expect;
+    } finds[] = {
+        {"fuzz_joint_frame_far.bin", "joint 0's frame (origins (0, 2.5, 0), (-1.70141e+38"},
+        {"fuzz_joint_impulse_huge.bin", "joint 4's kept impulse 1 is -3.73416e+13"},
+        {"fuzz_contact_normal_tiny.bin", "contact slot 14's normal (0, 9.80909e-45, 0) is not unit"},
+        {"fuzz_contact_anchor_far.bin", "contact slot 0's anchors or centre shift reach beyond its shapes"},
+        {"fuzz_ball_lane_huge.bin", "kept ball lane of joint 0 is not one a step leaves"},
+    };
+    for (size_t n = 0; n < sizeof finds / sizeof finds[0]; ++n) {
+        ts_world_def def = ts_default_world_def();
+        def.threads = 1;
+        ts_world_id world = {0};
+        assert_int_equal(load_fuzz_input(finds[n].name, &def, &world), TS_ERROR_INVALID_DATA);
+        assert_true(ts_world_id_is_null(world));
+        if (strstr(ts_last_error(), finds[n].expect) == NULL) {
+            fail_msg("%s: '%s' does not say '%s'", finds[n].name, ts_last_error(), finds[n].expect);
+        }
     }
 }
 
@@ -357,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_format_1_still_loads),
         cmocka_unit_test(test_crafted_format2_fields_refused),
         cmocka_unit_test(test_fuzzer_finds),
+        cmocka_unit_test(test_fuzzer_finds_refused),
         cmocka_unit_test(test_custom_constraints_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

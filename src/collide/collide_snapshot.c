@@ -13,6 +13,8 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "collide/contact.h"
+#include "soa/snapshot_ranges.h"
+#include "tessera/limits.h"
 
 #include <string.h>
 
@@ -243,6 +245,36 @@ static ts_load_status load_tree(ts_reader *r, const ts_records *records, ts_dyna
     return status;
 }
 
+/* Every node's box within the reach of a shape in a world: a fat box is
+ * its shape's tight box (a body within TS_MAX_EXTENT, the shape within
+ * its reach of the body's centre: ts_shape_reach) swept ahead by
+ * TS_LOOK_AHEAD (4) times a step's move (at most TS_MAX_SPEED for
+ * TS_MAX_TIME_STEP) and grown by TS_AABB_MARGIN, and an inner node's box
+ * holds such boxes. A finite box of 1e38 m would overflow the trees' area
+ * sums. */
+static bool boxes_within_reach(ts_reader *r, const ts_records *records, const ts_broadphase *broadphase)
+{
+    float largest = 0.0f;
+    for (int32_t i = 0; i < records->shape_ids.next_index; ++i) {
+        const ts_shape *s = records->shapes + i;
+        float reach = s->alive && s->proxy >= 0 ? ts_shape_reach(s) : 0.0f;
+        largest = reach > largest ? reach : largest;
+    }
+    float bound = TS_MAX_EXTENT + largest + 4.0f * TS_MAX_SPEED * TS_MAX_TIME_STEP + TS_AABB_MARGIN;
+    for (int t = 0; t < TS_TREE_COUNT; ++t) {
+        const ts_dynamic_tree *tree = broadphase->trees + t;
+        for (int32_t i = 0; i < tree->node_capacity; ++i) {
+            const ts_aabb *box = &tree->nodes[i].aabb;
+            if ((tree->nodes[i].flags & TS_TREE_NODE_ALLOCATED) != 0 &&
+                (!ts_within_reach(box->lower, bound) || !ts_within_reach(box->upper, bound))) {
+                return ts_reader_fail(r, "tree %d's node %d has a box beyond any shape's reach (%g m)", t, (int)i,
+                                      (double)bound);
+            }
+        }
+    }
+    return true;
+}
+
 void ts_broadphase_save(ts_writer *w, const ts_records *records, const ts_broadphase *broadphase)
 {
     for (int t = 0; t < TS_TREE_COUNT; ++t) {
@@ -284,6 +316,9 @@ ts_load_status ts_broadphase_load(ts_reader *r, ts_records *records, ts_broadpha
     }
     if (proxies[0] != broadphase->trees[0].proxy_count || proxies[1] != broadphase->trees[1].proxy_count) {
         ts_reader_fail(r, "the trees' leaves and the shapes' proxies differ");
+        return TS_LOAD_INVALID;
+    }
+    if (!boxes_within_reach(r, records, broadphase)) {
         return TS_LOAD_INVALID;
     }
     int32_t moved = ts_get_count(r, records->shape_ids.next_index, 1, "the move buffer's length");

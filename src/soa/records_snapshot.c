@@ -3,6 +3,8 @@
  * in store_snapshot.c). */
 #include "soa/records_snapshot.h"
 
+#include "soa/snapshot_ranges.h"
+
 #include "tessera/limits.h"
 #include "tessera/motion_locks.h"
 
@@ -273,6 +275,7 @@ ts_load_status ts_bodies_load(ts_reader *r, ts_records *records)
         b->mass_data = last;
         b->first_shape = ts_get_index(r, -1, TS_MAX_OBJECTS, "a body's first shape");
         if (!(b->linear_damping >= 0.0f) || !(b->angular_damping >= 0.0f) || !ts_is_finite(b->gravity_scale) ||
+            !(b->gravity_scale >= -TS_MAX_GRAVITY_SCALE && b->gravity_scale <= TS_MAX_GRAVITY_SCALE) ||
             !(b->sleep_threshold >= 0.0f) || !ts_is_finite(b->linear_damping) ||
             !ts_is_finite(b->angular_damping) || !ts_is_finite(b->sleep_threshold)) {
             ts_reader_fail(r, "body %d has a setting out of range", (int)i);
@@ -500,6 +503,14 @@ ts_load_status ts_shapes_load(ts_reader *r, ts_records *records)
                            !(s->restitution <= 1.0f))) {
             ts_reader_fail(r, "shape %d has a value out of range", (int)i);
         }
+        /* its frame as the API takes it (within TS_MAX_OFFSET, a unit
+         * rotation); in its body's simulation frame, which the mass centre
+         * (among the shapes' own) moves by less than 2 TS_MAX_OFFSET more */
+        if (!r->failed && (!ts_within_reach(s->local.p, TS_MAX_OFFSET) || !ts_unit_rotation(s->local.q) ||
+                           !ts_within_reach(s->sim_local.p, 4.0f * TS_MAX_OFFSET) ||
+                           !ts_unit_rotation(s->sim_local.q))) {
+            ts_reader_fail(r, "shape %d's frame leaves TS_MAX_OFFSET or its rotation is not unit", (int)i);
+        }
     }
     if (r->failed) {
         return TS_LOAD_INVALID;
@@ -541,10 +552,6 @@ static void get_axis(ts_reader *r, ts_joint_axis_settings *s)
         ts_reader_fail(r, "a joint's axis settings are out of range (as the API refuses them)");
     }
 }
-
-/* A kept impulse or force: finite and at most TS_MAX_FORCE (a NaN warm
- * start made NaN bodies in the next step: the fuzzer's find). */
-static bool usable_value(float v) { return ts_is_finite(v) && v >= -TS_MAX_FORCE && v <= TS_MAX_FORCE; }
 
 static int32_t *joint_head(ts_records *records, int32_t body) { return &records->bodies[body].joint_head; }
 static int32_t *joint_count(ts_records *records, int32_t body) { return &records->bodies[body].joint_count; }
@@ -640,18 +647,14 @@ ts_load_status ts_joints_load(ts_reader *r, ts_records *records)
         j->impulses.spring = rows[3];
         j->reaction_force = get_vec3(r);
         j->reaction_torque = get_vec3(r);
-        float kept[16] = {j->impulses.linear.x,  j->impulses.linear.y,  j->impulses.linear.z,  j->impulses.angular.x,
-                          j->impulses.angular.y, j->impulses.angular.z, j->impulses.lower,     j->impulses.upper,
-                          j->impulses.motor,     j->impulses.spring,    j->reaction_force.x,   j->reaction_force.y,
-                          j->reaction_force.z,   j->reaction_torque.x,  j->reaction_torque.y,  j->reaction_torque.z};
-        for (int k = 0; k < 16 && !r->failed; ++k) {
-            if (!usable_value(kept[k])) {
-                ts_reader_fail(r, "joint %d's impulse or reaction %d is %g", (int)i, k, (double)kept[k]);
-            }
-        }
         if (!r->failed && (!finite_transform(j->local_frame[0]) || !finite_transform(j->local_frame[1]) ||
                            !ts_is_finite(j->length))) {
             ts_reader_fail(r, "joint %d has a non-finite frame or length", (int)i);
+        }
+        if (!r->failed) {
+            /* the API's ranges; kept impulses finite, within TS_MAX_FORCE (a NaN
+             * warm start made NaN bodies: the fuzzer's find) and what the bodies can take */
+            ts_check_loaded_joint(r, records, j, i);
         }
     }
     if (r->failed) {

@@ -11,6 +11,7 @@
  *   TS_CONTACT_CACHED is set (read only with it), and its shift unless it
  *   has points (B's anchors are A's plus the shift). */
 #include "soa/records_snapshot.h"
+#include "soa/snapshot_ranges.h"
 
 #include "base/alloc.h"
 #include "base/math3.h"
@@ -127,9 +128,59 @@ enum { CHUNK = 32 };
 #define B_COLUMN(field) ((int)(offsetof(ts_body_store, field) / sizeof(void *)))
 _Static_assert(B_COLUMN(locks) == 50 && B_COLUMN(edges) == 49, "body_store.h's columns moved: check body_order");
 
+static float column_value(const uint32_t *row, int c)
+{
+    float value;
+    memcpy(&value, row + c, 4);
+    return value;
+}
+
+/* The columns after the pose and velocity that a step reads (the file may
+ * write any of them): the masses, dampings, gravity scale and extent are
+ * what api/body_mass.c writes from the records (an inverse mass of 1e30
+ * on a 1 kg body would pass every range); forces, the sleep threshold and
+ * timer finite; the bounds' fast path, when taken (a radius or box half
+ * extent > 0), as ts_body_sync_bounds keeps it: its box, half extents and
+ * radius those of the body's only shape (a crafted radius or fat box went
+ * into the broadphase tree unchecked). */
+static bool check_body_columns(ts_reader *r, int32_t id, const uint32_t row[TS_BODY_COLUMNS],
+                               const uint32_t predicted[TS_BODY_COLUMNS])
+{
+    for (int c = B_COLUMN(fx); c <= B_COLUMN(tz); ++c) {
+        if (!ts_is_finite(column_value(row, c))) {
+            return ts_reader_fail(r, "body %d's force or torque (column %d) is not finite", (int)id, c);
+        }
+    }
+    int same[] = {B_COLUMN(inv_mass), B_COLUMN(inv_ix), B_COLUMN(inv_iy), B_COLUMN(inv_iz), B_COLUMN(ix),
+                  B_COLUMN(iy), B_COLUMN(iz), B_COLUMN(linear_damping), B_COLUMN(angular_damping),
+                  B_COLUMN(gravity_scale), B_COLUMN(max_extent)};
+    for (int k = 0; k < (int)(sizeof same / sizeof same[0]); ++k) {
+        if (row[same[k]] != predicted[same[k]]) {
+            return ts_reader_fail(r, "body %d's column %d is %g, not what its mass data and settings give (%g)",
+                                  (int)id, same[k], (double)column_value(row, same[k]),
+                                  (double)column_value(predicted, same[k]));
+        }
+    }
+    float threshold = column_value(row, B_COLUMN(sleep_threshold)), timer = column_value(row, B_COLUMN(sleep_time));
+    if (!(threshold >= 0.0f || threshold == -1.0f) || !ts_is_finite(threshold) || !(timer >= 0.0f) ||
+        !ts_is_finite(timer)) {
+        return ts_reader_fail(r, "body %d's sleep threshold or timer (%g, %g) is out of range", (int)id,
+                              (double)threshold, (double)timer);
+    }
+    if (column_value(row, B_COLUMN(sphere_radius)) > 0.0f || column_value(row, B_COLUMN(box_hx)) > 0.0f) {
+        for (int c = B_COLUMN(sphere_radius); c <= B_COLUMN(fat_uz); ++c) {
+            if (row[c] != predicted[c]) {
+                return ts_reader_fail(r, "body %d's bounds column %d is %g, not its only shape's (%g)", (int)id, c,
+                                      (double)column_value(row, c), (double)column_value(predicted, c));
+            }
+        }
+    }
+    return true;
+}
+
 /* Checks one body's row (its slot i) after reading it; false after failing. */
 static bool check_body_row(ts_reader *r, const ts_records *records, const ts_body_store *s, int32_t i,
-                           const uint32_t row[TS_BODY_COLUMNS])
+                           const uint32_t row[TS_BODY_COLUMNS], const uint32_t predicted[TS_BODY_COLUMNS])
 {
     int32_t id = s->table.id_of_slot[i];
     const ts_body *body = records->bodies + id;
@@ -146,6 +197,16 @@ static bool check_body_row(ts_reader *r, const ts_records *records, const ts_bod
             return ts_reader_fail(r, "body %d's pose or velocity (column %d: %g) is not finite or out of range",
                                   (int)id, c, (double)value);
         }
+    }
+    /* a unit rotation (a zero one made NaN when the step normalised it) */
+    ts_quat q = {column_value(row, B_COLUMN(qx)), column_value(row, B_COLUMN(qy)), column_value(row, B_COLUMN(qz)),
+                 column_value(row, B_COLUMN(qw))};
+    if (!ts_unit_rotation(q)) {
+        return ts_reader_fail(r, "body %d's rotation (%g, %g, %g, %g) is not unit", (int)id, (double)q.x,
+                              (double)q.y, (double)q.z, (double)q.w);
+    }
+    if (!check_body_columns(r, id, row, predicted)) {
+        return false;
     }
     if ((int32_t)row[B_COLUMN(first_shape)] != body->first_shape ||
         (int32_t)row[B_COLUMN(edges)] != body->contact_count + body->joint_count) {
@@ -186,6 +247,8 @@ ts_load_status ts_body_store_load(ts_reader *r, ts_records *records, ts_body_pre
             for (int c = B_COLUMN(inv_iw_xx); c <= B_COLUMN(inv_iw_yz); ++c) {
                 rows[j][c] = 0; /* the world inverse inertia: the solver's, each step (see the top of this file) */
             }
+            uint32_t predicted[TS_BODY_COLUMNS];
+            memcpy(predicted, rows[j], sizeof predicted);
             uint64_t mask = ts_get_varint(r);
             if (mask >> bits != 0) {
                 ts_reader_fail(r, "body %d's column mask names a column that is never written", (int)id);
@@ -197,7 +260,7 @@ ts_load_status ts_body_store_load(ts_reader *r, ts_records *records, ts_body_pre
                 }
             }
             if (!r->failed) {
-                check_body_row(r, records, s, i, rows[j]);
+                check_body_row(r, records, s, i, rows[j], predicted);
             }
         }
         for (int c = 0; c < TS_BODY_COLUMNS && !r->failed; ++c) {
@@ -398,6 +461,58 @@ static bool contact_float(int c)
            c != C_INDEX(sat_feature);
 }
 
+/* What a contact's row holds beyond finite values: the shapes' mixed
+ * friction (>= 0) and restitution (in [0, 1]); a unit normal when it
+ * touches (a normal of (0, 1e-44, 0) made NaN tangents in the next step:
+ * the fuzzer's find), else a zero or unit one; anchors near its shapes;
+ * kept impulses (friction, twist, each point's normal one) that its
+ * bodies can take (ts_usable_impulse). */
+static void check_contact_row(ts_reader *r, const ts_records *records, int32_t i, const uint32_t *row, int32_t points)
+{
+    float v[ROW_LENGTH];
+    memcpy(v, row, sizeof v);
+    if (!(v[C_FRICTION] >= 0.0f) || !(v[C_RESTITUTION] >= 0.0f && v[C_RESTITUTION] <= 1.0f)) {
+        ts_reader_fail(r, "contact slot %d's friction or restitution (%g, %g) is out of range", (int)i,
+                       (double)v[C_FRICTION], (double)v[C_RESTITUTION]);
+        return;
+    }
+    ts_vec3 normal = {v[C_INDEX(nx)], v[C_INDEX(ny)], v[C_INDEX(nz)]};
+    bool zero = normal.x == 0.0f && normal.y == 0.0f && normal.z == 0.0f;
+    if (points > 0 ? !ts_unit_vector(normal) : !(zero || ts_unit_vector(normal))) {
+        ts_reader_fail(r, "contact slot %d's normal (%g, %g, %g) is not unit", (int)i, (double)normal.x,
+                       (double)normal.y, (double)normal.z);
+        return;
+    }
+    /* the shift between the mass centres and each point's anchor (from A's
+     * centre) within the two shapes' reach, twice, and TS_MAX_EXTENT for a
+     * speculative gap (an anchor of 9e18 m made the next step's torques
+     * overflow: the fuzzer's find) */
+    float reach = 2.0f * (ts_shape_reach(records->shapes + row[C_SHAPE_A]) +
+                          ts_shape_reach(records->shapes + row[C_SHAPE_B])) + TS_MAX_EXTENT;
+    bool near = ts_within_reach((ts_vec3){v[C_SHIFT], v[C_SHIFT + 1], v[C_SHIFT + 2]}, reach);
+    enum { ANCHOR_X = C_PER_CONTACT + TS_CONTACT_POINTS * (C_INDEX(anchor_ax) - C_PER_CONTACT) };
+    for (int k = 0; k < points; ++k) {
+        const float *a = v + ANCHOR_X + k;
+        near = near && ts_within_reach((ts_vec3){a[0], a[TS_CONTACT_POINTS], a[2 * TS_CONTACT_POINTS]}, reach);
+    }
+    if (!near) {
+        ts_reader_fail(r, "contact slot %d's anchors or centre shift reach beyond its shapes (%g m)", (int)i,
+                       (double)reach);
+        return;
+    }
+    const int32_t bodies[2] = {(int32_t)row[C_BODY_A], (int32_t)row[C_BODY_B]};
+    enum { NORMAL_IMPULSE = C_PER_CONTACT + TS_CONTACT_POINTS * (C_INDEX(normal_impulse) - C_PER_CONTACT) };
+    for (int c = 0; c < 3 + TS_CONTACT_POINTS; ++c) {
+        int column = c < 3 ? C_INDEX(friction_impulse1) + c : NORMAL_IMPULSE + c - 3;
+        bool angular = column == C_INDEX(twist_impulse);
+        if (!ts_usable_impulse(records, bodies, v[column], angular)) {
+            ts_reader_fail(r, "contact slot %d's kept impulse %d is %g, more than its bodies can take", (int)i,
+                           column, (double)v[column]);
+            return;
+        }
+    }
+}
+
 /* Reads contact slot i into a row (see CHUNK); fails through the reader. */
 static void load_contact_row(ts_reader *r, const ts_records *records, int32_t i, uint32_t *row)
 {
@@ -450,6 +565,9 @@ static void load_contact_row(ts_reader *r, const ts_records *records, int32_t i,
         if (!ts_is_finite(value) || !(value >= -TS_MAX_FORCE && value <= TS_MAX_FORCE)) {
             ts_reader_fail(r, "contact slot %d's value %d is %g", (int)i, c, (double)value);
         }
+    }
+    if (!r->failed) {
+        check_contact_row(r, records, i, row, points);
     }
 }
 

@@ -3,7 +3,10 @@
 
 #include "base/alloc.h"
 #include "base/math3.h"
+#include "soa/snapshot_ranges.h"
+#include "tessera/limits.h"
 
+#include <float.h>
 #include <string.h>
 
 void ts_ball_export_kept_w1(const ts_joint_scratch *s, float *kept);
@@ -91,6 +94,47 @@ void ts_solver_save(ts_writer *w, ts_solver *solver, ts_records *records, const 
 static bool positive(float v) { return v > 0.0f && ts_is_finite(v); }
 static bool non_negative(float v) { return v >= 0.0f && ts_is_finite(v); }
 
+/* A kept ball lane as a step leaves it (ball_joint.c: arms, gap, K^-1,
+ * impulse, anchors, centre offset): its impulse the joint's own (the save
+ * flushed the lanes' into the records first), its arms and anchors within
+ * the reach of a frame (TS_MAX_OFFSET) from a mass centre, its gap and
+ * centre offset within that of two bodies (TS_MAX_EXTENT), and K^-1, an
+ * effective mass, at most the lighter dynamic body's mass (twice, for
+ * rounding). A crafted impulse of -1.4e25 N s and anchors of 6e37 m made
+ * the next step overflow: the fuzzer's find. */
+static bool usable_lane(const ts_records *records, const ts_joint *j, const float *kept)
+{
+    enum { ARM_A = 0, ARM_B = 3, GAP = 6, K = 9, IMPULSE = 15, ANCHOR_A = 18, ANCHOR_B = 21, DELTA = 24 };
+    const float arm = 4.0f * TS_MAX_OFFSET, apart = 4.0f * TS_MAX_EXTENT;
+    ts_vec3 impulse = {kept[IMPULSE], kept[IMPULSE + 1], kept[IMPULSE + 2]};
+    if (memcmp(&impulse, &j->impulses.linear, sizeof impulse) != 0) {
+        return false;
+    }
+    int32_t offsets[4] = {ARM_A, ARM_B, ANCHOR_A, ANCHOR_B};
+    for (int k = 0; k < 4; ++k) {
+        if (!ts_within_reach((ts_vec3){kept[offsets[k]], kept[offsets[k] + 1], kept[offsets[k] + 2]}, arm)) {
+            return false;
+        }
+    }
+    if (!ts_within_reach((ts_vec3){kept[GAP], kept[GAP + 1], kept[GAP + 2]}, apart) ||
+        !ts_within_reach((ts_vec3){kept[DELTA], kept[DELTA + 1], kept[DELTA + 2]}, apart)) {
+        return false;
+    }
+    float lighter = FLT_MAX; /* no dynamic body: no bound */
+    for (int side = 0; side < 2; ++side) {
+        const ts_body *b = records->bodies + j->edges[side].body;
+        if (b->type == TS_BODY_DYNAMIC && b->mass_data.mass < lighter) {
+            lighter = b->mass_data.mass;
+        }
+    }
+    for (int k = K; k < K + 6; ++k) {
+        if (!(kept[k] >= -2.0f * lighter && kept[k] <= 2.0f * lighter)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static ts_load_status load_kept(ts_reader *r, ts_solver *solver, const ts_records *records)
 {
     ts_joint_scratch *s = &solver->joint_scratch;
@@ -126,6 +170,10 @@ static ts_load_status load_kept(ts_reader *r, ts_solver *solver, const ts_record
                 ts_reader_fail(r, "kept ball lane of joint %d is not finite", (int)id);
             }
         }
+        if (!r->failed && !usable_lane(records, records->joints + id, kept + 1)) {
+            ts_reader_fail(r, "kept ball lane of joint %d is not one a step leaves (its impulse, arms, gap or "
+                              "effective mass)", (int)id);
+        }
     }
     return r->failed ? TS_LOAD_INVALID : TS_LOAD_OK;
 }
@@ -144,7 +192,8 @@ ts_load_status ts_solver_load(ts_reader *r, ts_solver *solver, const ts_records 
     }
     if (type > TS_SOLVER_XPBD || substeps < 1 || substeps > 64 || flags > 7 || !ts_is_finite(v[0]) ||
         !ts_is_finite(v[1]) || !ts_is_finite(v[2]) || !positive(v[3]) || !non_negative(v[4]) || !positive(v[5]) ||
-        !(v[6] >= 1.0f && v[6] <= 1.0e30f) || !non_negative(v[7]) || !positive(v[8]) || !non_negative(v[9])) {
+        !(v[6] >= 1.0f && v[6] <= 1.0e30f) || !non_negative(v[7]) || !positive(v[8]) || !non_negative(v[9]) ||
+        !ts_within_reach((ts_vec3){v[0], v[1], v[2]}, TS_MAX_GRAVITY) || !(v[5] <= TS_MAX_SPEED)) {
         ts_reader_fail(r, "a solver setting is out of range (solver %u, %llu substeps)", (unsigned)type,
                        (unsigned long long)substeps);
         return TS_LOAD_INVALID;

@@ -144,15 +144,45 @@ static ts_mass_data mass_from_shapes(const ts_records *records, const ts_body *b
     return solid ? ts_mass_finish(&acc) : (ts_mass_data){1.0f, {0, 0, 0}, {0.1f, 0.1f, 0.1f}, {0, 0, 0, 1}};
 }
 
+/* As api/body_mass.c's ts_mass_is_usable, which the API asks of every
+ * shape's own mass (it may join a dynamic body later) and of every dynamic
+ * body's: positive, at most TS_MAX_MASS and TS_MAX_MASS_INERTIA, with a
+ * finite inverse (a sphere of radius 1e37 on a static body has an infinite
+ * mass: the API refuses it, so the loader does). */
+static bool usable(float value, float bound)
+{
+    return ts_is_finite(value) && value > 0.0f && value <= bound && ts_is_finite(1.0f / value);
+}
+
+static bool usable_mass(float mass, ts_vec3 inertia)
+{
+    return usable(mass, TS_MAX_MASS) && usable(inertia.x, TS_MAX_MASS_INERTIA) &&
+           usable(inertia.y, TS_MAX_MASS_INERTIA) && usable(inertia.z, TS_MAX_MASS_INERTIA);
+}
+
 static ts_load_status load_shapes(ts_reader *r, ts_world *world)
 {
     ts_load_status status = ts_shapes_load(r, &world->records);
     const ts_records *records = &world->records;
+    for (int32_t i = 0; i < records->shape_ids.next_index && status == TS_LOAD_OK; ++i) {
+        const ts_shape *shape = records->shapes + i;
+        ts_shape_mass own = shape->alive ? ts_shape_compute_mass(shape) : (ts_shape_mass){0};
+        if (shape->alive && !usable_mass(own.mass, own.inertia)) {
+            ts_reader_fail(r, "shape %d's size and density give unusable mass properties (mass %g)", (int)i,
+                           (double)own.mass);
+            status = TS_LOAD_INVALID;
+        }
+    }
     for (int32_t i = 0; i < records->body_ids.next_index && status == TS_LOAD_OK; ++i) {
         const ts_body *b = records->bodies + i;
         ts_mass_data expected = b->alive ? mass_from_shapes(records, b) : b->mass_data;
         if (memcmp(&expected, &b->mass_data, sizeof expected) != 0) {
             ts_reader_fail(r, "body %d's mass data is not what its shapes give", (int)i);
+            status = TS_LOAD_INVALID;
+        } else if (b->alive && b->type == TS_BODY_DYNAMIC &&
+                   !usable_mass(b->mass_data.mass, b->mass_data.principal_inertia)) {
+            ts_reader_fail(r, "body %d's shapes give unusable mass properties (mass %g)", (int)i,
+                           (double)b->mass_data.mass);
             status = TS_LOAD_INVALID;
         }
     }

@@ -5,10 +5,12 @@
  * header). A world that loads is stepped three times and saved again.
  * Build: cmake -DTESSERA_FUZZ=ON with clang (tests/fuzz/CMakeLists.txt);
  * seeds: tests/fuzz/snapshot_corpus/ (made by snapshot_seeds.c); how to
- * run it: docs/snapshots.md. */
+ * run it: docs/snapshots.md. FUZZ_TRACE=1 prints the load's result and
+ * each step's (to read an input: a step that holds a body says so). */
 #include "tessera/tessera.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,9 +41,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ts_world_def def = ts_default_world_def();
     def.threads = 1;
     ts_world_id world;
-    if (ts_world_load(file, size + 32, &def, &world) == TS_OK) {
+    bool trace = getenv("FUZZ_TRACE") != NULL;
+    ts_result loaded = ts_world_load(file, size + 32, &def, &world);
+    if (trace) {
+        fprintf(stderr, "load: %s %s\n", ts_result_name(loaded), loaded == TS_OK ? "" : ts_last_error());
+    }
+    if (loaded == TS_OK) {
         for (int i = 0; i < 3; ++i) {
-            ts_world_step(world, 1.0f / 60.0f);
+            ts_result stepped = ts_world_step(world, 1.0f / 60.0f);
+            if (trace) {
+                fprintf(stderr, "step %d: %s %s\n", i, ts_result_name(stepped), stepped == TS_OK ? "" : ts_last_error());
+            }
         }
         size_t bytes = 0;
         ts_world_save(world, NULL, 0, &bytes);
