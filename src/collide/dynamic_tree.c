@@ -370,11 +370,13 @@ int ts_tree_create_proxy(ts_dynamic_tree *tree, ts_aabb fat_aabb, uint64_t categ
     return proxy;
 }
 
+#ifndef NDEBUG /* for the asserts only */
 static inline bool is_proxy(const ts_dynamic_tree *tree, int proxy)
 {
     return 0 <= proxy && proxy < tree->node_capacity &&
            tree->nodes[proxy].flags == (TS_TREE_NODE_ALLOCATED | TS_TREE_NODE_LEAF);
 }
+#endif
 
 void ts_tree_destroy_proxy(ts_dynamic_tree *tree, int proxy)
 {
