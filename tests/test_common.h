@@ -100,6 +100,24 @@ static inline ts_world_id test_world(int substeps, int threads)
     return world;
 }
 
+/* Whether a body's pose and velocities, read through the getters, are all
+ * finite. */
+static inline bool test_body_is_finite(ts_body_id body)
+{
+    ts_transform t;
+    ts_vec3 v, w;
+    assert_ok(ts_body_get_transform(body, &t));
+    assert_ok(ts_body_get_linear_velocity(body, &v));
+    assert_ok(ts_body_get_angular_velocity(body, &w));
+    const float values[] = {t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w, v.x, v.y, v.z, w.x, w.y, w.z};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; ++i) {
+        if (!isfinite(values[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Whether this build has SIMD width `width` (-DTESSERA_WIDTHS): a world
  * of that width can be made. */
 static inline bool test_width_built(int width)

@@ -39,22 +39,6 @@ static uint64_t hash_of(ts_world_id world)
     return h;
 }
 
-static bool body_is_finite(ts_body_id body)
-{
-    ts_transform t;
-    ts_vec3 v, w;
-    assert_ok(ts_body_get_transform(body, &t));
-    assert_ok(ts_body_get_linear_velocity(body, &v));
-    assert_ok(ts_body_get_angular_velocity(body, &w));
-    const float values[] = {t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w, v.x, v.y, v.z, w.x, w.y, w.z};
-    for (size_t i = 0; i < sizeof values / sizeof values[0]; ++i) {
-        if (!isfinite(values[i])) {
-            return false;
-        }
-    }
-    return true;
-}
-
 enum { FAULT_COUNT = 7 };
 
 /* Fault k on box `body` of `world`; returns the call's result. */
@@ -180,7 +164,7 @@ static void test_overflow_contained(void **state)
         }
     }
     for (int i = 0; i < PILE; ++i) {
-        assert_true(body_is_finite(boxes[i]));
+        assert_true(test_body_is_finite(boxes[i]));
     }
     uint64_t contained = test_hash_bodies(0, boxes, PILE);
     size_t size = 0;
@@ -201,7 +185,7 @@ static void test_overflow_contained(void **state)
     assert_true(hash_of(world) == world_hash);
     assert_ok(ts_body_set_position(dust, (ts_vec3){0, 20, 0}));
     assert_ok(ts_world_step(world, 1.0f / 60.0f));
-    assert_true(body_is_finite(dust));
+    assert_true(test_body_is_finite(dust));
     uint64_t contained_moved = test_hash_bodies(0, boxes, PILE);
     assert_ok(ts_destroy_body(dust));
     assert_ok(ts_world_get_body_faults(world, faults, 2, &count));

@@ -14,22 +14,6 @@
 
 ts_world *ts_world_lookup(ts_world_id id, const char *function); /* api/world.h */
 
-static bool body_is_finite(ts_body_id body)
-{
-    ts_transform t;
-    ts_vec3 v, w;
-    assert_ok(ts_body_get_transform(body, &t));
-    assert_ok(ts_body_get_linear_velocity(body, &v));
-    assert_ok(ts_body_get_angular_velocity(body, &w));
-    const float values[] = {t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w, v.x, v.y, v.z, w.x, w.y, w.z};
-    for (size_t i = 0; i < sizeof values / sizeof values[0]; ++i) {
-        if (!isfinite(values[i])) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* The body store's first_shape column (the bounds update walks a body's
  * shapes from it) names the body's first shape, or -1. */
 static void assert_first_shape_column(ts_world_id world_id, ts_body_id body)
@@ -66,7 +50,7 @@ static void test_refused_shape_leaves_no_dead_shape(void **state)
     }
     ts_vec3 p;
     assert_ok(ts_body_get_position(body, &p));
-    assert_true(p.y < -1.0f && body_is_finite(body)); /* 0.5 s of free fall: 1.25 m */
+    assert_true(p.y < -1.0f && test_body_is_finite(body)); /* 0.5 s of free fall: 1.25 m */
 
     /* The same with a shape already on the body: the refused second one
      * must not stay in the columns either (the body's only shape is a
@@ -82,7 +66,7 @@ static void test_refused_shape_leaves_no_dead_shape(void **state)
     for (int i = 0; i < 30; ++i) {
         assert_ok(ts_world_step(world, 1.0f / 60.0f));
     }
-    assert_true(body_is_finite(second));
+    assert_true(test_body_is_finite(second));
     assert_ok(ts_destroy_world(world));
 
     /* A shape refused for want of memory (its proxy or the move buffer) is
@@ -117,7 +101,7 @@ static void test_refused_shape_leaves_no_dead_shape(void **state)
             for (int i = 0; i < 3; ++i) {
                 assert_ok(ts_world_step(world, 1.0f / 60.0f));
             }
-            assert_true(body_is_finite(b));
+            assert_true(test_body_is_finite(b));
             assert_ok(ts_destroy_world(world));
             if (!ts_shape_id_is_null(made)) {
                 break; /* it needed fewer than n allocations */
@@ -158,12 +142,12 @@ static void test_absurd_input_never_becomes_nan(void **state)
         ts_box box = {{0.5f, 0.25f, 0.1f}};
         assert_false(ts_shape_id_is_null(ts_create_box_shape(spinner, &shape, &box)));
         (void)ts_world_step(world, 1.0f / 60.0f);
-        assert_true(body_is_finite(spinner));
+        assert_true(test_body_is_finite(spinner));
     }
     ts_body_id plain = test_box(world, TS_BODY_DYNAMIC, (ts_vec3){5, 0, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 0.25f, 0.1f}, 1.0f);
     if (ts_body_set_angular_velocity(plain, (ts_vec3){-0.085f, 0, 1e30f}) == TS_OK) {
         (void)ts_world_step(world, 1.0f / 60.0f);
-        assert_true(body_is_finite(plain));
+        assert_true(test_body_is_finite(plain));
     }
     assert_ok(ts_destroy_world(world));
 
@@ -180,7 +164,7 @@ static void test_absurd_input_never_becomes_nan(void **state)
         }
     }
     for (int i = 0; i < PILE; ++i) {
-        assert_true(body_is_finite(boxes[i]));
+        assert_true(test_body_is_finite(boxes[i]));
     }
     assert_int_not_equal(ts_world_set_gravity(world, (ts_vec3){0, -1e38f, 0}), TS_OK);
     assert_int_not_equal(ts_world_step(world, 1e30f), TS_OK);
@@ -188,7 +172,7 @@ static void test_absurd_input_never_becomes_nan(void **state)
         (void)ts_world_step(world, 1.0f / 60.0f);
     }
     for (int i = 0; i < PILE; ++i) {
-        assert_true(body_is_finite(boxes[i]));
+        assert_true(test_body_is_finite(boxes[i]));
     }
     assert_ok(ts_destroy_world(world));
 }
@@ -226,7 +210,7 @@ static void test_violated_fixed_joint_stays_bounded(void **state)
             assert_ok(ts_body_get_position(body, &before));
             for (int i = 0; i < 40; ++i) {
                 (void)ts_world_step(world, 1.0f / 60.0f);
-                assert_true(body_is_finite(body) && body_is_finite(anchor));
+                assert_true(test_body_is_finite(body) && test_body_is_finite(anchor));
                 ts_vec3 w, p;
                 assert_ok(ts_body_get_angular_velocity(body, &w));
                 assert_ok(ts_body_get_position(body, &p));
