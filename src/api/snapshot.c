@@ -41,23 +41,8 @@ ts_result ts_world_save(ts_world_id id, void *buffer, size_t capacity, size_t *s
     if (world == NULL) {
         return TS_ERROR_STALE_ID;
     }
-    /* Format version 1 holds spheres, boxes and capsules; hulls, meshes and
-     * heightfields (issue 26, merged after it) are not saved yet. */
-    for (int32_t i = 0; i < world->records.shape_ids.next_index; ++i) {
-        const ts_shape *shape = world->records.shapes + i;
-        if (shape->alive && shape->type > TS_SHAPE_CAPSULE) {
-            return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
-                           "shape %d is a hull, mesh or heightfield (type %d): snapshots do not hold these yet",
-                           (int)i, (int)shape->type);
-        }
-        if (shape->alive && shape->is_sensor) { /* the format has no sensor flag: it would load as a solid shape */
-            return ts_fail(TS_ERROR_UNSUPPORTED, __func__, "shape %d is a sensor: snapshots do not hold these yet",
-                           (int)i);
-        }
-    }
-    /* Nor custom constraints (issue 25, merged after format 1; motion locks,
-     * planar worlds and speed limits came in format 2): such a world is
-     * refused rather than resumed differently. */
+    /* Format 3 holds every shape, sensor and constraint; a faulted body
+     * (its state overflowed, held out of the step) is refused. */
     for (int32_t i = 0; i < world->records.body_ids.next_index; ++i) {
         const ts_body *body = world->records.bodies + i;
         if (body->alive && body->faulted) {
@@ -65,13 +50,6 @@ ts_result ts_world_save(ts_world_id id, void *buffer, size_t capacity, size_t *s
                            "body %d was taken out after its state overflowed (ts_world_get_body_faults): snapshots do "
                            "not hold faulted bodies; destroy it first",
                            (int)i);
-        }
-    }
-    for (int32_t i = 0; i < world->records.joint_ids.next_index; ++i) {
-        const ts_joint *joint = world->records.joints + i;
-        if (joint->alive && joint->type == TS_JOINT_CUSTOM) {
-            return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
-                           "joint %d is a custom constraint: snapshots do not hold these yet", (int)i);
         }
     }
     ts_writer w = {buffer, capacity, 0};
@@ -156,7 +134,45 @@ static ts_result create_error(void)
     return TS_ERROR_OUT_OF_RANGE;
 }
 
+ts_snapshot_load_options ts_default_snapshot_load_options(void) { return (ts_snapshot_load_options){NULL, NULL}; }
+
+/* Each custom constraint's callback from the resolver (their contexts hold
+ * the saved pointers as numbers until then). */
+static ts_result resolve_constraints(ts_world *world, const ts_snapshot_load_options *options, const char *fn)
+{
+    ts_records *records = &world->records;
+    for (int32_t i = 0; i < records->joint_ids.next_index; ++i) {
+        ts_joint *j = records->joints + i;
+        if (!j->alive || j->type != TS_JOINT_CUSTOM) {
+            continue;
+        }
+        if (options == NULL || options->resolve_constraint == NULL) {
+            return ts_fail(TS_ERROR_INVALID_OPERATION, fn,
+                           "joint %d is a custom constraint, whose callback a snapshot cannot hold: load with "
+                           "ts_world_load_with and a resolve_constraint that gives it back",
+                           (int)i);
+        }
+        ts_constraint_fn *evaluate = NULL;
+        void *context = j->custom.context;
+        if (!options->resolve_constraint(ts_joint_id_of(records, i), j->user_data, j->custom.context,
+                                         options->resolver_context, &evaluate, &context) ||
+            evaluate == NULL) {
+            return ts_fail(TS_ERROR_INVALID_OPERATION, fn,
+                           "the resolver gave custom constraint %d (user_data %p) no callback", (int)i, j->user_data);
+        }
+        j->custom.evaluate = evaluate;
+        j->custom.context = context;
+    }
+    return TS_OK;
+}
+
 ts_result ts_world_load(const void *data, size_t size, const ts_world_def *def, ts_world_id *world_id)
+{
+    return ts_world_load_with(data, size, def, NULL, world_id);
+}
+
+ts_result ts_world_load_with(const void *data, size_t size, const ts_world_def *def,
+                             const ts_snapshot_load_options *options, ts_world_id *world_id)
 {
     TS_CHECK_NOT_NULL(world_id, __func__);
     *world_id = TS_NULL_WORLD_ID;
@@ -182,6 +198,11 @@ ts_result ts_world_load(const void *data, size_t size, const ts_world_def *def, 
             return ts_fail(result, __func__, "the allocator returned NULL");
         }
         return ts_fail(result, __func__, "%s", message);
+    }
+    result = resolve_constraints(world, options, __func__);
+    if (result != TS_OK) {
+        ts_destroy_world(id);
+        return result;
     }
     *world_id = id;
     return TS_OK;
@@ -217,6 +238,12 @@ ts_result ts_world_save_file(ts_world_id id, const char *path)
 
 ts_result ts_world_load_file(const char *path, const ts_world_def *def, ts_world_id *world)
 {
+    return ts_world_load_file_with(path, def, NULL, world);
+}
+
+ts_result ts_world_load_file_with(const char *path, const ts_world_def *def, const ts_snapshot_load_options *options,
+                                  ts_world_id *world)
+{
     TS_CHECK_NOT_NULL(world, __func__);
     *world = TS_NULL_WORLD_ID;
     TS_CHECK_NOT_NULL(path, __func__);
@@ -247,7 +274,7 @@ ts_result ts_world_load_file(const char *path, const ts_world_def *def, ts_world
         result = data == NULL ? ts_fail(TS_ERROR_OUT_OF_MEMORY, __func__, "no memory to read '%s'", path)
                               : ts_fail(TS_ERROR_IO, __func__, "cannot read '%s': %s", path, strerror(error));
     } else {
-        result = ts_world_load(data, size, def, world);
+        result = ts_world_load_with(data, size, def, options, world);
     }
     free(data);
     return result;

@@ -106,6 +106,15 @@ void *ts_geometry_alloc(ts_geometry_store *store, const ts_allocator *allocator,
     return data_of(b);
 }
 
+void ts_geometry_retain(const void *data) { block_of(data)->refs += 1; }
+
+const ts_vec3 *ts_geometry_points(const void *data, int *count)
+{
+    ts_geometry_block *b = block_of(data);
+    *count = b->point_count;
+    return b->point_count > 0 ? points_of(b) : NULL;
+}
+
 void ts_geometry_release(ts_geometry_store *store, const ts_allocator *allocator, const void *data)
 {
     ts_geometry_block *b = block_of(data);

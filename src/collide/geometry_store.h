@@ -33,6 +33,14 @@ const void *ts_geometry_find(ts_geometry_store *store, uint64_t key, const ts_ve
 void *ts_geometry_alloc(ts_geometry_store *store, const ts_allocator *allocator, size_t size, uint64_t key,
                         const ts_vec3 *points, int count);
 
+/* One reference more to the block holding data (a loaded snapshot's
+ * shapes that share a hull, collide/geometry_snapshot.c). */
+void ts_geometry_retain(const void *data);
+
+/* The input points a shared block was made from (its count in *count);
+ * NULL with 0 for a block that is not shared (a mesh, a heightfield). */
+const ts_vec3 *ts_geometry_points(const void *data, int *count);
+
 /* One reference less to the block holding data; the last frees it. */
 void ts_geometry_release(ts_geometry_store *store, const ts_allocator *allocator, const void *data);
 

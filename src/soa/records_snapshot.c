@@ -307,6 +307,7 @@ enum {
     SHAPE_TREE_MOVABLE = 128,
     SHAPE_ENLARGED = 256,
     SHAPE_IN_MOVE_BUFFER = 512,
+    SHAPE_SENSOR = 1024, /* format 3 */
 };
 
 /* The shape's frame in its body's simulation frame, as the mass update
@@ -329,7 +330,7 @@ static void put_geometry(ts_writer *w, const ts_shape *s)
         ts_put_f32(w, s->geometry.capsule.half_height);
         ts_put_f32(w, s->geometry.capsule.radius);
         break;
-    default: break;
+    default: break; /* hulls, meshes, heightfields: their blocks in the GEOM section (collide/geometry_snapshot.c) */
     }
 }
 
@@ -354,7 +355,10 @@ static void get_geometry(ts_reader *r, ts_shape *s, int32_t index)
         ok = s->geometry.capsule.half_height >= 0.0f && s->geometry.capsule.radius > 0.0f &&
              ts_is_finite(s->geometry.capsule.half_height) && ts_is_finite(s->geometry.capsule.radius);
         break;
-    default: ok = false; break;
+    default: /* format 3's hulls, meshes and heightfields: built from the GEOM section */
+        ok = r->version >= 3 && s->type < TS_SHAPE_TYPE_COUNT;
+        s->geometry.hull.data = NULL;
+        break;
     }
     if (!ok) {
         ts_reader_fail(r, "shape %d (type %d) has a size out of range", (int)index, (int)s->type);
@@ -385,7 +389,7 @@ void ts_shapes_save(ts_writer *w, const ts_records *records)
                         (memcmp(&s->filter, &default_filter, sizeof default_filter) != 0 ? SHAPE_FILTER : 0) |
                         (s->user_data != NULL ? SHAPE_USER_DATA : 0) |
                         (s->tree == 1 ? SHAPE_TREE_MOVABLE : 0) | (s->enlarged ? SHAPE_ENLARGED : 0) |
-                        (s->in_move_buffer ? SHAPE_IN_MOVE_BUFFER : 0);
+                        (s->in_move_buffer ? SHAPE_IN_MOVE_BUFFER : 0) | (s->is_sensor ? SHAPE_SENSOR : 0);
         ts_put_u8(w, (uint8_t)s->type);
         ts_put_varint(w, mask);
         ts_put_varint(w, (uint64_t)s->body);
@@ -468,7 +472,7 @@ ts_load_status ts_shapes_load(ts_reader *r, ts_records *records)
         }
         uint8_t type = ts_get_u8(r);
         uint64_t mask = ts_get_varint(r);
-        if (type >= TS_SHAPE_TYPE_COUNT || mask >= 1024) {
+        if (type >= TS_SHAPE_TYPE_COUNT || mask >= (r->version >= 3 ? 2048u : 1024u)) {
             ts_reader_fail(r, "shape %d has type %u and mask %llu", (int)i, (unsigned)type, (unsigned long long)mask);
             break;
         }
@@ -495,6 +499,12 @@ ts_load_status ts_shapes_load(ts_reader *r, ts_records *records)
         s->tree = (mask & SHAPE_TREE_MOVABLE) ? 1 : 0;
         s->enlarged = (mask & SHAPE_ENLARGED) != 0;
         s->in_move_buffer = (mask & SHAPE_IN_MOVE_BUFFER) != 0;
+        s->is_sensor = (mask & SHAPE_SENSOR) != 0;
+        if (!r->failed && (s->type == TS_SHAPE_MESH || s->type == TS_SHAPE_HEIGHTFIELD) &&
+            records->bodies[s->body].type == TS_BODY_DYNAMIC) {
+            ts_reader_fail(r, "shape %d is a mesh or heightfield on dynamic body %d (the API refuses it)", (int)i,
+                           (int)s->body);
+        }
         s->fat_aabb.lower = get_vec3(r);
         s->fat_aabb.upper = get_vec3(r);
         if (!r->failed && (!finite_transform(s->local) || !finite_transform(s->sim_local) ||
@@ -558,9 +568,17 @@ static int32_t *joint_count(ts_records *records, int32_t body) { return &records
 static int32_t *joint_edge(ts_records *records, int32_t key) { return &records->joints[key >> 1].edges[key & 1].body; }
 static bool joint_alive(const ts_records *records, int32_t index) { return records->joints[index].alive; }
 
+/* Side 1 of a one-body custom constraint is in no list (api/joint.c). */
+static bool joint_listed(const ts_records *records, int32_t key)
+{
+    const ts_joint *j = records->joints + (key >> 1);
+    return (key & 1) == 0 || j->edges[1].body != j->edges[0].body;
+}
+
 static ts_edge_lists joint_lists(const ts_records *records)
 {
-    return (ts_edge_lists){joint_head, joint_count, joint_edge, joint_alive, records->joint_ids.next_index};
+    return (ts_edge_lists){joint_head, joint_count, joint_edge, joint_alive, records->joint_ids.next_index,
+                           joint_listed};
 }
 
 void ts_joints_save(ts_writer *w, const ts_records *records)
@@ -579,7 +597,13 @@ void ts_joints_save(ts_writer *w, const ts_records *records)
         ts_put_varint(w, (uint64_t)j->edges[1].body);
         put_transform(w, j->local_frame[0]);
         put_transform(w, j->local_frame[1]);
-        put_axis(w, &j->axis);
+        if (j->type == TS_JOINT_CUSTOM) { /* format 3: all but the callback, whose context goes as a number */
+            ts_put_u8(w, (uint8_t)j->custom.row_count);
+            ts_put_u8(w, (uint8_t)((j->custom.dropped ? 1 : 0) | (j->custom.reported ? 2 : 0)));
+            ts_put_u64(w, (uint64_t)(uintptr_t)j->custom.context);
+        } else {
+            put_axis(w, &j->axis);
+        }
         ts_put_f32(w, j->length);
         ts_put_u64(w, (uint64_t)(uintptr_t)j->user_data);
         put_vec3(w, j->impulses.linear);
@@ -617,7 +641,7 @@ ts_load_status ts_joints_load(ts_reader *r, ts_records *records)
             continue;
         }
         uint8_t type = ts_get_u8(r);
-        if (type >= TS_JOINT_TYPE_COUNT) {
+        if (type >= TS_JOINT_TYPE_COUNT || (type == TS_JOINT_CUSTOM && r->version < 3)) {
             ts_reader_fail(r, "joint %d has type %u", (int)i, (unsigned)type);
             break;
         }
@@ -629,12 +653,24 @@ ts_load_status ts_joints_load(ts_reader *r, ts_records *records)
                 ts_reader_fail(r, "joint %d's body %d is not alive", (int)i, (int)j->edges[side].body);
             }
         }
-        if (!r->failed && j->edges[0].body == j->edges[1].body) {
+        /* a custom constraint on one body takes it twice, its side 1 in no list */
+        if (!r->failed && j->edges[0].body == j->edges[1].body && j->type != TS_JOINT_CUSTOM) {
             ts_reader_fail(r, "joint %d joins body %d to itself", (int)i, (int)j->edges[0].body);
         }
         j->local_frame[0] = get_transform(r);
         j->local_frame[1] = get_transform(r);
-        get_axis(r, &j->axis);
+        if (j->type == TS_JOINT_CUSTOM) {
+            uint8_t rows = ts_get_u8(r), flags = ts_get_u8(r);
+            uint64_t context = ts_get_u64(r);
+            if (rows < 1 || rows > TS_CONSTRAINT_MAX_ROWS || flags > 3) {
+                ts_reader_fail(r, "custom constraint %d has %u rows and flags %u", (int)i, (unsigned)rows,
+                               (unsigned)flags);
+            }
+            /* the callback is the program's: ts_world_load_with's resolver gives it back (api/snapshot.c) */
+            j->custom = (ts_joint_custom){NULL, (void *)(uintptr_t)context, rows, (flags & 1) != 0, (flags & 2) != 0};
+        } else {
+            get_axis(r, &j->axis);
+        }
         j->length = ts_get_f32(r);
         j->user_data = (void *)(uintptr_t)ts_get_u64(r);
         j->impulses.linear = get_vec3(r);
@@ -689,10 +725,12 @@ ts_load_status ts_edge_lists_load(ts_reader *r, ts_records *records, const ts_ed
 {
     int32_t keys = lists->objects * 2, listed = 0, alive = 0;
     for (int32_t i = 0; i < lists->objects; ++i) {
-        if (lists->alive(records, i)) {
-            alive += 2;
-            lists->edge(records, i << 1)[1] = -2; /* prev -2: not listed yet */
-            lists->edge(records, i << 1 | 1)[1] = -2;
+        for (int side = 0; side < 2 && lists->alive(records, i); ++side) {
+            int32_t key = i << 1 | side;
+            if (lists->listed == NULL || lists->listed(records, key)) {
+                alive += 1;
+                lists->edge(records, key)[1] = -2; /* prev -2: not listed yet */
+            }
         }
     }
     for (int32_t b = 0; b < records->body_ids.next_index && !r->failed; ++b) {

@@ -59,6 +59,7 @@ typedef struct ts_edge_lists {
     int32_t *(*edge)(ts_records *records, int32_t key);    /* {body, prev_key, next_key} of a key */
     bool (*alive)(const ts_records *records, int32_t index); /* the object of a key exists */
     int32_t objects;                                        /* keys below objects << 1 */
+    bool (*listed)(const ts_records *records, int32_t key); /* a live object's key is in a list (NULL: both sides) */
 } ts_edge_lists;
 
 void ts_edge_lists_save(ts_writer *w, const ts_records *records, const ts_edge_lists *lists);

@@ -35,7 +35,12 @@ float ts_shape_reach(const ts_shape *s)
         size = h.x + h.y + h.z;
         break;
     }
-    default: size = FLT_MAX; break; /* (snapshots hold none: refused by the shapes' load) */
+    /* hulls, meshes, heightfields: the farthest point from the shape origin
+     * (their blocks are loaded before anything asks) */
+    case TS_SHAPE_HULL: size = s->geometry.hull.radius; break;
+    case TS_SHAPE_MESH: size = s->geometry.mesh.radius; break;
+    case TS_SHAPE_HEIGHTFIELD: size = s->geometry.heightfield.radius; break;
+    default: size = FLT_MAX; break;
     }
     return fabsf(o.x) + fabsf(o.y) + fabsf(o.z) + size;
 }
@@ -102,11 +107,13 @@ static bool check_impulses(ts_reader *r, const ts_records *records, const ts_joi
     const int32_t bodies[2] = {j->edges[0].body, j->edges[1].body};
     const ts_joint_impulses *k = &j->impulses;
     bool axial_angular = j->type == TS_JOINT_HINGE; /* a hinge's limits, motor and spring turn; others slide */
+    bool custom = j->type == TS_JOINT_CUSTOM; /* its rows' units are the program's: both bounds apply */
     const float values[10] = {k->linear.x,  k->linear.y,  k->linear.z, k->angular.x, k->angular.y,
                               k->angular.z, k->lower,     k->upper,    k->motor,     k->spring};
     for (int n = 0; n < 10; ++n) {
         bool angular = n < 3 ? false : n < 6 ? true : axial_angular;
-        if (!ts_usable_impulse(records, bodies, values[n], angular)) {
+        if (!ts_usable_impulse(records, bodies, values[n], angular) ||
+            (custom && !ts_usable_impulse(records, bodies, values[n], !angular))) {
             return ts_reader_fail(r,
                                   "joint %d's kept impulse %d is %g, which would change a body's velocity by "
                                   "more than %g",
@@ -126,9 +133,6 @@ static bool check_impulses(ts_reader *r, const ts_records *records, const ts_joi
 
 bool ts_check_loaded_joint(ts_reader *r, const ts_records *records, const ts_joint *j, int32_t index)
 {
-    if (j->type == TS_JOINT_CUSTOM) { /* ts_world_save refuses a world with one: its callbacks are the program's */
-        return ts_reader_fail(r, "joint %d is a custom constraint (snapshots hold none)", (int)index);
-    }
     if (!usable_frame(j->local_frame[0]) || !usable_frame(j->local_frame[1])) {
         return ts_reader_fail(r,
                               "joint %d's frame (origins (%g, %g, %g), (%g, %g, %g)) leaves TS_MAX_OFFSET or "
@@ -137,7 +141,7 @@ bool ts_check_loaded_joint(ts_reader *r, const ts_records *records, const ts_joi
                               (double)j->local_frame[0].p.z, (double)j->local_frame[1].p.x,
                               (double)j->local_frame[1].p.y, (double)j->local_frame[1].p.z);
     }
-    if (!usable_axis(j->type, &j->axis)) {
+    if (j->type != TS_JOINT_CUSTOM && !usable_axis(j->type, &j->axis)) { /* a custom constraint has none */
         return ts_reader_fail(r, "joint %d's axis settings are out of the API's ranges", (int)index);
     }
     if (!(within(j->length, TS_MAX_JOINT_VALUE) && j->length >= 0.0f)) {

@@ -7,11 +7,13 @@
 
 #include "base/math3.h"
 #include "collide/collide_snapshot.h"
+#include "collide/geometry_snapshot.h"
 #include "collide/mass.h"
 #include "collide/shape_bounds.h"
 #include "islands/islands_snapshot.h"
 #include "islands/sleep.h"
 #include "solver/solver_snapshot.h"
+#include "step/sensor_snapshot.h"
 
 #include "tessera/limits.h"
 #include "tessera/motion_locks.h"
@@ -160,14 +162,18 @@ static bool usable_mass(float mass, ts_vec3 inertia)
            usable(inertia.y, TS_MAX_MASS_INERTIA) && usable(inertia.z, TS_MAX_MASS_INERTIA);
 }
 
-static ts_load_status load_shapes(ts_reader *r, ts_world *world)
+/* Every shape's own mass and every body's, once the geometry is loaded
+ * (format 3: after the GEOM section; before it, with the shapes). Meshes
+ * and heightfields have none (the API puts them on static and kinematic
+ * bodies only: the shapes' load checks that). */
+static ts_load_status check_masses(ts_reader *r, const ts_records *records)
 {
-    ts_load_status status = ts_shapes_load(r, &world->records);
-    const ts_records *records = &world->records;
+    ts_load_status status = TS_LOAD_OK;
     for (int32_t i = 0; i < records->shape_ids.next_index && status == TS_LOAD_OK; ++i) {
         const ts_shape *shape = records->shapes + i;
-        ts_shape_mass own = shape->alive ? ts_shape_compute_mass(shape) : (ts_shape_mass){0};
-        if (shape->alive && !usable_mass(own.mass, own.inertia)) {
+        bool massless = shape->type == TS_SHAPE_MESH || shape->type == TS_SHAPE_HEIGHTFIELD;
+        ts_shape_mass own = shape->alive && !massless ? ts_shape_compute_mass(shape) : (ts_shape_mass){0};
+        if (shape->alive && !massless && !usable_mass(own.mass, own.inertia)) {
             ts_reader_fail(r, "shape %d's size and density give unusable mass properties (mass %g)", (int)i,
                            (double)own.mass);
             status = TS_LOAD_INVALID;
@@ -188,6 +194,20 @@ static ts_load_status load_shapes(ts_reader *r, ts_world *world)
     }
     return status;
 }
+
+static ts_load_status load_shapes(ts_reader *r, ts_world *world)
+{
+    ts_load_status status = ts_shapes_load(r, &world->records);
+    return status == TS_LOAD_OK && r->version < 3 ? check_masses(r, &world->records) : status;
+}
+
+static void save_geometry(ts_writer *w, ts_world *world) { ts_geometry_save(w, &world->records); }
+static ts_load_status load_geometry(ts_reader *r, ts_world *world)
+{
+    ts_load_status status = ts_geometry_load(r, &world->records, &world->collision.geometry);
+    return status == TS_LOAD_OK ? check_masses(r, &world->records) : status;
+}
+
 static void save_joints(ts_writer *w, ts_world *world) { ts_joints_save(w, &world->records); }
 static ts_load_status load_joints(ts_reader *r, ts_world *world) { return ts_joints_load(r, &world->records); }
 static void save_contacts(ts_writer *w, ts_world *world) { ts_contacts_save(w, &world->records); }
@@ -233,6 +253,9 @@ static ts_load_status load_events(ts_reader *r, ts_world *world)
     return ts_contact_events_load(r, &world->records, &world->collision.events);
 }
 
+static void save_sensors(ts_writer *w, ts_world *world) { ts_sensors_save(w, world); }
+static ts_load_status load_sensors(ts_reader *r, ts_world *world) { return ts_sensors_load(r, world); }
+
 static void save_islands(ts_writer *w, ts_world *world) { ts_islands_save(w, &world->records, &world->islands); }
 static ts_load_status load_islands(ts_reader *r, ts_world *world)
 {
@@ -259,21 +282,24 @@ typedef struct snapshot_section {
     const char *name;
     void (*save)(ts_writer *w, ts_world *world);
     ts_load_status (*load)(ts_reader *r, ts_world *world);
+    uint32_t since; /* the format version that added it: an older file has none */
 } snapshot_section;
 
 /* The file's sections, in order. */
 static const snapshot_section sections[] = {
-    {TS_TAG('W', 'R', 'L', 'D'), "WRLD (world)", save_world, load_world},
-    {TS_TAG('B', 'O', 'D', 'Y'), "BODY (bodies)", save_bodies, load_bodies},
-    {TS_TAG('S', 'H', 'A', 'P'), "SHAP (shapes)", save_shapes, load_shapes},
-    {TS_TAG('J', 'O', 'N', 'T'), "JONT (joints)", save_joints, load_joints},
-    {TS_TAG('C', 'N', 'T', 'C'), "CNTC (contacts)", save_contacts, load_contacts},
-    {TS_TAG('B', 'S', 'T', 'O'), "BSTO (body store)", save_store, load_store},
-    {TS_TAG('B', 'P', 'H', 'S'), "BPHS (broadphase)", save_broadphase, load_broadphase},
-    {TS_TAG('E', 'V', 'N', 'T'), "EVNT (contact events)", save_events, load_events},
-    {TS_TAG('I', 'S', 'L', 'D'), "ISLD (islands)", save_islands, load_islands},
-    {TS_TAG('G', 'R', 'P', 'H'), "GRPH (graph colours)", save_graph, load_graph},
-    {TS_TAG('S', 'O', 'L', 'V'), "SOLV (solver)", save_solver, load_solver},
+    {TS_TAG('W', 'R', 'L', 'D'), "WRLD (world)", save_world, load_world, 1},
+    {TS_TAG('B', 'O', 'D', 'Y'), "BODY (bodies)", save_bodies, load_bodies, 1},
+    {TS_TAG('S', 'H', 'A', 'P'), "SHAP (shapes)", save_shapes, load_shapes, 1},
+    {TS_TAG('G', 'E', 'O', 'M'), "GEOM (hulls, meshes, heightfields)", save_geometry, load_geometry, 3},
+    {TS_TAG('J', 'O', 'N', 'T'), "JONT (joints)", save_joints, load_joints, 1},
+    {TS_TAG('C', 'N', 'T', 'C'), "CNTC (contacts)", save_contacts, load_contacts, 1},
+    {TS_TAG('B', 'S', 'T', 'O'), "BSTO (body store)", save_store, load_store, 1},
+    {TS_TAG('B', 'P', 'H', 'S'), "BPHS (broadphase)", save_broadphase, load_broadphase, 1},
+    {TS_TAG('E', 'V', 'N', 'T'), "EVNT (contact events)", save_events, load_events, 1},
+    {TS_TAG('S', 'E', 'N', 'S'), "SENS (sensors)", save_sensors, load_sensors, 3},
+    {TS_TAG('I', 'S', 'L', 'D'), "ISLD (islands)", save_islands, load_islands, 1},
+    {TS_TAG('G', 'R', 'P', 'H'), "GRPH (graph colours)", save_graph, load_graph, 1},
+    {TS_TAG('S', 'O', 'L', 'V'), "SOLV (solver)", save_solver, load_solver, 1},
 };
 #define SECTION_COUNT ((int)(sizeof sections / sizeof sections[0]))
 
@@ -299,6 +325,9 @@ ts_result ts_world_load_sections(ts_reader *r, ts_world *world)
 {
     r->section = "list";
     for (int k = 0; k < SECTION_COUNT; ++k) {
+        if (sections[k].since > r->version) {
+            continue;
+        }
         uint32_t tag = 0;
         ts_reader payload;
         if (!ts_get_section(r, &tag, &payload)) {

@@ -4,11 +4,13 @@
  * distance spring, prismatic with limit and fixed joint on capsules and
  * spheres), seed_pile_xpbd (seven bodies touching, XPBD), seed_pile_asleep
  * (seven boxes resting on the ground, asleep after 400 steps) and
- * seed_empty. Not built by CMake: the committed seeds are in tests/fuzz/snapshot_corpus/; to make them anew
+ * seed_empty, seed_mixed (format 3: hulls, a mesh, a heightfield, a
+ * sensor, custom constraints). Not built by CMake: the committed seeds are in tests/fuzz/snapshot_corpus/; to make them anew
  * (after a format change), with a built libtessera.a:
  *   cc -Iinclude tests/fuzz/snapshot_seeds.c build/libtessera.a -lm -fopenmp \
  *       -o /tmp/snapshot_seeds && /tmp/snapshot_seeds tests/fuzz/snapshot_corpus */
 #include "tessera/tessera.h"
+#include "../snapshot_mixed.h"
 #include <stdio.h>
 #include <stdlib.h>
 static void save(ts_world_id w, const char *path)
@@ -70,6 +72,14 @@ int main(int argc, char **argv)
         for (int i = 0; i < (k == 0 ? 45 : 400); ++i) ts_world_step(w, 1.0f / 60.0f);
         snprintf(path, sizeof path, "%s/%s", dir, k == 0 ? "seed_pile_xpbd" : "seed_pile_asleep"); save(w, path);
         ts_destroy_world(w);
+    }
+    /* 5: format 3's mixed world (tests/snapshot_mixed.h): a mesh, a
+     * heightfield, hulls sharing their points, a cylinder, a sensor with a
+     * sphere inside, custom constraints on one and two bodies */
+    {
+        ts_world_id w = mixed_world(TS_SOLVER_SOFT_STEP, 1, 1, true);
+        for (int i = 0; i < 30; ++i) ts_world_step(w, 1.0f / 60.0f);
+        snprintf(path, sizeof path, "%s/seed_mixed", dir); save(w, path); ts_destroy_world(w);
     }
     /* 4: an empty world */
     {
