@@ -82,7 +82,7 @@ static uint64_t matrix_hash(const options *o, const scene_info *s, ts_solver_typ
                 char path[512];
                 snprintf(path, sizeof path, "%s/%s-%s.snap", o->save_dir, s->name, tessera_solver_name(solver));
                 ts_result saved = ts_world_save_file(world, path);
-                ok = saved == TS_OK || saved == TS_ERROR_UNSUPPORTED; /* hulls, meshes: no snapshot yet */
+                ok = saved == TS_OK || saved == TS_ERROR_UNSUPPORTED; /* a faulted body: no snapshot */
                 if (!ok) {
                     fprintf(stderr, "%s\n", ts_last_error());
                 }
@@ -219,7 +219,7 @@ int main(int argc, char **argv)
             char path[512];
             snprintf(path, sizeof path, "%s/%s-%s.snap", o.resume_dir != NULL ? o.resume_dir : ".", s->name, kind);
             FILE *saved = o.resume_dir != NULL ? fopen(path, "rb") : NULL;
-            if (saved != NULL) { /* (none for a world of hulls or meshes) */
+            if (saved != NULL) { /* (none when the save was refused) */
                 fclose(saved);
                 uint64_t r = resumed_hash(&o, s, (ts_solver_type)solver);
                 if (r != h) {
