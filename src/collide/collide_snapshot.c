@@ -321,7 +321,12 @@ ts_load_status ts_broadphase_load(ts_reader *r, ts_records *records, ts_broadpha
     if (!boxes_within_reach(r, records, broadphase)) {
         return TS_LOAD_INVALID;
     }
-    int32_t moved = ts_get_count(r, records->shape_ids.next_index, 1, "the move buffer's length");
+    /* Not bounded by the shape count: the refit after a step leaves a place
+     * (-1 when unused) per enlarged body and queues the bodies off its fast
+     * path (hulls, several shapes) after them, and a shape destroyed between
+     * steps leaves a -1 (a 5,120-hull convex_pile held 8,740 entries); the
+     * bytes left bound it (one each at least). */
+    int32_t moved = ts_get_count(r, INT32_MAX / 2, 1, "the move buffer's length");
     if (r->failed) {
         return TS_LOAD_INVALID;
     }
