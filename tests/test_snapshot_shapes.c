@@ -233,6 +233,202 @@ static void test_move_buffer_longer_than_the_shapes(void **state)
     assert_ok(ts_destroy_world(a));
 }
 
+/* ---- crafted GEOM sections ---- */
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+typedef struct bytes {
+    uint8_t data[512];
+    size_t size;
+} bytes;
+
+static void put_varint(bytes *b, uint64_t v)
+{
+    while (v >= 0x80u) {
+        b->data[b->size++] = (uint8_t)(v | 0x80u);
+        v >>= 7;
+    }
+    b->data[b->size++] = (uint8_t)v;
+}
+
+static void put_f32(bytes *b, float v)
+{
+    uint32_t bits;
+    memcpy(&bits, &v, 4);
+    for (int k = 0; k < 4; ++k) {
+        b->data[b->size++] = (uint8_t)(bits >> (8 * k));
+    }
+}
+
+static void put_point(bytes *b, float x, float y, float z)
+{
+    put_f32(b, x);
+    put_f32(b, y);
+    put_f32(b, z);
+}
+
+/* GEOM of the crafted world (a mesh, a heightfield, two hulls): each part
+ * as saved unless `bad` (0: none) names the one to break. */
+enum { GOOD, MESH_TWICE, MESH_VERTEX, MESH_FLAT, HF_HUGE, HF_SCALE, HF_NAN, HULL_FLAT, HULL_THREE, HULL_REF };
+
+static bytes crafted_geometry(int bad)
+{
+    bytes b = {{0}, 0};
+    /* the mesh: 4 vertices, 2 triangles (program order 0, 1) */
+    put_varint(&b, 4);
+    put_point(&b, -1, 0, -1);
+    put_point(&b, -1, 0, 1);
+    put_point(&b, 1, 0, 1);
+    put_point(&b, bad == MESH_FLAT ? 0.0f : 1.0f, 0, bad == MESH_FLAT ? 0.0f : -1.0f); /* flat: triangle 1 of zero area */
+    put_varint(&b, 2);
+    const int32_t tris[2][3] = {{0, 1, 2}, {0, 2, 3}};
+    for (int t = 0; t < 2; ++t) {
+        put_varint(&b, bad == MESH_TWICE ? 0u : (uint64_t)t);
+        for (int k = 0; k < 3; ++k) {
+            put_varint(&b, bad == MESH_VERTEX && t == 1 && k == 2 ? 9u : (uint64_t)tris[t][k]);
+        }
+    }
+    /* the heightfield: 2 x 2 */
+    put_varint(&b, bad == HF_HUGE ? 100000u : 2u);
+    put_varint(&b, bad == HF_HUGE ? 100000u : 2u);
+    put_point(&b, 1.0f, bad == HF_SCALE ? -1.0f : 1.0f, 1.0f);
+    for (int k = 0; k < 4; ++k) {
+        put_f32(&b, bad == HF_NAN && k == 3 ? NAN : 0.1f * (float)k);
+    }
+    /* the first hull: 5 points (a pyramid), the second: shape 2's */
+    put_varint(&b, 0);
+    put_varint(&b, bad == HULL_THREE ? 3u : 5u);
+    put_point(&b, -0.5f, 0, -0.5f);
+    put_point(&b, 0.5f, 0, -0.5f);
+    put_point(&b, 0.5f, 0, 0.5f);
+    if (bad != HULL_THREE) {
+        put_point(&b, -0.5f, 0, 0.5f);
+        put_point(&b, 0, bad == HULL_FLAT ? 0.0f : 0.7f, 0);
+    }
+    put_varint(&b, bad == HULL_REF ? 1u : 3u); /* 1 + shape index: shape 0 is the mesh */
+    return b;
+}
+
+static ts_world_id crafted_world(void)
+{
+    ts_world_def def = ts_default_world_def();
+    def.threads = 1;
+    ts_world_id world = ts_create_world(&def);
+    ts_shape_def shape = ts_default_shape_def();
+    const ts_vec3 vertices[4] = {{-1, 0, -1}, {-1, 0, 1}, {1, 0, 1}, {1, 0, -1}};
+    const int32_t indices[6] = {0, 1, 2, 0, 2, 3};
+    ts_mesh_def mesh = {vertices, 4, indices, 2};
+    assert_false(ts_shape_id_is_null(ts_create_mesh_shape(mixed_body(world, TS_BODY_STATIC, (ts_vec3){0, 0, 0}),
+                                                          &shape, &mesh)));
+    const float heights[4] = {0.0f, 0.1f, 0.2f, 0.3f};
+    ts_heightfield_def hf = {heights, 2, 2, {1.0f, 1.0f, 1.0f}};
+    assert_false(ts_shape_id_is_null(
+        ts_create_heightfield_shape(mixed_body(world, TS_BODY_STATIC, (ts_vec3){5, 0, 0}), &shape, &hf)));
+    const ts_vec3 points[5] = {{-0.5f, 0, -0.5f}, {0.5f, 0, -0.5f}, {0.5f, 0, 0.5f}, {-0.5f, 0, 0.5f}, {0, 0.7f, 0}};
+    ts_hull_def hull = {points, 5};
+    for (int k = 0; k < 2; ++k) {
+        ts_body_id body = mixed_body(world, TS_BODY_DYNAMIC, (ts_vec3){(float)k, 2.0f, 0});
+        assert_false(ts_shape_id_is_null(ts_create_hull_shape(body, &shape, &hull)));
+    }
+    return world;
+}
+
+/* The offset of a section's payload (0: none) and its length. */
+static size_t section_at(const uint8_t *data, size_t size, const char tag[4], size_t *length)
+{
+    size_t at = 32;
+    while (at + 12 <= size) {
+        *length = 0;
+        for (int k = 0; k < 8; ++k) {
+            *length |= (size_t)data[at + 4 + (size_t)k] << (8 * k);
+        }
+        if (memcmp(data + at, tag, 4) == 0) {
+            return at + 12;
+        }
+        at += 12 + *length;
+    }
+    return 0;
+}
+
+/* The file with its GEOM payload replaced by `geom`, its length and the
+ * checksum made right (what a crafted file can do). */
+static uint8_t *with_geometry(const uint8_t *data, size_t size, const bytes *geom, size_t *out_size)
+{
+    size_t length = 0, payload = section_at(data, size, "GEOM", &length);
+    assert_true(payload > 0);
+    *out_size = size - length + geom->size;
+    uint8_t *out = malloc(*out_size);
+    memcpy(out, data, payload);
+    memcpy(out + payload, geom->data, geom->size);
+    memcpy(out + payload + geom->size, data + payload + length, size - payload - length);
+    for (int k = 0; k < 8; ++k) {
+        out[payload - 8 + (size_t)k] = (uint8_t)((uint64_t)geom->size >> (8 * k));
+        out[16 + (size_t)k] = (uint8_t)((uint64_t)(*out_size - 32) >> (8 * k));
+    }
+    uint64_t checksum = XXH3_64bits(out + 32, *out_size - 32);
+    for (int k = 0; k < 8; ++k) {
+        out[24 + (size_t)k] = (uint8_t)(checksum >> (8 * k));
+    }
+    return out;
+}
+
+/* Geometry the create calls refuse, or that names what it cannot: each
+ * crafted GEOM refused with TS_ERROR_INVALID_DATA, a message naming the
+ * problem, and no world; the section as saved (rebuilt here byte for byte)
+ * loads. */
+static void test_crafted_geometry_refused(void **state)
+{
+    (void)state;
+    ts_world_id world = crafted_world();
+    size_t size = 0;
+    uint8_t *data = snapshot_save(world, &size);
+    struct {
+        int bad;
+        const char *expect;
+    } cases[] = {
+        {MESH_TWICE, "lists triangle 0 twice"},
+        {MESH_VERTEX, "names vertex 9 of 4"},
+        {MESH_FLAT, "shape 0's mesh: ts_world_load: TS_ERROR_OUT_OF_RANGE"},
+        {HF_HUGE, "heightfield of 100000 x 100000 heights"},
+        {HF_SCALE, "scale.y is -1"},
+        {HF_NAN, "shape 1's heightfield: ts_world_load: TS_ERROR_NOT_FINITE"},
+        {HULL_FLAT, "shape 2's hull points: ts_world_load: TS_ERROR_OUT_OF_RANGE"},
+        {HULL_THREE, "shape 2's hull points"},
+        {HULL_REF, "shape 3's hull is that of shape 0, which is no earlier hull"},
+    };
+    bytes good = crafted_geometry(GOOD);
+    size_t n = 0;
+    uint8_t *same = with_geometry(data, size, &good, &n);
+    assert_int_equal(n, size);
+    assert_memory_equal(same, data, size); /* the crafted layout is the saved one */
+    free(same);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        bytes geom = crafted_geometry(cases[k].bad);
+        uint8_t *bad = with_geometry(data, size, &geom, &n);
+        ts_world_id loaded = {5, 5};
+        ts_result r = ts_world_load(bad, n, NULL, &loaded);
+        if (r != TS_ERROR_INVALID_DATA || !ts_world_id_is_null(loaded) || strstr(ts_last_error(), cases[k].expect) == NULL) {
+            fail_msg("case %d: %s \"%s\" (expected '%s')", cases[k].bad, ts_result_name(r), ts_last_error(),
+                     cases[k].expect);
+        }
+        free(bad);
+    }
+    /* the mesh's body made dynamic (BODY: next index, free count, then
+     * body 0's generation, alive flag and type): the API puts meshes on
+     * static and kinematic bodies only */
+    size_t body_length = 0, body = section_at(data, size, "BODY", &body_length);
+    assert_true(body > 0 && data[body + 4] == TS_BODY_STATIC);
+    data[body + 4] = TS_BODY_DYNAMIC;
+    uint8_t *dynamic = with_geometry(data, size, &good, &n);
+    ts_world_id loaded;
+    assert_int_equal(ts_world_load(dynamic, n, NULL, &loaded), TS_ERROR_INVALID_DATA);
+    assert_non_null(strstr(ts_last_error(), "shape 0 is a mesh or heightfield on dynamic body 0"));
+    free(dynamic);
+    free(data);
+    assert_ok(ts_destroy_world(world));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_mixed_load_then_save_is_identical),
         cmocka_unit_test(test_custom_constraints_need_a_resolver),
         cmocka_unit_test(test_move_buffer_longer_than_the_shapes),
+        cmocka_unit_test(test_crafted_geometry_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
