@@ -8,7 +8,11 @@
  * another. Also: a loaded world saves to the same bytes (the hulls shared
  * again, the mesh's tree rebuilt the same), a snapshot with custom
  * constraints and no resolver, or a resolver that refuses, makes no world,
- * and the new functions' bad arguments.
+ * and the new functions' bad arguments; crafted GEOM sections (a mesh
+ * triangle twice, naming a missing vertex or of zero area; a heightfield
+ * larger than the file, with a bad scale or height; a hull of flat or three
+ * points or naming no earlier hull) and a mesh on a dynamic body are
+ * refused; a hull's move buffer longer than the shape count loads.
  *
  * Why exact equality: the promise is bitwise (docs/snapshots.md); a hull
  * built from other points, a mesh tree in another order or a sensor's lost
