@@ -337,6 +337,12 @@ static bool contact_column_kept(int c, uint32_t flags, int32_t points)
     if (c >= C_SHIFT && c < C_SHIFT + 3) {
         return points > 0;
     }
+    /* a hull pair's separating-axis cache is kept while the pair is apart
+     * too (the narrowphase updates it without TS_CONTACT_CACHED): dropped,
+     * a loaded hull pile went another way within 100 steps */
+    if (c == C_INDEX(sat_feature) || c == C_INDEX(sat_depth)) {
+        return true;
+    }
     if (c >= C_CACHE) {
         return (flags & TS_CONTACT_CACHED) != 0;
     }
