@@ -39,6 +39,7 @@
 #include "tessera/limits.h"
 #include "tessera/sensor.h"
 #include "tessera/contact_report.h"
+#include "tessera/body_moves.h"
 
 #ifdef __cplusplus
 extern "C" {
