@@ -376,9 +376,9 @@ TS_API ts_result ts_shape_get_friction(ts_shape_id shape, float *friction);
 TS_API ts_result ts_shape_set_restitution(ts_shape_id shape, float restitution);
 /** Reads the restitution. TS_ERROR_NULL_POINTER, TS_ERROR_STALE_ID. */
 TS_API ts_result ts_shape_get_restitution(ts_shape_id shape, float *restitution);
-/** Sets the rolling resistance (0 .. TS_MAX_ROLLING_RESISTANCE; see
- * ts_shape_def and docs/shapes.md); the shape's existing contacts take it at
- * once. TS_ERROR_NOT_FINITE, TS_ERROR_OUT_OF_RANGE, TS_ERROR_STALE_ID. */
+/** Sets the rolling resistance (from 0 to TS_MAX_ROLLING_RESISTANCE; see
+ * ts_shape_def and docs/shapes.md); the shape's existing contacts take it
+ * at once. TS_ERROR_NOT_FINITE, TS_ERROR_OUT_OF_RANGE, TS_ERROR_STALE_ID. */
 TS_API ts_result ts_shape_set_rolling_resistance(ts_shape_id shape, float rolling_resistance);
 /** Reads the rolling resistance. TS_ERROR_NULL_POINTER, TS_ERROR_STALE_ID. */
 TS_API ts_result ts_shape_get_rolling_resistance(ts_shape_id shape, float *rolling_resistance);
