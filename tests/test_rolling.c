@@ -1,5 +1,6 @@
 /* Rolling resistance (ts_shape_def.rolling_resistance, docs/shapes.md): a
- * ball rolling on flat ground slows at the rate the model predicts, rolls on
+ * ball rolling on flat ground slows at the rate the model predicts, also
+ * when the resistance is the ground's (the contact's mix), rolls on
  * without it (and gains no energy), and a scene of rolling bodies with and
  * without it gives the same bits at every SIMD width and thread count.
  * Run for one solver: [soft_step|xpbd] [substeps] (ctest runs both). */
@@ -11,6 +12,8 @@ static int substep_count = 4;
 #define GRAVITY 10.0f
 #define RADIUS 0.5f
 #define DT (1.0f / 60.0f)
+
+static ts_shape_id ground_shape;
 
 static ts_world_id make_world(int width, int threads)
 {
@@ -24,8 +27,10 @@ static ts_world_id make_world(int width, int threads)
     ts_world_id world = ts_create_world(&def);
     assert_false(ts_world_id_is_null(world));
     /* ground: a static box whose top face is y = 0 */
-    test_box(world, TS_BODY_STATIC, (ts_vec3){0.0f, -1.0f, 0.0f}, TS_QUAT_IDENTITY, (ts_vec3){60.0f, 1.0f, 60.0f},
-             1.0f);
+    ts_body_id ground = test_box(world, TS_BODY_STATIC, (ts_vec3){0.0f, -1.0f, 0.0f}, TS_QUAT_IDENTITY,
+                                 (ts_vec3){60.0f, 1.0f, 60.0f}, 1.0f);
+    int count;
+    assert_ok(ts_body_get_shapes(ground, &ground_shape, 1, &count));
     return world;
 }
 
@@ -132,6 +137,27 @@ static void test_ball_decelerates_at_analytic_rate(void **state)
     assert_ok(ts_destroy_world(world));
 }
 
+/* The mix: a ball without rolling resistance on ground with 0.2 slows as
+ * if it had 0.2 itself (the contact takes the larger coefficient) and on
+ * its own radius 0.5, not the ground box's 1 (the smaller rolling radius):
+ * the analytic rate of the test above, same tolerance. */
+static void test_ground_resistance_slows_a_ball_on_its_radius(void **state)
+{
+    (void)state;
+    const float mu = 0.2f, v0 = 4.0f;
+    ts_world_id world = make_world(1, 1);
+    assert_ok(ts_shape_set_rolling_resistance(ground_shape, mu));
+    ts_shape_id shape;
+    ts_body_id ball = rolling_ball(world, -20.0f, 0.0f, v0, 0.0f, &shape);
+    step(world, 10);
+    float before = velocity(ball).x;
+    step(world, 60);
+    double change = (double)before - velocity(ball).x;
+    double expected = 5.0 / 7.0 * mu * GRAVITY * 60.0 * DT;
+    assert_near(change, expected, 0.01 * expected);
+    assert_ok(ts_destroy_world(world));
+}
+
 /* Without rolling resistance (the default) the ball rolls on: after 2 s its
  * speed is within 0.5% of the start (sinking into its soft contact turns
  * the ball onto a slightly smaller rolling radius: 0.07% measured) and its
@@ -219,6 +245,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ball_decelerates_at_analytic_rate),
+        cmocka_unit_test(test_ground_resistance_slows_a_ball_on_its_radius),
         cmocka_unit_test(test_ball_without_resistance_rolls_on),
         cmocka_unit_test(test_rolling_same_bits_at_every_width),
     };
