@@ -97,6 +97,7 @@ typedef struct ts_shape {
     float density;
     float friction;
     float restitution;
+    float rolling_resistance; /* >= 0: see collide/rolling_resistance.h */
     ts_filter filter;
     void *user_data;
 } ts_shape;
@@ -177,6 +178,9 @@ typedef struct ts_records {
     ts_shape *shapes; /* indexed by shape id index */
     int32_t shape_capacity;
     ts_id_pool shape_ids;
+    /* some shape was given rolling resistance > 0 (never cleared): until
+     * then the solver does not read the contacts' rolling columns */
+    bool rolling;
 
     ts_contact *contacts; /* indexed by contact id */
     int32_t contact_capacity;
