@@ -61,6 +61,7 @@
 #include "solver/xpbd_contact.h"
 
 #include "solver/contact_prepare.h"
+#include "solver/contact_rolling.h"
 
 #include "solver/xpbd_lanes.h"
 
@@ -159,6 +160,9 @@ void TS_WIDE(ts_xpbd_contact_warm_start)(const ts_xpbd_context *c, ts_contact_bu
     ts_wv3 impulse = ts_wv3_mul_add(friction, total, n);
     ts_wv3 angular_a = ts_wv3_add(ts_wv3_cross(moment, n), ts_wv3_cross(ts_wv3_load(b->center_a), friction));
     angular_a = ts_wv3_mul_add(angular_a, ts_w_load(b->twist_impulse), n);
+    if (b->rolls) {
+        angular_a = ts_rolling_warm_start(b, n, angular_a);
+    }
     ts_wv3 angular_b = ts_wv3_add(angular_a, ts_wv3_cross(shift, impulse));
     p.a.v = ts_wv3_mul_sub(p.a.v, p.inv_mass_a, impulse);
     p.a.w = ts_wv3_sub(p.a.w, ts_wsym3_mul(p.inv_inertia_a, angular_a));
@@ -361,6 +365,9 @@ void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_cont
         }
         total_normal = ts_w_add(total_normal, total);
         twist_limit = ts_w_add(twist_limit, ts_w_mul(total, ts_w_load(cp->lever_arm)));
+    }
+    if (b->rolls) { /* before friction, which then takes out the slip it makes */
+        ts_rolling_solve(b, &p, n, total_normal);
     }
     solve_friction(b, &p, n, shift, total_normal, twist_limit);
     if (totals != NULL) { /* the substep's whole impulses: the warm start's, the positions' and this pass's */
