@@ -308,6 +308,7 @@ enum {
     SHAPE_ENLARGED = 256,
     SHAPE_IN_MOVE_BUFFER = 512,
     SHAPE_SENSOR = 1024, /* format 3 */
+    SHAPE_ROLLING = 2048, /* format 3: rolling resistance written (else 0) */
 };
 
 /* The shape's frame in its body's simulation frame, as the mass update
@@ -389,7 +390,8 @@ void ts_shapes_save(ts_writer *w, const ts_records *records)
                         (memcmp(&s->filter, &default_filter, sizeof default_filter) != 0 ? SHAPE_FILTER : 0) |
                         (s->user_data != NULL ? SHAPE_USER_DATA : 0) |
                         (s->tree == 1 ? SHAPE_TREE_MOVABLE : 0) | (s->enlarged ? SHAPE_ENLARGED : 0) |
-                        (s->in_move_buffer ? SHAPE_IN_MOVE_BUFFER : 0) | (s->is_sensor ? SHAPE_SENSOR : 0);
+                        (s->in_move_buffer ? SHAPE_IN_MOVE_BUFFER : 0) | (s->is_sensor ? SHAPE_SENSOR : 0) |
+                        (!same_f32(s->rolling_resistance, 0.0f) ? SHAPE_ROLLING : 0);
         ts_put_u8(w, (uint8_t)s->type);
         ts_put_varint(w, mask);
         ts_put_varint(w, (uint64_t)s->body);
@@ -406,8 +408,10 @@ void ts_shapes_save(ts_writer *w, const ts_records *records)
             ts_put_u64(w, s->filter.mask_bits);
         }
         if (mask & SHAPE_USER_DATA) ts_put_u64(w, (uint64_t)(uintptr_t)s->user_data);
+        if (mask & SHAPE_ROLLING) ts_put_f32(w, s->rolling_resistance);
         put_aabb(w, s->fat_aabb);
     }
+    ts_put_u8(w, records->rolling ? 1 : 0); /* format 3: some shape had rolling resistance (never cleared) */
 }
 
 static bool finite_aabb(ts_aabb b)
@@ -472,7 +476,7 @@ ts_load_status ts_shapes_load(ts_reader *r, ts_records *records)
         }
         uint8_t type = ts_get_u8(r);
         uint64_t mask = ts_get_varint(r);
-        if (type >= TS_SHAPE_TYPE_COUNT || mask >= (r->version >= 3 ? 2048u : 1024u)) {
+        if (type >= TS_SHAPE_TYPE_COUNT || mask >= (r->version >= 3 ? 4096u : 1024u)) {
             ts_reader_fail(r, "shape %d has type %u and mask %llu", (int)i, (unsigned)type, (unsigned long long)mask);
             break;
         }
@@ -496,6 +500,11 @@ ts_load_status ts_shapes_load(ts_reader *r, ts_records *records)
             s->filter.mask_bits = ts_get_u64(r);
         }
         if (mask & SHAPE_USER_DATA) s->user_data = (void *)(uintptr_t)ts_get_u64(r);
+        s->rolling_resistance = (mask & SHAPE_ROLLING) ? ts_get_f32(r) : 0.0f;
+        if (!r->failed && !(s->rolling_resistance >= 0.0f && s->rolling_resistance <= TS_MAX_ROLLING_RESISTANCE)) {
+            ts_reader_fail(r, "shape %d's rolling resistance is %g (must be in [0, TS_MAX_ROLLING_RESISTANCE])",
+                           (int)i, (double)s->rolling_resistance);
+        }
         s->tree = (mask & SHAPE_TREE_MOVABLE) ? 1 : 0;
         s->enlarged = (mask & SHAPE_ENLARGED) != 0;
         s->in_move_buffer = (mask & SHAPE_IN_MOVE_BUFFER) != 0;
@@ -520,6 +529,12 @@ ts_load_status ts_shapes_load(ts_reader *r, ts_records *records)
                            !ts_within_reach(s->sim_local.p, 4.0f * TS_MAX_OFFSET) ||
                            !ts_unit_rotation(s->sim_local.q))) {
             ts_reader_fail(r, "shape %d's frame leaves TS_MAX_OFFSET or its rotation is not unit", (int)i);
+        }
+    }
+    records->rolling = r->version >= 3 && ts_get_bool(r, "the rolling resistance flag");
+    for (int32_t i = 0; i < n && !r->failed; ++i) {
+        if (records->shapes[i].alive && records->shapes[i].rolling_resistance > 0.0f && !records->rolling) {
+            ts_reader_fail(r, "shape %d has rolling resistance but the world's flag is off", (int)i);
         }
     }
     if (r->failed) {

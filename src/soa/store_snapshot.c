@@ -343,6 +343,10 @@ static bool contact_column_kept(int c, uint32_t flags, int32_t points)
     if (c == C_INDEX(sat_feature) || c == C_INDEX(sat_depth)) {
         return true;
     }
+    /* mixed from the shapes: recomputed on load (step/world_snapshot.c) */
+    if (c == C_INDEX(rolling_resistance)) {
+        return false;
+    }
     if (c >= C_CACHE) {
         return (flags & TS_CONTACT_CACHED) != 0;
     }
@@ -508,9 +512,11 @@ static void check_contact_row(ts_reader *r, const ts_records *records, int32_t i
     }
     const int32_t bodies[2] = {(int32_t)row[C_BODY_A], (int32_t)row[C_BODY_B]};
     enum { NORMAL_IMPULSE = C_PER_CONTACT + TS_CONTACT_POINTS * (C_INDEX(normal_impulse) - C_PER_CONTACT) };
-    for (int c = 0; c < 3 + TS_CONTACT_POINTS; ++c) {
-        int column = c < 3 ? C_INDEX(friction_impulse1) + c : NORMAL_IMPULSE + c - 3;
-        bool angular = column == C_INDEX(twist_impulse);
+    for (int c = 0; c < 5 + TS_CONTACT_POINTS; ++c) {
+        int column = c < 3 ? C_INDEX(friction_impulse1) + c
+                     : c < 5 ? C_INDEX(rolling_impulse1) + c - 3 /* format 3's rolling resistance: torques */
+                             : NORMAL_IMPULSE + c - 5;
+        bool angular = column == C_INDEX(twist_impulse) || (c >= 3 && c < 5);
         if (!ts_usable_impulse(records, bodies, v[column], angular)) {
             ts_reader_fail(r, "contact slot %d's kept impulse %d is %g, more than its bodies can take", (int)i,
                            column, (double)v[column]);

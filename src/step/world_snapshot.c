@@ -9,6 +9,7 @@
 #include "collide/collide_snapshot.h"
 #include "collide/geometry_snapshot.h"
 #include "collide/mass.h"
+#include "collide/rolling_resistance.h"
 #include "collide/shape_bounds.h"
 #include "islands/islands_snapshot.h"
 #include "islands/sleep.h"
@@ -211,7 +212,19 @@ static ts_load_status load_geometry(ts_reader *r, ts_world *world)
 static void save_joints(ts_writer *w, ts_world *world) { ts_joints_save(w, &world->records); }
 static ts_load_status load_joints(ts_reader *r, ts_world *world) { return ts_joints_load(r, &world->records); }
 static void save_contacts(ts_writer *w, ts_world *world) { ts_contacts_save(w, &world->records); }
-static ts_load_status load_contacts(ts_reader *r, ts_world *world) { return ts_contacts_load(r, &world->records); }
+/* A contact's rolling resistance column is mixed from its shapes'
+ * (collide/rolling_resistance.h; mixed again whenever a shape's changes):
+ * not saved, mixed here. */
+static ts_load_status load_contacts(ts_reader *r, ts_world *world)
+{
+    ts_load_status status = ts_contacts_load(r, &world->records);
+    ts_records *records = &world->records;
+    ts_contact_store *s = &records->contact_store;
+    for (int32_t i = 0; i < s->table.count && status == TS_LOAD_OK; ++i) {
+        s->rolling_resistance[i] = ts_contact_mix_rolling(records->shapes + s->shape_a[i], records->shapes + s->shape_b[i]);
+    }
+    return status;
+}
 
 static void save_store(ts_writer *w, ts_world *world) { ts_body_store_save(w, &world->records, predict_body); }
 static ts_load_status load_store(ts_reader *r, ts_world *world)
