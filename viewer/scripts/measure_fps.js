@@ -23,7 +23,10 @@ import { chromium } from 'playwright-core';
 const [file, seconds = '5', rounds = '1'] = process.argv.slice(2);
 
 // CPU milliseconds used so far by the descendants of process pid (here:
-// Chromium's processes, which playwright starts as children of this one).
+// Chromium's processes, which playwright starts as children of this one),
+// in all and by Chromium's process type (--type=renderer: the page's
+// JavaScript and three.js; gpu-process: SwiftShader's drawing; browser: the
+// compositor and the rest).
 function treeCpuMs(pid) {
   const parent = new Map();
   const ticks = new Map();
@@ -38,16 +41,25 @@ function treeCpuMs(pid) {
       // the process ended meanwhile
     }
   }
-  let total = 0;
+  const byType = { total: 0 };
   for (const [p, t] of ticks) {
     for (let q = parent.get(p) ?? 0; q > 1; q = parent.get(q) ?? 0) {
       if (q === pid) {
-        total += t;
+        let type = 'browser';
+        try {
+          const match = /--type=([a-z-]+)/.exec(fs.readFileSync(`/proc/${p}/cmdline`, 'utf8'));
+          if (match) type = match[1];
+        } catch {
+          // ended
+        }
+        const ms = (t * 1000) / 100; // USER_HZ is 100 on Linux
+        byType[type] = (byType[type] ?? 0) + ms;
+        byType.total += ms;
         break;
       }
     }
   }
-  return (total * 1000) / 100; // USER_HZ is 100 on Linux
+  return byType;
 }
 if (!file) {
   console.error('usage: node scripts/measure_fps.js FILE.tsr [seconds] [rounds]');
@@ -80,11 +92,15 @@ try {
   for (let round = 0; round < Number(rounds); ++round) {
     const cpuBefore = treeCpuMs(process.pid);
     const r = await page.evaluate((s) => tessera.measureFps(s), Number(seconds));
-    const cpuMs = (treeCpuMs(process.pid) - cpuBefore) / r.frames;
+    const cpuAfter = treeCpuMs(process.pid);
+    const perFrame = (type) => ((cpuAfter[type] ?? 0) - (cpuBefore[type] ?? 0)) / r.frames;
+    const split = Object.keys(cpuAfter).filter((t) => t !== 'total').sort()
+      .map((t) => `${t} ${perFrame(t).toFixed(1)}`).join(', ');
     const drawn = await page.evaluate(() => tessera.drawn);
     console.log(`${path.basename(file)}: ${r.fps.toFixed(1)} fps over ${r.frames} frames, update ` +
       `${r.updateMs.toFixed(1)} ms a frame; ${r.instances} bodies' shapes: ${drawn.meshes} meshes, ` +
-      `${drawn.dots} dots (of ${drawn.offered}); Chromium CPU ${cpuMs.toFixed(1)} ms a frame; ` +
+      `${drawn.dots} dots (of ${drawn.offered}); Chromium CPU ${perFrame('total').toFixed(1)} ms a frame ` +
+      `(${split}); ` +
       `load ${os.loadavg()[0].toFixed(2)}`);
   }
 } finally {

@@ -2,19 +2,22 @@
 // screen is not drawn as a mesh but written here into a low-resolution
 // image, one texel per CELL x CELL pixel cell of the canvas, holding the
 // colour and depth of the nearest such body whose centre falls in the cell.
-// One quad draws the image with those depths, so meshes and dots hide each
-// other correctly. A renderer without a GPU (SwiftShader, as in headless
+// A few quads draw the image with those depths, so meshes and dots hide
+// each other correctly: one per band of BAND cell rows, from its first
+// used cell to its last, so that the empty corners of the canvas cost no
+// pixel shading. A renderer without a GPU (SwiftShader, as in headless
 // Chromium) pays a setup per instance and per point: 100,000 bodies as
-// meshes or points cost it 50-100 ms a frame, as one quad a few.
+// meshes or points cost it 50-100 ms a frame, as a few quads a few.
 
 import * as THREE from 'three';
 
 export const CELL = 3;
+const BAND = 4; // cell rows per quad
 
 const vertexShader = /* glsl */ `
-  uniform vec4 rect; // the quad: x0, y0, x1, y1 in normalised device coordinates
+  // position: the quads' corners in normalised device coordinates
   void main() {
-    gl_Position = vec4(mix(rect.xy, rect.zw, uv), 0.0, 1.0);
+    gl_Position = vec4(position.xy, 0.0, 1.0);
   }
 `;
 
@@ -42,10 +45,9 @@ export class Dots {
     this.material = new THREE.ShaderMaterial({
       vertexShader,
       fragmentShader,
-      uniforms: { rect: { value: new THREE.Vector4() }, colors: { value: null }, depths: { value: null },
-        cell: { value: CELL } },
+      uniforms: { colors: { value: null }, depths: { value: null }, cell: { value: CELL } },
     });
-    this.quad = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), this.material);
+    this.quad = new THREE.Mesh(new THREE.BufferGeometry(), this.material);
     this.quad.frustumCulled = false;
     this.quad.visible = false;
   }
@@ -75,6 +77,13 @@ export class Dots {
       t.minFilter = t.magFilter = THREE.NearestFilter;
       t.generateMipmaps = false;
     }
+    // Two triangles (6 corners, x y z) per band.
+    this.corners = new Float32Array(18 * Math.ceil(cellsY / BAND));
+    const position = new THREE.BufferAttribute(this.corners, 3);
+    position.setUsage(THREE.DynamicDrawUsage);
+    this.quad.geometry.dispose();
+    this.quad.geometry = new THREE.BufferGeometry();
+    this.quad.geometry.setAttribute('position', position);
     this.material.uniforms.colors.value = this.colorTexture;
     this.material.uniforms.depths.value = this.depthTexture;
   }
@@ -95,33 +104,49 @@ export class Dots {
 
   // Writes the image: each cell's dot coloured by colorOf(slot) (an sRGB
   // byte triple), its depth from the projection matrix's elements p10, p14
-  // (window depth = (1 - p10 + p14 / w) / 2), and the quad over the cells used.
+  // (window depth = (1 - p10 + p14 / w) / 2), and the quads over the cells used.
   commit(colorOf, p10, p14) {
-    const { cellsX, cellDot, cellDepth, colorBytes, depthValues } = this;
+    const { cellsX, cellsY, cellDot, cellDepth, colorBytes, depthValues, corners } = this;
+    const toX = (c) => ((c * CELL) / this.width) * 2 - 1;
+    const toY = (c) => ((c * CELL) / this.height) * 2 - 1;
     let shown = 0;
-    let x0 = cellsX, y0 = this.cellsY, x1 = -1, y1 = -1;
-    for (let cell = 0; cell < cellDot.length; ++cell) {
-      const slot = cellDot[cell];
-      if (slot < 0) {
-        colorBytes[4 * cell + 3] = 0;
-        continue;
+    let quads = 0;
+    for (let band = 0; band < cellsY; band += BAND) {
+      let x0 = cellsX, x1 = -1;
+      for (let cell = band * cellsX, end = Math.min(cellsY, band + BAND) * cellsX; cell < end; ++cell) {
+        const slot = cellDot[cell];
+        if (slot < 0) {
+          colorBytes[4 * cell + 3] = 0;
+          continue;
+        }
+        const rgb = colorOf(slot);
+        colorBytes[4 * cell] = rgb[0];
+        colorBytes[4 * cell + 1] = rgb[1];
+        colorBytes[4 * cell + 2] = rgb[2];
+        colorBytes[4 * cell + 3] = 255;
+        depthValues[cell] = 0.5 * (1 - p10 + p14 / cellDepth[cell]);
+        const cx = cell % cellsX;
+        if (cx < x0) x0 = cx;
+        if (cx > x1) x1 = cx;
+        shown += 1;
       }
-      const rgb = colorOf(slot);
-      colorBytes[4 * cell] = rgb[0];
-      colorBytes[4 * cell + 1] = rgb[1];
-      colorBytes[4 * cell + 2] = rgb[2];
-      colorBytes[4 * cell + 3] = 255;
-      depthValues[cell] = 0.5 * (1 - p10 + p14 / cellDepth[cell]);
-      const cx = cell % cellsX, cy = (cell / cellsX) | 0;
-      x0 = Math.min(x0, cx), x1 = Math.max(x1, cx), y0 = Math.min(y0, cy), y1 = Math.max(y1, cy);
-      shown += 1;
+      if (x1 < 0) continue;
+      const left = toX(x0), right = toX(x1 + 1);
+      const bottom = toY(band), top = toY(Math.min(cellsY, band + BAND));
+      const o = 18 * quads; // z stays 0
+      corners[o] = left, corners[o + 1] = bottom, corners[o + 3] = right, corners[o + 4] = bottom;
+      corners[o + 6] = right, corners[o + 7] = top, corners[o + 9] = left, corners[o + 10] = bottom;
+      corners[o + 12] = right, corners[o + 13] = top, corners[o + 15] = left, corners[o + 16] = top;
+      quads += 1;
     }
     this.shown = shown;
     this.quad.visible = shown > 0;
     if (shown === 0) return;
-    const toX = (c) => ((c * CELL) / this.width) * 2 - 1;
-    const toY = (c) => ((c * CELL) / this.height) * 2 - 1;
-    this.material.uniforms.rect.value.set(toX(x0), toY(y0), toX(x1 + 1), toY(y1 + 1));
+    const position = this.quad.geometry.attributes.position;
+    position.clearUpdateRanges();
+    position.addUpdateRange(0, 18 * quads);
+    position.needsUpdate = true;
+    this.quad.geometry.setDrawRange(0, 6 * quads);
     this.colorTexture.needsUpdate = true;
     this.depthTexture.needsUpdate = true;
   }

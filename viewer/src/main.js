@@ -36,6 +36,13 @@ const player = {
 // Frames drawn per second, over the last second (shown in the panel).
 const meter = { frames: 0, since: performance.now(), fps: 0, updateMs: 0 };
 
+// While playing, the statistics panel follows every PANEL_INTERVAL_MS, not
+// every frame: rebuilding it is a page layout and paint, a few ms a frame
+// on a software renderer, and numbers changing 30 times a second cannot be
+// read anyway. Paused, it shows the frame on screen.
+const PANEL_INTERVAL_MS = 250;
+const panel = { shownAt: -Infinity, frame: -1 };
+
 function setStatus(status) {
   document.body.dataset.status = status;
 }
@@ -140,6 +147,8 @@ function play() {
 function pause() {
   player.playing = false;
   ui.play.textContent = '▶';
+  const k = player.shown.frame;
+  if (player.replay && k >= 0 && panel.frame !== k) showPanel(k);
 }
 
 // Advances by the time since the last animation frame (or by one frame in
@@ -183,9 +192,17 @@ function showFrame() {
   needsRender = true;
   ui.scrub.value = String(k);
   ui.frameLabel.textContent = `frame ${k} / ${replay.frameCount - 1}`;
+  if (!player.playing || start - panel.shownAt >= PANEL_INTERVAL_MS) showPanel(k);
+}
+
+// The statistics panel for frame k (see PANEL_INTERVAL_MS).
+function showPanel(k) {
+  const replay = player.replay;
   const frame = replay.recording.frames[k];
   renderStats(ui.statsTable, frame, frameStats(replay.recording, frame), replay.recording.header, meter,
     view.instanceCount);
+  panel.shownAt = performance.now();
+  panel.frame = k;
 }
 
 let lastTime = performance.now();
