@@ -36,12 +36,14 @@ const player = {
 // Frames drawn per second, over the last second (shown in the panel).
 const meter = { frames: 0, since: performance.now(), fps: 0, updateMs: 0 };
 
-// While playing, the statistics panel follows every PANEL_INTERVAL_MS, not
-// every frame: rebuilding it is a page layout and paint, a few ms a frame
-// on a software renderer, and numbers changing 30 times a second cannot be
-// read anyway. Paused, it shows the frame on screen.
+// While playing, the statistics panel follows every PANEL_INTERVAL_MS and
+// the slider and frame label every BAR_INTERVAL_MS, not every frame: each
+// change is a page layout and paint, 1-3 ms a frame on a software
+// renderer, and numbers changing 30 times a second cannot be read anyway.
+// Paused, they show the frame on screen.
 const PANEL_INTERVAL_MS = 250;
-const panel = { shownAt: -Infinity, frame: -1 };
+const BAR_INTERVAL_MS = 100;
+const panel = { shownAt: -Infinity, frame: -1, barAt: -Infinity, barFrame: -1 };
 
 function setStatus(status) {
   document.body.dataset.status = status;
@@ -149,6 +151,7 @@ function pause() {
   ui.play.textContent = '▶';
   const k = player.shown.frame;
   if (player.replay && k >= 0 && panel.frame !== k) showPanel(k);
+  if (player.replay && k >= 0 && panel.barFrame !== k) showPosition(k);
 }
 
 // Advances by the time since the last animation frame (or by one frame in
@@ -190,9 +193,16 @@ function showFrame() {
   meter.updateMs = performance.now() - start;
   player.shown = { frame: k, color, contacts };
   needsRender = true;
-  ui.scrub.value = String(k);
-  ui.frameLabel.textContent = `frame ${k} / ${replay.frameCount - 1}`;
+  if (!player.playing || start - panel.barAt >= BAR_INTERVAL_MS) showPosition(k);
   if (!player.playing || start - panel.shownAt >= PANEL_INTERVAL_MS) showPanel(k);
+}
+
+// The slider and the frame label at frame k (see BAR_INTERVAL_MS).
+function showPosition(k) {
+  ui.scrub.value = String(k);
+  ui.frameLabel.textContent = `frame ${k} / ${player.replay.frameCount - 1}`;
+  panel.barAt = performance.now();
+  panel.barFrame = k;
 }
 
 // The statistics panel for frame k (see PANEL_INTERVAL_MS).
@@ -242,7 +252,11 @@ ui.first.addEventListener('click', () => (pause(), seek(0)));
 ui.last.addEventListener('click', () => (pause(), seek(Infinity)));
 ui.prev.addEventListener('click', () => (pause(), seek(player.frame - 1)));
 ui.next.addEventListener('click', () => (pause(), seek(player.frame + 1)));
-ui.scrub.addEventListener('input', () => (pause(), seek(Number(ui.scrub.value))));
+ui.scrub.addEventListener('input', () => {
+  const k = Number(ui.scrub.value); // before pause() puts the slider back on the frame shown
+  pause();
+  seek(k);
+});
 ui.color.addEventListener('change', showFrame);
 ui.contacts.addEventListener('change', showFrame);
 ui.speed.addEventListener('change', () => (player.clock = 0));
