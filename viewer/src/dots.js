@@ -1,7 +1,9 @@
 // Far-away bodies as dots: a moving body smaller than a few pixels on
 // screen is not drawn as a mesh but written here into a low-resolution
 // image, one texel per CELL x CELL pixel cell of the canvas, holding the
-// colour and depth of the nearest such body whose centre falls in the cell.
+// colour and depth of the nearest such body whose centre falls in the cell
+// (one texture of two 32-bit words a texel: SwiftShader pays for each
+// texture read of each pixel, and two reads cost it ~1.5 ms a frame more).
 // A few quads draw the image with those depths, so meshes and dots hide
 // each other correctly: one per band of BAND cell rows, from its first
 // used cell to its last, so that the empty corners of the canvas cost no
@@ -22,15 +24,17 @@ const vertexShader = /* glsl */ `
 `;
 
 const fragmentShader = /* glsl */ `
-  uniform sampler2D colors; // sRGB colour, alpha 0 where no dot
-  uniform sampler2D depths; // window depth (0 near .. 1 far)
+  precision highp usampler2D;
+  // Per cell: x = sRGB colour bytes r | g << 8 | b << 16, bit 24 set (0: no
+  // dot); y = the bits of the window depth (0 near .. 1 far), a float.
+  uniform usampler2D cells;
   uniform float cell;
   void main() {
-    ivec2 c = ivec2(gl_FragCoord.xy / cell);
-    vec4 color = texelFetch(colors, c, 0);
-    if (color.a == 0.0) discard;
-    gl_FragColor = vec4(color.rgb * 0.85, 1.0); // about as dark as a lit mesh
-    gl_FragDepth = texelFetch(depths, c, 0).r;
+    uvec2 v = texelFetch(cells, ivec2(gl_FragCoord.xy / cell), 0).xy;
+    if (v.x == 0u) discard;
+    vec3 rgb = vec3(uvec3(v.x, v.x >> 8, v.x >> 16) & 255u) / 255.0;
+    gl_FragColor = vec4(rgb * 0.85, 1.0); // about as dark as a lit mesh
+    gl_FragDepth = uintBitsToFloat(v.y);
   }
 `;
 
@@ -45,7 +49,7 @@ export class Dots {
     this.material = new THREE.ShaderMaterial({
       vertexShader,
       fragmentShader,
-      uniforms: { colors: { value: null }, depths: { value: null }, cell: { value: CELL } },
+      uniforms: { cells: { value: null }, cell: { value: CELL } },
     });
     this.quad = new THREE.Mesh(new THREE.BufferGeometry(), this.material);
     this.quad.frustumCulled = false;
@@ -68,15 +72,14 @@ export class Dots {
     this.cellsY = cellsY;
     this.cellDot = new Int32Array(cellsX * cellsY);
     this.cellDepth = new Float32Array(cellsX * cellsY);
-    for (const t of [this.colorTexture, this.depthTexture]) if (t) t.dispose();
-    this.colorBytes = new Uint8Array(4 * cellsX * cellsY);
-    this.depthValues = new Float32Array(cellsX * cellsY);
-    this.colorTexture = new THREE.DataTexture(this.colorBytes, cellsX, cellsY, THREE.RGBAFormat, THREE.UnsignedByteType);
-    this.depthTexture = new THREE.DataTexture(this.depthValues, cellsX, cellsY, THREE.RedFormat, THREE.FloatType);
-    for (const t of [this.colorTexture, this.depthTexture]) {
-      t.minFilter = t.magFilter = THREE.NearestFilter;
-      t.generateMipmaps = false;
-    }
+    if (this.texture) this.texture.dispose();
+    // Two words a cell, seen as integers (colour) and as floats (depth).
+    this.words = new Uint32Array(2 * cellsX * cellsY);
+    this.floats = new Float32Array(this.words.buffer);
+    this.texture = new THREE.DataTexture(this.words, cellsX, cellsY, THREE.RGIntegerFormat, THREE.UnsignedIntType);
+    this.texture.internalFormat = 'RG32UI';
+    this.texture.minFilter = this.texture.magFilter = THREE.NearestFilter;
+    this.texture.generateMipmaps = false;
     // Two triangles (6 corners, x y z) per band.
     this.corners = new Float32Array(18 * Math.ceil(cellsY / BAND));
     const position = new THREE.BufferAttribute(this.corners, 3);
@@ -84,8 +87,7 @@ export class Dots {
     this.quad.geometry.dispose();
     this.quad.geometry = new THREE.BufferGeometry();
     this.quad.geometry.setAttribute('position', position);
-    this.material.uniforms.colors.value = this.colorTexture;
-    this.material.uniforms.depths.value = this.depthTexture;
+    this.material.uniforms.cells.value = this.texture;
   }
 
   // A dot: the body's slot (its colour is taken only if it is drawn), its
@@ -106,7 +108,7 @@ export class Dots {
   // byte triple), its depth from the projection matrix's elements p10, p14
   // (window depth = (1 - p10 + p14 / w) / 2), and the quads over the cells used.
   commit(colorOf, p10, p14) {
-    const { cellsX, cellsY, cellDot, cellDepth, colorBytes, depthValues, corners } = this;
+    const { cellsX, cellsY, cellDot, cellDepth, words, floats, corners } = this;
     const toX = (c) => ((c * CELL) / this.width) * 2 - 1;
     const toY = (c) => ((c * CELL) / this.height) * 2 - 1;
     let shown = 0;
@@ -116,15 +118,12 @@ export class Dots {
       for (let cell = band * cellsX, end = Math.min(cellsY, band + BAND) * cellsX; cell < end; ++cell) {
         const slot = cellDot[cell];
         if (slot < 0) {
-          colorBytes[4 * cell + 3] = 0;
+          words[2 * cell] = 0;
           continue;
         }
         const rgb = colorOf(slot);
-        colorBytes[4 * cell] = rgb[0];
-        colorBytes[4 * cell + 1] = rgb[1];
-        colorBytes[4 * cell + 2] = rgb[2];
-        colorBytes[4 * cell + 3] = 255;
-        depthValues[cell] = 0.5 * (1 - p10 + p14 / cellDepth[cell]);
+        words[2 * cell] = rgb[0] | (rgb[1] << 8) | (rgb[2] << 16) | (1 << 24);
+        floats[2 * cell + 1] = 0.5 * (1 - p10 + p14 / cellDepth[cell]);
         const cx = cell % cellsX;
         if (cx < x0) x0 = cx;
         if (cx > x1) x1 = cx;
@@ -147,13 +146,12 @@ export class Dots {
     position.addUpdateRange(0, 18 * quads);
     position.needsUpdate = true;
     this.quad.geometry.setDrawRange(0, 6 * quads);
-    this.colorTexture.needsUpdate = true;
-    this.depthTexture.needsUpdate = true;
+    this.texture.needsUpdate = true;
   }
 
   dispose() {
     this.quad.geometry.dispose();
     this.material.dispose();
-    for (const t of [this.colorTexture, this.depthTexture]) if (t) t.dispose();
+    if (this.texture) this.texture.dispose();
   }
 }
