@@ -8,11 +8,14 @@
 //   ../build/bench/tessera-bench --scene many_pyramids --grid 43 --base 10 --steps 60 \
 //       --no-quality --record many.tsr
 //   node scripts/measure_fps.js many.tsr 5 3
-// The viewport is 1280 x 720 (WIDTH, HEIGHT) and the query string can be set with QUERY
-// (e.g. QUERY=quality=high). Chromium renders with SwiftShader (no GPU), so the
-// figure is the CPU's, and on a shared machine it moves with the load: so
-// the CPU time all of Chromium's processes spent per frame is printed too
-// (from /proc; 1000 / that is the rate one otherwise idle core would give).
+// The viewport is 1280 x 720 (WIDTH, HEIGHT), the query string can be set
+// with QUERY (e.g. QUERY=quality=high) and the built page's folder with
+// DIST (default dist/, e.g. another build to compare); ZOOM=4 looks from 4
+// times closer than "Frame all" (more bodies drawn as meshes). Chromium renders with
+// SwiftShader (no GPU), so the figure is the CPU's, and on a shared machine
+// it moves with the load: so the CPU time all of Chromium's processes spent
+// per frame is printed too, in all and by process type (from /proc; 1000 /
+// that is the rate one otherwise idle core would give).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -65,7 +68,7 @@ if (!file) {
   console.error('usage: node scripts/measure_fps.js FILE.tsr [seconds] [rounds]');
   process.exit(2);
 }
-const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const dist = process.env.DIST || path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const server = http.createServer((req, res) => {
   const name = new URL(req.url, 'http://localhost').pathname;
   const target = name === '/recording.tsr' ? path.resolve(file) : path.join(dist, 'index.html');
@@ -88,6 +91,7 @@ try {
     { timeout: 600000 });
   const state = await page.evaluate(() => ({ status: tessera.status, message: tessera.message, frames: tessera.frameCount }));
   if (state.status !== 'ready') throw new Error(state.message);
+  if (process.env.ZOOM) await page.evaluate((zoom) => tessera.view({ zoom }), Number(process.env.ZOOM));
   await page.evaluate(() => tessera.measureFps(1)); // warm-up: the first frames compile the code
   for (let round = 0; round < Number(rounds); ++round) {
     const cpuBefore = treeCpuMs(process.pid);
