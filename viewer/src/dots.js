@@ -104,6 +104,29 @@ export class Dots {
     }
   }
 
+  // A disc of radius r pixels at (x, y), all at clip w: a body too small
+  // on screen to be worth a mesh where there are too many meshes. Its own
+  // cell and every cell whose centre it covers.
+  offerDisc(slot, x, y, w, r) {
+    if (x >= 0 && x < this.width && y >= 0 && y < this.height) this.offer(slot, x, y, w);
+    const { cellsX, cellDot, cellDepth } = this;
+    const up = this.height - y; // from the bottom, as the cells count
+    const left = Math.max(0, Math.floor((x - r) / CELL)), right = Math.min(cellsX - 1, Math.floor((x + r) / CELL));
+    const low = Math.max(0, Math.floor((up - r) / CELL)), high = Math.min(this.cellsY - 1, Math.floor((up + r) / CELL));
+    for (let row = low; row <= high; ++row) {
+      const dy = (row + 0.5) * CELL - up;
+      for (let column = left; column <= right; ++column) {
+        const dx = (column + 0.5) * CELL - x;
+        if (dx * dx + dy * dy > r * r) continue;
+        const cell = row * cellsX + column;
+        if (cellDot[cell] < 0 || w < cellDepth[cell]) {
+          cellDot[cell] = slot;
+          cellDepth[cell] = w;
+        }
+      }
+    }
+  }
+
   // Writes the image: each cell's dot coloured by colorOf(slot) (an sRGB
   // byte triple), its depth from the projection matrix's elements p10, p14
   // (window depth = (1 - p10 + p14 / w) / 2), and the quads over the cells used.

@@ -18,6 +18,12 @@ import { seeThroughMaterial } from './see_through.js';
 export const BACKGROUND = 0x1b1e24;
 const NORMAL_LENGTH = 0.3; // metres: how long a contact normal is drawn
 const DOT_RADIUS = 2.5; // pixels: a moving shape smaller than this on screen is drawn as a dot
+// On a software renderer at most this many meshes per shape kind: SwiftShader
+// pays ~30 us per instance (16,969 boxes took 600 ms a frame), so beyond it
+// the smaller bodies on screen are drawn as discs in the dot image.
+const FAST_MESH_BUDGET = 400;
+const DISC_SCALE = 0.75; // a disc's radius against the shape's bounding radius (a box: about its own size)
+const BINS = 256; // radius classes, 16 per doubling from DOT_RADIUS
 const FAST_PIXELS = 500000; // the most pixels the canvas has in "fast" mode (960 x 520)
 
 // A group of instances drawn by one InstancedMesh.
@@ -122,6 +128,34 @@ function writeMatrix(m, o, pose, po, local, lo, sx, sy, sz) {
   m[o + 12] = px; m[o + 13] = py; m[o + 14] = pz; m[o + 15] = 1;
 }
 
+// Moving bodies big enough for a mesh, when there may be too many: index in
+// the group, radius, x and y on the canvas (pixels) and clip w.
+class Candidates {
+  constructor() {
+    this.count = 0;
+    this.grow(0);
+  }
+
+  grow(n) {
+    this.index = new Int32Array(n);
+    this.radius = new Float32Array(n);
+    this.x = new Float32Array(n);
+    this.y = new Float32Array(n);
+    this.w = new Float32Array(n);
+  }
+
+  // Empties the list, with room for n.
+  clear(n) {
+    this.count = 0;
+    if (this.index.length < n) this.grow(n);
+  }
+
+  push(i, radius, x, y, w) {
+    const k = this.count++;
+    this.index[k] = i, this.radius[k] = radius, this.x[k] = x, this.y[k] = y, this.w[k] = w;
+  }
+}
+
 // Whether WebGL runs on the CPU (SwiftShader, llvmpipe): as in headless
 // Chromium, or a browser without a usable GPU.
 function isSoftwareRenderer() {
@@ -141,6 +175,9 @@ export class View3D {
     const quality = new URLSearchParams(location.search).get('quality');
     this.fast = quality === 'fast' || (quality !== 'high' && isSoftwareRenderer());
     this.renderer = new THREE.WebGLRenderer({ antialias: !this.fast });
+    this.meshBudget = this.fast ? FAST_MESH_BUDGET : Infinity;
+    this.bins = new Int32Array(BINS);
+    this.candidates = new Candidates();
     this.renderer.setClearColor(BACKGROUND);
     // Scaled up without filtering: the browser's compositor (software too,
     // without a GPU) spends ~1 ms a frame less on it than on a smooth
@@ -333,9 +370,10 @@ export class View3D {
   // in locals and no allocation: at 100k bodies this loop is the page's
   // main cost in JavaScript. Returns the instances written.
   drawMoving(g, state, colorOf, width, height) {
-    const m = g.mesh.instanceMatrix.array;
-    const c = g.mesh.instanceColor.array;
-    const { recordSlots, recordIds, local, hasLocal, scales, reach } = g;
+    const { recordSlots, recordIds, local, hasLocal, reach } = g;
+    const budgeted = recordIds.length > this.meshBudget;
+    const bins = this.bins.fill(0);
+    this.candidates.clear(recordIds.length);
     const record = state.record;
     const pose = state.pose;
     const dots = this.dots;
@@ -366,6 +404,7 @@ export class View3D {
       }
       const w = w0 * cx + w1 * cy + w2 * cz + w3;
       const r = reach[i];
+      if (w < -r) continue; // wholly behind the camera
       if (w > r) { // wholly in front of the camera: on screen at (x, y), radius pixels
         const inv = 1 / w;
         const radius = r * focal * inv;
@@ -376,13 +415,42 @@ export class View3D {
           if (x >= 0 && x < width && y >= 0 && y < height) dots.offer(slot, x, y, w);
           continue;
         }
+        if (budgeted) { // a mesh if among the largest on screen: decided below
+          this.candidates.push(i, radius, x, y, w);
+          bins[Math.min(BINS - 1, (Math.log2(radius / DOT_RADIUS) * 16) | 0)] += 1;
+          continue;
+        }
       }
-      const rgb = colorOf(slot);
-      writeMatrix(m, 16 * shown, pose, o, local, lo, scales[3 * i], scales[3 * i + 1], scales[3 * i + 2]);
-      c[3 * shown] = rgb[0], c[3 * shown + 1] = rgb[1], c[3 * shown + 2] = rgb[2];
-      shown += 1;
+      shown = this.writeInstance(g, i, shown, state, colorOf);
+    }
+    if (!budgeted) return shown;
+    // The largest meshBudget candidates (whole bins, from the largest
+    // radius down) are meshes, the others discs in the dot image.
+    let bin = BINS - 1;
+    for (let taken = bins[bin]; bin > 0 && shown + taken + bins[bin - 1] <= this.meshBudget;) taken += bins[--bin];
+    if (shown + bins[bin] > this.meshBudget) bin += 1;
+    const cand = this.candidates;
+    for (let k = 0; k < cand.count; ++k) {
+      const i = cand.index[k], radius = cand.radius[k];
+      if ((Math.log2(radius / DOT_RADIUS) * 16) >= bin) {
+        shown = this.writeInstance(g, i, shown, state, colorOf);
+      } else {
+        dots.offerDisc(recordSlots[i], cand.x[k], cand.y[k], cand.w[k], DISC_SCALE * radius);
+      }
     }
     return shown;
+  }
+
+  // Writes instance i of group g (matrix and colour) at position shown; returns shown + 1.
+  writeInstance(g, i, shown, state, colorOf) {
+    const slot = g.recordSlots[i];
+    const rgb = colorOf(slot);
+    const lo = g.hasLocal[i] ? 7 * i : -1;
+    const s = g.scales;
+    writeMatrix(g.mesh.instanceMatrix.array, 16 * shown, state.pose, slot * 7, g.local, lo, s[3 * i], s[3 * i + 1], s[3 * i + 2]);
+    const c = g.mesh.instanceColor.array;
+    c[3 * shown] = rgb[0], c[3 * shown + 1] = rgb[1], c[3 * shown + 2] = rgb[2];
+    return shown + 1;
   }
 
   // Shows contacts (a Float32Array of point, normal sixes), or hides them (null).
