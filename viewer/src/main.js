@@ -17,12 +17,13 @@ const ui = {
 };
 
 const view = new View3D($('view'));
-// Which bodies are dots depends on the camera: a move or resize redraws the frame.
-let cameraMoved = false;
+// The frame on screen must be drawn again: which bodies are dots depends on
+// the camera (moved, resized), and a pause redraws with every mesh.
+let viewStale = false;
 // The page draws only when something changed (a frame, the camera, a
 // setting): an idle page costs nothing, which matters with a software renderer.
 let needsRender = true;
-view.controls.addEventListener('change', () => (cameraMoved = needsRender = true));
+view.controls.addEventListener('change', () => (viewStale = needsRender = true));
 
 const player = {
   replay: null,
@@ -150,6 +151,7 @@ function pause() {
   player.playing = false;
   ui.play.textContent = '▶';
   const k = player.shown.frame;
+  if (view.sparedMeshes) viewStale = needsRender = true;
   if (player.replay && k >= 0 && panel.frame !== k) showPanel(k);
   if (player.replay && k >= 0 && panel.barFrame !== k) showPosition(k);
 }
@@ -183,9 +185,10 @@ function showFrame() {
   const contacts = ui.contacts.checked && !ui.contacts.disabled;
   const start = performance.now();
   if (player.shown.frame !== k) replay.seek(k);
-  if (player.shown.frame !== k || player.shown.color !== color || cameraMoved) {
-    view.draw(replay.state, color);
-    cameraMoved = false;
+  if (player.shown.frame !== k || player.shown.color !== color || viewStale) {
+    // While playing, a software renderer spares meshes (view3d.js: meshBudget).
+    view.draw(replay.state, color, player.playing);
+    viewStale = false;
   }
   if (player.shown.frame !== k || player.shown.contacts !== contacts) {
     view.setContacts(contacts ? replay.contacts(k) : null);
@@ -222,7 +225,7 @@ function animate(now) {
   const seconds = (now - lastTime) / 1000;
   lastTime = now;
   if (player.replay && player.playing) advance(seconds, measuring !== null);
-  if (player.replay && (player.shown.frame !== player.frame || cameraMoved)) showFrame();
+  if (player.replay && (player.shown.frame !== player.frame || viewStale)) showFrame();
   if (!needsRender) {
     meter.since = now;
     meter.frames = 0;
@@ -327,7 +330,9 @@ window.tessera = {
   get frame() { return player.frame; },
   get shownFrame() { return player.shown.frame; },
   // Nothing left to draw: the last change has been rendered.
-  get idle() { return !needsRender && !player.playing && (!player.replay || player.shown.frame === player.frame); },
+  get idle() {
+    return !needsRender && !player.playing && (!player.replay || (!viewStale && player.shown.frame === player.frame));
+  },
   get playing() { return player.playing; },
   get fps() { return meter.fps; },
   get drawn() { return view.drawn; },

@@ -18,9 +18,10 @@ import { seeThroughMaterial } from './see_through.js';
 export const BACKGROUND = 0x1b1e24;
 const NORMAL_LENGTH = 0.3; // metres: how long a contact normal is drawn
 const DOT_RADIUS = 2.5; // pixels: a moving shape smaller than this on screen is drawn as a dot
-// On a software renderer at most this many meshes per shape kind: SwiftShader
-// pays ~30 us per instance (16,969 boxes took 600 ms a frame), so beyond it
-// the smaller bodies on screen are drawn as discs in the dot image.
+// On a software renderer, while playing, at most this many meshes per shape
+// kind: SwiftShader pays ~30 us per instance (16,969 boxes took 600 ms a
+// frame), so beyond it the smaller bodies on screen are drawn as discs in
+// the dot image. Paused, the frame is drawn again with every mesh.
 const FAST_MESH_BUDGET = 400;
 const DISC_SCALE = 0.75; // a disc's radius against the shape's bounding radius (a box: about its own size)
 const BINS = 256; // radius classes, 16 per doubling from DOT_RADIUS
@@ -178,6 +179,8 @@ export class View3D {
     this.meshBudget = this.fast ? FAST_MESH_BUDGET : Infinity;
     this.bins = new Int32Array(BINS);
     this.candidates = new Candidates();
+    this.budgetOn = false; // the budget applies to this draw
+    this.sparedMeshes = false;
     this.renderer.setClearColor(BACKGROUND);
     // Scaled up without filtering: the browser's compositor (software too,
     // without a GPU) spends ~1 ms a frame less on it than on a smooth
@@ -312,7 +315,11 @@ export class View3D {
   // Moving bodies that cover less than DOT_RADIUS pixels on screen are drawn
   // as dots instead (see dots.js): a software renderer spends as much on an
   // instance as on thousands of pixels, and a 3-pixel box looks the same.
-  draw(state, mode) {
+  // budget: a software renderer draws at most meshBudget meshes per shape
+  // kind (while playing; paused, every body that is not a dot is a mesh).
+  draw(state, mode, budget = false) {
+    this.budgetOn = budget;
+    this.sparedMeshes = false; // whether a body was drawn as a disc for the budget
     const p = this.palette;
     const camera = this.camera;
     camera.updateMatrixWorld();
@@ -371,7 +378,7 @@ export class View3D {
   // main cost in JavaScript. Returns the instances written.
   drawMoving(g, state, colorOf, width, height) {
     const { recordSlots, recordIds, local, hasLocal, reach } = g;
-    const budgeted = recordIds.length > this.meshBudget;
+    const budgeted = this.budgetOn && recordIds.length > this.meshBudget;
     const bins = this.bins.fill(0);
     this.candidates.clear(recordIds.length);
     const record = state.record;
@@ -436,6 +443,7 @@ export class View3D {
         shown = this.writeInstance(g, i, shown, state, colorOf);
       } else {
         dots.offerDisc(recordSlots[i], cand.x[k], cand.y[k], cand.w[k], DISC_SCALE * radius);
+        this.sparedMeshes = true;
       }
     }
     return shown;
