@@ -8,11 +8,14 @@
 //   ../build/bench/tessera-bench --scene many_pyramids --grid 43 --base 10 --steps 60 \
 //       --no-quality --record many.tsr
 //   node scripts/measure_fps.js many.tsr 5 3
-// The viewport is 1280 x 720 (WIDTH, HEIGHT) and the query string can be set with QUERY
-// (e.g. QUERY=quality=high). Chromium renders with SwiftShader (no GPU), so the
-// figure is the CPU's, and on a shared machine it moves with the load: so
-// the CPU time all of Chromium's processes spent per frame is printed too
-// (from /proc; 1000 / that is the rate one otherwise idle core would give).
+// The viewport is 1280 x 720 (WIDTH, HEIGHT), the query string can be set
+// with QUERY (e.g. QUERY=quality=high) and the built page's folder with
+// DIST (default dist/, e.g. another build to compare); ZOOM=4 looks from 4
+// times closer than "Frame all" (more bodies drawn as meshes). Chromium renders with
+// SwiftShader (no GPU), so the figure is the CPU's, and on a shared machine
+// it moves with the load: so the CPU time all of Chromium's processes spent
+// per frame is printed too, in all and by process type (from /proc; 1000 /
+// that is the rate one otherwise idle core would give).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -23,7 +26,10 @@ import { chromium } from 'playwright-core';
 const [file, seconds = '5', rounds = '1'] = process.argv.slice(2);
 
 // CPU milliseconds used so far by the descendants of process pid (here:
-// Chromium's processes, which playwright starts as children of this one).
+// Chromium's processes, which playwright starts as children of this one),
+// in all and by Chromium's process type (--type=renderer: the page's
+// JavaScript and three.js; gpu-process: SwiftShader's drawing; browser: the
+// compositor and the rest).
 function treeCpuMs(pid) {
   const parent = new Map();
   const ticks = new Map();
@@ -38,22 +44,31 @@ function treeCpuMs(pid) {
       // the process ended meanwhile
     }
   }
-  let total = 0;
+  const byType = { total: 0 };
   for (const [p, t] of ticks) {
     for (let q = parent.get(p) ?? 0; q > 1; q = parent.get(q) ?? 0) {
       if (q === pid) {
-        total += t;
+        let type = 'browser';
+        try {
+          const match = /--type=([a-z-]+)/.exec(fs.readFileSync(`/proc/${p}/cmdline`, 'utf8'));
+          if (match) type = match[1];
+        } catch {
+          // ended
+        }
+        const ms = (t * 1000) / 100; // USER_HZ is 100 on Linux
+        byType[type] = (byType[type] ?? 0) + ms;
+        byType.total += ms;
         break;
       }
     }
   }
-  return (total * 1000) / 100; // USER_HZ is 100 on Linux
+  return byType;
 }
 if (!file) {
   console.error('usage: node scripts/measure_fps.js FILE.tsr [seconds] [rounds]');
   process.exit(2);
 }
-const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const dist = process.env.DIST || path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const server = http.createServer((req, res) => {
   const name = new URL(req.url, 'http://localhost').pathname;
   const target = name === '/recording.tsr' ? path.resolve(file) : path.join(dist, 'index.html');
@@ -76,15 +91,20 @@ try {
     { timeout: 600000 });
   const state = await page.evaluate(() => ({ status: tessera.status, message: tessera.message, frames: tessera.frameCount }));
   if (state.status !== 'ready') throw new Error(state.message);
+  if (process.env.ZOOM) await page.evaluate((zoom) => tessera.view({ zoom }), Number(process.env.ZOOM));
   await page.evaluate(() => tessera.measureFps(1)); // warm-up: the first frames compile the code
   for (let round = 0; round < Number(rounds); ++round) {
     const cpuBefore = treeCpuMs(process.pid);
     const r = await page.evaluate((s) => tessera.measureFps(s), Number(seconds));
-    const cpuMs = (treeCpuMs(process.pid) - cpuBefore) / r.frames;
+    const cpuAfter = treeCpuMs(process.pid);
+    const perFrame = (type) => ((cpuAfter[type] ?? 0) - (cpuBefore[type] ?? 0)) / r.frames;
+    const split = Object.keys(cpuAfter).filter((t) => t !== 'total').sort()
+      .map((t) => `${t} ${perFrame(t).toFixed(1)}`).join(', ');
     const drawn = await page.evaluate(() => tessera.drawn);
     console.log(`${path.basename(file)}: ${r.fps.toFixed(1)} fps over ${r.frames} frames, update ` +
       `${r.updateMs.toFixed(1)} ms a frame; ${r.instances} bodies' shapes: ${drawn.meshes} meshes, ` +
-      `${drawn.dots} dots (of ${drawn.offered}); Chromium CPU ${cpuMs.toFixed(1)} ms a frame; ` +
+      `${drawn.dots} dots (of ${drawn.offered}); Chromium CPU ${perFrame('total').toFixed(1)} ms a frame ` +
+      `(${split}); ` +
       `load ${os.loadavg()[0].toFixed(2)}`);
   }
 } finally {

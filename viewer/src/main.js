@@ -17,12 +17,13 @@ const ui = {
 };
 
 const view = new View3D($('view'));
-// Which bodies are dots depends on the camera: a move or resize redraws the frame.
-let cameraMoved = false;
+// The frame on screen must be drawn again: which bodies are dots depends on
+// the camera (moved, resized), and a pause redraws with every mesh.
+let viewStale = false;
 // The page draws only when something changed (a frame, the camera, a
 // setting): an idle page costs nothing, which matters with a software renderer.
 let needsRender = true;
-view.controls.addEventListener('change', () => (cameraMoved = needsRender = true));
+view.controls.addEventListener('change', () => (viewStale = needsRender = true));
 
 const player = {
   replay: null,
@@ -35,6 +36,15 @@ const player = {
 
 // Frames drawn per second, over the last second (shown in the panel).
 const meter = { frames: 0, since: performance.now(), fps: 0, updateMs: 0 };
+
+// While playing, the statistics panel follows every PANEL_INTERVAL_MS and
+// the slider and frame label every BAR_INTERVAL_MS, not every frame: each
+// change is a page layout and paint, 1-3 ms a frame on a software
+// renderer, and numbers changing 30 times a second cannot be read anyway.
+// Paused, they show the frame on screen.
+const PANEL_INTERVAL_MS = 250;
+const BAR_INTERVAL_MS = 100;
+const panel = { shownAt: -Infinity, frame: -1, barAt: -Infinity, barFrame: -1 };
 
 function setStatus(status) {
   document.body.dataset.status = status;
@@ -140,6 +150,10 @@ function play() {
 function pause() {
   player.playing = false;
   ui.play.textContent = '▶';
+  const k = player.shown.frame;
+  if (view.sparedMeshes) viewStale = needsRender = true;
+  if (player.replay && k >= 0 && panel.frame !== k) showPanel(k);
+  if (player.replay && k >= 0 && panel.barFrame !== k) showPosition(k);
 }
 
 // Advances by the time since the last animation frame (or by one frame in
@@ -171,9 +185,10 @@ function showFrame() {
   const contacts = ui.contacts.checked && !ui.contacts.disabled;
   const start = performance.now();
   if (player.shown.frame !== k) replay.seek(k);
-  if (player.shown.frame !== k || player.shown.color !== color || cameraMoved) {
-    view.draw(replay.state, color);
-    cameraMoved = false;
+  if (player.shown.frame !== k || player.shown.color !== color || viewStale) {
+    // While playing, a software renderer spares meshes (view3d.js: meshBudget).
+    view.draw(replay.state, color, player.playing);
+    viewStale = false;
   }
   if (player.shown.frame !== k || player.shown.contacts !== contacts) {
     view.setContacts(contacts ? replay.contacts(k) : null);
@@ -181,11 +196,26 @@ function showFrame() {
   meter.updateMs = performance.now() - start;
   player.shown = { frame: k, color, contacts };
   needsRender = true;
+  if (!player.playing || start - panel.barAt >= BAR_INTERVAL_MS) showPosition(k);
+  if (!player.playing || start - panel.shownAt >= PANEL_INTERVAL_MS) showPanel(k);
+}
+
+// The slider and the frame label at frame k (see BAR_INTERVAL_MS).
+function showPosition(k) {
   ui.scrub.value = String(k);
-  ui.frameLabel.textContent = `frame ${k} / ${replay.frameCount - 1}`;
+  ui.frameLabel.textContent = `frame ${k} / ${player.replay.frameCount - 1}`;
+  panel.barAt = performance.now();
+  panel.barFrame = k;
+}
+
+// The statistics panel for frame k (see PANEL_INTERVAL_MS).
+function showPanel(k) {
+  const replay = player.replay;
   const frame = replay.recording.frames[k];
   renderStats(ui.statsTable, frame, frameStats(replay.recording, frame), replay.recording.header, meter,
     view.instanceCount);
+  panel.shownAt = performance.now();
+  panel.frame = k;
 }
 
 let lastTime = performance.now();
@@ -195,7 +225,7 @@ function animate(now) {
   const seconds = (now - lastTime) / 1000;
   lastTime = now;
   if (player.replay && player.playing) advance(seconds, measuring !== null);
-  if (player.replay && (player.shown.frame !== player.frame || cameraMoved)) showFrame();
+  if (player.replay && (player.shown.frame !== player.frame || viewStale)) showFrame();
   if (!needsRender) {
     meter.since = now;
     meter.frames = 0;
@@ -225,7 +255,11 @@ ui.first.addEventListener('click', () => (pause(), seek(0)));
 ui.last.addEventListener('click', () => (pause(), seek(Infinity)));
 ui.prev.addEventListener('click', () => (pause(), seek(player.frame - 1)));
 ui.next.addEventListener('click', () => (pause(), seek(player.frame + 1)));
-ui.scrub.addEventListener('input', () => (pause(), seek(Number(ui.scrub.value))));
+ui.scrub.addEventListener('input', () => {
+  const k = Number(ui.scrub.value); // before pause() puts the slider back on the frame shown
+  pause();
+  seek(k);
+});
 ui.color.addEventListener('change', showFrame);
 ui.contacts.addEventListener('change', showFrame);
 ui.speed.addEventListener('change', () => (player.clock = 0));
@@ -296,7 +330,9 @@ window.tessera = {
   get frame() { return player.frame; },
   get shownFrame() { return player.shown.frame; },
   // Nothing left to draw: the last change has been rendered.
-  get idle() { return !needsRender && !player.playing && (!player.replay || player.shown.frame === player.frame); },
+  get idle() {
+    return !needsRender && !player.playing && (!player.replay || (!viewStale && player.shown.frame === player.frame));
+  },
   get playing() { return player.playing; },
   get fps() { return meter.fps; },
   get drawn() { return view.drawn; },

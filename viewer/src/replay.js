@@ -98,12 +98,23 @@ export class Replay {
     };
     const poses = new Float32Array(rec.buffer, frame.posesAt, frame.awakeCount * 7);
     const list = new Uint32Array(rec.buffer, frame.listAt, frame.awakeCount);
-    const pose = s.pose;
-    for (let i = 0; i < list.length; ++i) {
-      const slot = list[i];
-      if (slot >= slots || s.record[slot] < 0) check(slot);
-      for (let k = 0, to = slot * 7, from = i * 7; k < 7; ++k) pose[to + k] = poses[from + k];
-      s.awake[slot] = 1;
+    const { pose, awake, record } = s;
+    // The awake list is mostly runs of consecutive slots (bodies made in a
+    // row stay awake together): a run's poses are one block copy.
+    for (let i = 0; i < list.length;) {
+      const first = list[i];
+      let end = i + 1;
+      while (end < list.length && list[end] === first + (end - i)) ++end;
+      for (let slot = first; slot < first + (end - i); ++slot) {
+        if (slot >= slots || record[slot] < 0) check(slot);
+        awake[slot] = 1;
+      }
+      if (end - i >= 8) {
+        pose.set(poses.subarray(7 * i, 7 * end), 7 * first);
+      } else {
+        for (let k = 7 * i, to = 7 * first; k < 7 * end; ++k, ++to) pose[to] = poses[k];
+      }
+      i = end;
     }
     for (let i = 0; i < frame.islandCount; ++i) {
       const at = frame.islandsAt + 8 * i;

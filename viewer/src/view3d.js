@@ -13,10 +13,18 @@ import {
 } from './recording.js';
 import { ColorPalette } from './colors.js';
 import { Dots } from './dots.js';
+import { seeThroughMaterial } from './see_through.js';
 
 export const BACKGROUND = 0x1b1e24;
 const NORMAL_LENGTH = 0.3; // metres: how long a contact normal is drawn
 const DOT_RADIUS = 2.5; // pixels: a moving shape smaller than this on screen is drawn as a dot
+// On a software renderer, while playing, at most this many meshes per shape
+// kind: SwiftShader pays ~30 us per instance (16,969 boxes took 600 ms a
+// frame), so beyond it the smaller bodies on screen are drawn as discs in
+// the dot image. Paused, the frame is drawn again with every mesh.
+const FAST_MESH_BUDGET = 400;
+const DISC_SCALE = 0.75; // a disc's radius against the shape's bounding radius (a box: about its own size)
+const BINS = 256; // radius classes, 16 per doubling from DOT_RADIUS
 const FAST_PIXELS = 500000; // the most pixels the canvas has in "fast" mode (960 x 520)
 
 // A group of instances drawn by one InstancedMesh.
@@ -94,31 +102,20 @@ function makeGeometry(key, info) {
   return new THREE.CapsuleGeometry(info.radius, 2 * info.halfHeight, 4, 12);
 }
 
-// The world centre of a shape: pose position + rotate(pose rotation, local position).
-function shapeCenter(pose, po, local, out) {
-  out[0] = pose[po], out[1] = pose[po + 1], out[2] = pose[po + 2];
-  if (local === null) return;
-  const x = pose[po + 3], y = pose[po + 4], z = pose[po + 5], w = pose[po + 6];
-  const lx = local[0], ly = local[1], lz = local[2];
-  const tx = 2 * (y * lz - z * ly), ty = 2 * (z * lx - x * lz), tz = 2 * (x * ly - y * lx);
-  out[0] += lx + w * tx + (y * tz - z * ty);
-  out[1] += ly + w * ty + (z * tx - x * tz);
-  out[2] += lz + w * tz + (x * ty - y * tx);
-}
-
-// Writes the column-major matrix of pose (p, q) * local (pl, ql) * scale into m at offset o.
-function writeMatrix(m, o, pose, po, local, sx, sy, sz) {
+// Writes the column-major matrix of pose (p, q) * local (pl, ql) * scale
+// into m at offset o; the local transform is local[lo..lo + 6], none if lo < 0.
+function writeMatrix(m, o, pose, po, local, lo, sx, sy, sz) {
   let px = pose[po], py = pose[po + 1], pz = pose[po + 2];
   let x = pose[po + 3], y = pose[po + 4], z = pose[po + 5], w = pose[po + 6];
-  if (local !== null) {
+  if (lo >= 0) {
     // p += rotate(q, pl): t = 2 (v x pl), p + pl + w t + v x t
-    const lx = local[0], ly = local[1], lz = local[2];
+    const lx = local[lo], ly = local[lo + 1], lz = local[lo + 2];
     const tx = 2 * (y * lz - z * ly), ty = 2 * (z * lx - x * lz), tz = 2 * (x * ly - y * lx);
     px += lx + w * tx + (y * tz - z * ty);
     py += ly + w * ty + (z * tx - x * tz);
     pz += lz + w * tz + (x * ty - y * tx);
     // q = q * ql (Hamilton product)
-    const bx = local[3], by = local[4], bz = local[5], bw = local[6];
+    const bx = local[lo + 3], by = local[lo + 4], bz = local[lo + 5], bw = local[lo + 6];
     const nx = w * bx + x * bw + y * bz - z * by;
     const ny = w * by - x * bz + y * bw + z * bx;
     const nz = w * bz + x * by - y * bx + z * bw;
@@ -130,6 +127,34 @@ function writeMatrix(m, o, pose, po, local, sx, sy, sz) {
   m[o + 4] = 2 * (xy - wz) * sy; m[o + 5] = (1 - 2 * (xx + zz)) * sy; m[o + 6] = 2 * (yz + wx) * sy; m[o + 7] = 0;
   m[o + 8] = 2 * (xz + wy) * sz; m[o + 9] = 2 * (yz - wx) * sz; m[o + 10] = (1 - 2 * (xx + yy)) * sz; m[o + 11] = 0;
   m[o + 12] = px; m[o + 13] = py; m[o + 14] = pz; m[o + 15] = 1;
+}
+
+// Moving bodies big enough for a mesh, when there may be too many: index in
+// the group, radius, x and y on the canvas (pixels) and clip w.
+class Candidates {
+  constructor() {
+    this.count = 0;
+    this.grow(0);
+  }
+
+  grow(n) {
+    this.index = new Int32Array(n);
+    this.radius = new Float32Array(n);
+    this.x = new Float32Array(n);
+    this.y = new Float32Array(n);
+    this.w = new Float32Array(n);
+  }
+
+  // Empties the list, with room for n.
+  clear(n) {
+    this.count = 0;
+    if (this.index.length < n) this.grow(n);
+  }
+
+  push(i, radius, x, y, w) {
+    const k = this.count++;
+    this.index[k] = i, this.radius[k] = radius, this.x[k] = x, this.y[k] = y, this.w[k] = w;
+  }
 }
 
 // Whether WebGL runs on the CPU (SwiftShader, llvmpipe): as in headless
@@ -151,16 +176,26 @@ export class View3D {
     const quality = new URLSearchParams(location.search).get('quality');
     this.fast = quality === 'fast' || (quality !== 'high' && isSoftwareRenderer());
     this.renderer = new THREE.WebGLRenderer({ antialias: !this.fast });
+    this.meshBudget = this.fast ? FAST_MESH_BUDGET : Infinity;
+    this.bins = new Int32Array(BINS);
+    this.candidates = new Candidates();
+    this.budgetOn = false; // the budget applies to this draw
+    this.sparedMeshes = false;
     this.renderer.setClearColor(BACKGROUND);
+    // Scaled up without filtering: the browser's compositor (software too,
+    // without a GPU) spends ~1 ms a frame less on it than on a smooth
+    // scaling, and the picture is drawn without antialiasing anyway.
+    if (this.fast) this.renderer.domElement.style.imageRendering = 'pixelated';
     container.appendChild(this.renderer.domElement);
     this.scene = new THREE.Scene();
     this.camera = new THREE.PerspectiveCamera(40, 1, 0.1, 1000);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = false;
-    this.scene.add(new THREE.HemisphereLight(0xdde6ff, 0x40382e, 1.6));
-    const sun = new THREE.DirectionalLight(0xffffff, 1.8);
-    sun.position.set(0.5, 1, 0.7);
-    this.scene.add(sun);
+    this.hemisphere = new THREE.HemisphereLight(0xdde6ff, 0x40382e, 1.6);
+    this.scene.add(this.hemisphere);
+    this.sun = new THREE.DirectionalLight(0xffffff, 1.8);
+    this.sun.position.set(0.5, 1, 0.7);
+    this.scene.add(this.sun);
     this.palette = new ColorPalette();
     this.projectView = new THREE.Matrix4();
     this.groups = [];
@@ -222,7 +257,7 @@ export class View3D {
     this.groups = [...byKey.values()];
     for (const g of this.groups) {
       const material = g.isStatic
-        ? new THREE.MeshLambertMaterial({ color: 0xffffff, transparent: true, opacity: 0.28, depthWrite: false })
+        ? seeThroughMaterial(this.hemisphere, this.sun, 0.28)
         : new THREE.MeshLambertMaterial({ color: 0xffffff });
       const mesh = new THREE.InstancedMesh(g.geometry, material, g.records.length);
       mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
@@ -234,6 +269,9 @@ export class View3D {
       g.recordSlots = Int32Array.from(g.records, (id) => records[id].slot);
       g.recordIds = Int32Array.from(g.records);
       g.reach = Float32Array.from(g.reaches);
+      g.hasLocal = Uint8Array.from(g.locals, (l) => (l === null ? 0 : 1));
+      g.local = new Float32Array(7 * g.locals.length);
+      g.locals.forEach((l, i) => l !== null && g.local.set(l, 7 * i));
       this.meshes.push(mesh);
       this.scene.add(mesh);
     }
@@ -275,19 +313,20 @@ export class View3D {
   // Draws the state: every shown instance gets its matrix and colour
   // (colour by mode: 'body', 'island' or 'sleep'; static bodies grey).
   // Moving bodies that cover less than DOT_RADIUS pixels on screen are drawn
-  // as dots instead (one vertex each): a software renderer spends as much on
-  // an instance as on thousands of pixels, and a 3-pixel box looks the same.
-  draw(state, mode) {
+  // as dots instead (see dots.js): a software renderer spends as much on an
+  // instance as on thousands of pixels, and a 3-pixel box looks the same.
+  // budget: a software renderer draws at most meshBudget meshes per shape
+  // kind (while playing; paused, every body that is not a dot is a mesh).
+  draw(state, mode, budget = false) {
+    this.budgetOn = budget;
+    this.sparedMeshes = false; // whether a body was drawn as a disc for the budget
     const p = this.palette;
     const camera = this.camera;
     camera.updateMatrixWorld();
-    const pv = this.projectView.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).elements;
+    this.projectView.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
     const width = this.renderer.domElement.width;
     const height = this.renderer.domElement.height;
-    // Pixels per metre at unit depth.
-    const focal = height / (2 * Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2));
-    const dots = this.dots;
-    dots.begin(width, height);
+    this.dots.begin(width, height);
     // The colour of a moving body by mode (static bodies are grey).
     const colorOf = (slot) => {
       const shade = p.shade(slot);
@@ -295,48 +334,131 @@ export class View3D {
       if (mode === 'sleep') return (state.awake[slot] ? p.awake : p.asleep)[shade];
       return p.pick(slot, 2);
     };
-    const center = [0, 0, 0];
     for (const g of this.groups) {
-      const m = g.mesh.instanceMatrix.array;
-      const c = g.mesh.instanceColor.array;
-      const { recordSlots, recordIds, locals, scales, reach } = g;
-      let shown = 0;
-      for (let i = 0; i < recordIds.length; ++i) {
-        const slot = recordSlots[i];
-        if (state.record[slot] !== recordIds[i]) continue;
-        if (!g.isStatic) {
-          shapeCenter(state.pose, slot * 7, locals[i], center);
-          const cx = center[0], cy = center[1], cz = center[2];
-          // Perspective: clip w is the depth in front of the camera.
-          const w = pv[3] * cx + pv[7] * cy + pv[11] * cz + pv[15];
-          if (w > reach[i]) {
-            const radius = (reach[i] * focal) / w;
-            const x = ((pv[0] * cx + pv[4] * cy + pv[8] * cz + pv[12]) / w + 1) * 0.5 * width;
-            const y = (1 - (pv[1] * cx + pv[5] * cy + pv[9] * cz + pv[13]) / w) * 0.5 * height;
-            if (x + radius < 0 || x - radius >= width || y + radius < 0 || y - radius >= height) continue;
-            if (radius < DOT_RADIUS) {
-              if (x >= 0 && x < width && y >= 0 && y < height) dots.offer(slot, x, y, w);
-              continue;
-            }
-          }
-        }
-        const rgb = g.isStatic ? p.static[p.shade(slot)] : colorOf(slot);
-        writeMatrix(m, 16 * shown, state.pose, slot * 7, locals[i], scales[3 * i], scales[3 * i + 1], scales[3 * i + 2]);
-        c[3 * shown] = rgb[0];
-        c[3 * shown + 1] = rgb[1];
-        c[3 * shown + 2] = rgb[2];
-        shown += 1;
-      }
-      g.mesh.count = shown;
-      g.mesh.instanceMatrix.clearUpdateRanges();
-      g.mesh.instanceMatrix.addUpdateRange(0, 16 * shown);
-      g.mesh.instanceMatrix.needsUpdate = true;
-      g.mesh.instanceColor.clearUpdateRanges();
-      g.mesh.instanceColor.addUpdateRange(0, 3 * shown);
-      g.mesh.instanceColor.needsUpdate = true;
+      const shown = g.isStatic ? this.drawStatic(g, state) : this.drawMoving(g, state, colorOf, width, height);
+      const mesh = g.mesh;
+      mesh.count = shown;
+      // An update range of 0 elements would upload the whole array (WebGL's
+      // bufferSubData reads a length of 0 as "to the end").
+      if (shown === 0) continue;
+      mesh.instanceMatrix.clearUpdateRanges();
+      mesh.instanceMatrix.addUpdateRange(0, 16 * shown);
+      mesh.instanceMatrix.needsUpdate = true;
+      mesh.instanceColor.clearUpdateRanges();
+      mesh.instanceColor.addUpdateRange(0, 3 * shown);
+      mesh.instanceColor.needsUpdate = true;
     }
     const pm = camera.projectionMatrix.elements;
-    dots.commit((slot) => colorOf(slot).srgb, pm[10], pm[14]);
+    this.dots.commit((slot) => colorOf(slot).srgb, pm[10], pm[14]);
+  }
+
+  // Static bodies: every one a mesh, in grey. Returns the instances written.
+  drawStatic(g, state) {
+    const p = this.palette;
+    const m = g.mesh.instanceMatrix.array;
+    const c = g.mesh.instanceColor.array;
+    const { recordSlots, recordIds, local, hasLocal, scales } = g;
+    let shown = 0;
+    for (let i = 0; i < recordIds.length; ++i) {
+      const slot = recordSlots[i];
+      if (state.record[slot] !== recordIds[i]) continue;
+      const rgb = p.static[p.shade(slot)];
+      writeMatrix(m, 16 * shown, state.pose, slot * 7, local, hasLocal[i] ? 7 * i : -1,
+        scales[3 * i], scales[3 * i + 1], scales[3 * i + 2]);
+      c[3 * shown] = rgb[0], c[3 * shown + 1] = rgb[1], c[3 * shown + 2] = rgb[2];
+      shown += 1;
+    }
+    return shown;
+  }
+
+  // Moving bodies: each one projected (its shape's centre and bounding
+  // radius); off screen it is skipped, under DOT_RADIUS pixels it becomes a
+  // dot, else a mesh instance. One pass over typed arrays with the matrix
+  // in locals and no allocation: at 100k bodies this loop is the page's
+  // main cost in JavaScript. Returns the instances written.
+  drawMoving(g, state, colorOf, width, height) {
+    const { recordSlots, recordIds, local, hasLocal, reach } = g;
+    const budgeted = this.budgetOn && recordIds.length > this.meshBudget;
+    const bins = this.bins.fill(0);
+    this.candidates.clear(recordIds.length);
+    const record = state.record;
+    const pose = state.pose;
+    const dots = this.dots;
+    const e = this.projectView.elements;
+    // Rows of projection * view: x, y and w (clip w is the depth in front of the camera).
+    const x0 = e[0], x1 = e[4], x2 = e[8], x3 = e[12];
+    const y0 = e[1], y1 = e[5], y2 = e[9], y3 = e[13];
+    const w0 = e[3], w1 = e[7], w2 = e[11], w3 = e[15];
+    const halfW = 0.5 * width, halfH = 0.5 * height;
+    // Pixels per metre at unit depth.
+    const focal = height / (2 * Math.tan(THREE.MathUtils.degToRad(this.camera.fov) / 2));
+    let shown = 0;
+    for (let i = 0; i < recordIds.length; ++i) {
+      const slot = recordSlots[i];
+      if (record[slot] !== recordIds[i]) continue;
+      const o = slot * 7;
+      let cx = pose[o], cy = pose[o + 1], cz = pose[o + 2];
+      // (Typed arrays only: a JavaScript array of null or offsets here made the loop 4x slower.)
+      const lo = hasLocal[i] ? 7 * i : -1;
+      if (lo >= 0) {
+        // The shape's centre: + rotate(q, local position); t = 2 (v x l), l + w t + v x t.
+        const qx = pose[o + 3], qy = pose[o + 4], qz = pose[o + 5], qw = pose[o + 6];
+        const lx = local[lo], ly = local[lo + 1], lz = local[lo + 2];
+        const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
+        cx += lx + qw * tx + (qy * tz - qz * ty);
+        cy += ly + qw * ty + (qz * tx - qx * tz);
+        cz += lz + qw * tz + (qx * ty - qy * tx);
+      }
+      const w = w0 * cx + w1 * cy + w2 * cz + w3;
+      const r = reach[i];
+      if (w < -r) continue; // wholly behind the camera
+      if (w > r) { // wholly in front of the camera: on screen at (x, y), radius pixels
+        const inv = 1 / w;
+        const radius = r * focal * inv;
+        const x = ((x0 * cx + x1 * cy + x2 * cz + x3) * inv + 1) * halfW;
+        const y = (1 - (y0 * cx + y1 * cy + y2 * cz + y3) * inv) * halfH;
+        if (x + radius < 0 || x - radius >= width || y + radius < 0 || y - radius >= height) continue;
+        if (radius < DOT_RADIUS) {
+          if (x >= 0 && x < width && y >= 0 && y < height) dots.offer(slot, x, y, w);
+          continue;
+        }
+        if (budgeted) { // a mesh if among the largest on screen: decided below
+          this.candidates.push(i, radius, x, y, w);
+          bins[Math.min(BINS - 1, (Math.log2(radius / DOT_RADIUS) * 16) | 0)] += 1;
+          continue;
+        }
+      }
+      shown = this.writeInstance(g, i, shown, state, colorOf);
+    }
+    if (!budgeted) return shown;
+    // The largest meshBudget candidates (whole bins, from the largest
+    // radius down) are meshes, the others discs in the dot image.
+    let bin = BINS - 1;
+    for (let taken = bins[bin]; bin > 0 && shown + taken + bins[bin - 1] <= this.meshBudget;) taken += bins[--bin];
+    if (shown + bins[bin] > this.meshBudget) bin += 1;
+    const cand = this.candidates;
+    for (let k = 0; k < cand.count; ++k) {
+      const i = cand.index[k], radius = cand.radius[k];
+      if ((Math.log2(radius / DOT_RADIUS) * 16) >= bin) {
+        shown = this.writeInstance(g, i, shown, state, colorOf);
+      } else {
+        dots.offerDisc(recordSlots[i], cand.x[k], cand.y[k], cand.w[k], DISC_SCALE * radius);
+        this.sparedMeshes = true;
+      }
+    }
+    return shown;
+  }
+
+  // Writes instance i of group g (matrix and colour) at position shown; returns shown + 1.
+  writeInstance(g, i, shown, state, colorOf) {
+    const slot = g.recordSlots[i];
+    const rgb = colorOf(slot);
+    const lo = g.hasLocal[i] ? 7 * i : -1;
+    const s = g.scales;
+    writeMatrix(g.mesh.instanceMatrix.array, 16 * shown, state.pose, slot * 7, g.local, lo, s[3 * i], s[3 * i + 1], s[3 * i + 2]);
+    const c = g.mesh.instanceColor.array;
+    c[3 * shown] = rgb[0], c[3 * shown + 1] = rgb[1], c[3 * shown + 2] = rgb[2];
+    return shown + 1;
   }
 
   // Shows contacts (a Float32Array of point, normal sixes), or hides them (null).
