@@ -20,8 +20,9 @@ extern "C" {
  * saved); a file of another version is refused with TS_ERROR_INVALID_DATA
  * (the message says which version it has). Format 2 added motion locks,
  * planar worlds and speed limits; format 3 hulls, meshes, heightfields,
- * sensors and custom constraints. */
-#define TS_SNAPSHOT_FORMAT_VERSION 3
+ * sensors and custom constraints; format 4 the switches of the contact
+ * reports and body move events. */
+#define TS_SNAPSHOT_FORMAT_VERSION 4
 /** The oldest snapshot format this library still reads. */
 #define TS_SNAPSHOT_OLDEST_VERSION 1
 
