@@ -9,7 +9,7 @@ void bench_print_usage(const char *program)
 {
     printf("usage: %s [--scene NAME|all] [--small|--huge] [--base B] [--grid G] [--height H] [--count N]\n"
            "       [--side S] [--stacks K] [--layers L] [--steps N] [--runs R] [--threads T] [--solver soft_step|xpbd]\n"
-           "       [--substeps S] [--contact-hertz F] [--width W] [--sweep KEY=V1,V2,...] [--compare bullet] [--json]\n"
+           "       [--substeps S] [--contact-hertz F] [--rolling-resistance R] [--width W] [--sweep KEY=V1,V2,...] [--compare bullet] [--json]\n"
            "       [--no-quality] [--collide-only] [--sleep] [--force] [--list] [--record FILE] [--record-contacts]\n"
            "\n"
            "Scenes are those of shared/scenes.md plus free_fall (N free spinning boxes);\n"
@@ -26,6 +26,8 @@ void bench_print_usage(const char *program)
            "libbullet-dev is installed) on the same scenes and prints the ratio per scene.\n"
            "--sleep turns sleeping on in every scene (tessera only; scenes.md has it off but in\n"
            "sleep_field), to see what sleeping saves once a scene comes to rest.\n"
+           "--rolling-resistance R gives every dynamic shape rolling resistance R (tessera only;\n"
+           "scenes.md's scenes have none: mesh_terrain's spheres and capsules roll on without it).\n"
            "--collide-only turns gravity off, so a scene keeps its initial state, and times the\n"
            "collision stages (also for scenes that wait for the solver). --force runs a scene\n"
            "that tessera does not support yet.\n"
@@ -119,6 +121,19 @@ static int parse_positive_float(const char *v, const char *name, float *out)
     return 0;
 }
 
+/* 0 .. TS_MAX_ROLLING_RESISTANCE (the library refuses more). */
+static int parse_rolling_resistance(const char *v, const char *name, float *out)
+{
+    char *end = NULL;
+    double x = strtod(v, &end);
+    if (end == v || *end != '\0' || !(x >= 0.0 && x <= 10.0)) {
+        fprintf(stderr, "%s needs a number in [0, 10], got '%s'\n", name, v);
+        return 2;
+    }
+    *out = (float)x;
+    return 0;
+}
+
 static int parse_flag(const char *a, bench_options *o)
 {
     bool *flags[] = {&o->json,       &o->list,  &o->help,  &o->help, &o->collide_only, &o->no_quality,
@@ -153,6 +168,8 @@ static int parse_valued(const char *a, char *v, bench_options *o)
         return parse_int(v, a, 1, &o->substeps);
     } else if (strcmp(a, "--contact-hertz") == 0) {
         return parse_positive_float(v, a, &o->contact_hertz);
+    } else if (strcmp(a, "--rolling-resistance") == 0) {
+        return parse_rolling_resistance(v, a, &o->rolling_resistance);
     } else if (strcmp(a, "--width") == 0) {
         return parse_int(v, a, 0, &o->width);
     } else if (strcmp(a, "--solver") == 0) {

@@ -41,6 +41,7 @@ typedef struct bench_options {
     bool no_quality;       /* skip the quality check (and the untimed steps it needs) */
     bool force;            /* run a scene tessera does not support yet */
     bool sleep;            /* sleeping on in every scene (tessera) */
+    float rolling_resistance; /* every dynamic shape's (tessera); 0 = scenes.md's (none) */
     const char *compare;   /* "bullet" or NULL */
     const char *record;    /* --record FILE: replay file of the first run (NULL = none) */
     bool record_contacts;  /* --record-contacts: the recording holds contact points too */

@@ -23,6 +23,7 @@ static int base_config(const bench_options *o, bench_config *c)
     c->run.steps = o->steps;
     c->run.collide_only = o->collide_only;
     c->run.sleep = o->sleep;
+    c->run.rolling_resistance = o->rolling_resistance;
     c->run.quality = !o->no_quality;
     c->run.record_path = o->record;
     c->run.record_contacts = o->record_contacts;

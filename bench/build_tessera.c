@@ -40,6 +40,7 @@ static ts_shape_id create_shape(const scene_desc *desc, ts_body_id body, const s
     def.density = s->density;
     def.friction = s->friction;
     def.restitution = s->restitution;
+    def.rolling_resistance = s->rolling_resistance;
     def.filter = (ts_filter){s->category_bits, s->mask_bits};
     switch (s->type) {
     case SCENE_SPHERE:

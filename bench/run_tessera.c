@@ -314,6 +314,14 @@ bool tessera_run(const scene_info *scene, const scene_params *params, const tess
         desc.sleep = true;
         bench_add_extra(r, "sleep_forced", 1.0);
     }
+    if (c->rolling_resistance > 0.0f) {
+        for (int i = 0; i < desc.body_count; ++i) {
+            if (desc.bodies[i].type == SCENE_DYNAMIC) {
+                desc.bodies[i].shape.rolling_resistance = c->rolling_resistance;
+            }
+        }
+        bench_add_extra(r, "rolling_resistance", c->rolling_resistance);
+    }
     r->bodies = desc.body_count;
     r->dynamic_bodies = scene_dynamic_count(&desc);
     r->joints = desc.joint_count;

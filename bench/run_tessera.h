@@ -13,6 +13,7 @@ typedef struct tessera_run_config {
     bool collide_only; /* gravity off: the scene keeps its initial state; times collision */
     bool quality;      /* step on (untimed) to the check's step, then take it */
     bool sleep;        /* sleeping on, whatever the scene says (--sleep) */
+    float rolling_resistance; /* > 0: every dynamic shape's rolling resistance (--rolling-resistance) */
     const char *record_path; /* replay file of this run (tessera_recorder), or NULL */
     bool record_contacts;    /* the replay holds contact points too */
     /* Called on the scene's description before the world is built, NULL for

@@ -54,6 +54,7 @@ typedef struct scene_shape {
     float density;           /* kg/m^3 */
     float friction;          /* combined as the geometric mean (scenes.md) */
     float restitution;
+    float rolling_resistance; /* 0 in every scene of scenes.md; tessera-bench --rolling-resistance sets it */
     uint64_t category_bits;  /* A and B touch when A.category & B.mask and B.category & A.mask */
     uint64_t mask_bits;
 } scene_shape;

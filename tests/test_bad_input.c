@@ -230,7 +230,7 @@ typedef struct shape_snapshot {
     ts_shape_type type;
     ts_body_id body;
     ts_transform local;
-    float density, friction, restitution;
+    float density, friction, restitution, rolling_resistance;
     ts_filter filter;
     void *user_data;
     ts_sphere sphere;
@@ -248,6 +248,7 @@ static shape_snapshot snapshot_shape(ts_shape_id shape)
     assert_ok(ts_shape_get_density(shape, &s.density));
     assert_ok(ts_shape_get_friction(shape, &s.friction));
     assert_ok(ts_shape_get_restitution(shape, &s.restitution));
+    assert_ok(ts_shape_get_rolling_resistance(shape, &s.rolling_resistance));
     assert_ok(ts_shape_get_filter(shape, &s.filter));
     s.user_data = ts_shape_get_user_data(shape);
     switch (s.type) {
@@ -268,6 +269,7 @@ static void check_shape_unchanged_at(const char *file, int line, const shape_sna
     SAME_FIELD(before, &after, density, file, line);
     SAME_FIELD(before, &after, friction, file, line);
     SAME_FIELD(before, &after, restitution, file, line);
+    SAME_FIELD(before, &after, rolling_resistance, file, line);
     SAME_FIELD(before, &after, filter, file, line);
     SAME_FIELD(before, &after, user_data, file, line);
     SAME_FIELD(before, &after, sphere, file, line);
@@ -557,6 +559,12 @@ static void check_shape_calls_fail_at(const char *file, int line, ts_shape_id id
     fill_sentinel(&value, sizeof value);
     expect_error_at(file, line, ts_shape_get_restitution(id, &value), code, "ts_shape_get_restitution", "id");
     check_untouched_at(file, line, "restitution", &value, sizeof value);
+    expect_error_at(file, line, ts_shape_set_rolling_resistance(id, 0.1f), code, "ts_shape_set_rolling_resistance",
+                    "id");
+    fill_sentinel(&value, sizeof value);
+    expect_error_at(file, line, ts_shape_get_rolling_resistance(id, &value), code, "ts_shape_get_rolling_resistance",
+                    "id");
+    check_untouched_at(file, line, "rolling resistance", &value, sizeof value);
     expect_error_at(file, line, ts_shape_set_filter(id, (ts_filter){2u, 2u}), code, "ts_shape_set_filter", "id");
     fill_sentinel(&filter, sizeof filter);
     expect_error_at(file, line, ts_shape_get_filter(id, &filter), code, "ts_shape_get_filter", "id");
@@ -1640,7 +1648,7 @@ static void test_body_transforms_null_id(void **state)
 
 /* ==== shape definitions and geometry ==== */
 
-/* NaN / infinity in the shape def's local_position, local_rotation, density, friction or restitution: no shape, TS_ERROR_NOT_FINITE naming the field. */
+/* NaN / infinity in the shape def's local_position, local_rotation, density, friction, restitution or rolling_resistance: no shape, TS_ERROR_NOT_FINITE naming the field. */
 static void test_shape_def_not_finite(void **state)
 {
     (void)state;
@@ -1676,6 +1684,10 @@ static void test_shape_def_not_finite(void **state)
         ts_capsule capsule = {0.5f, 0.25f};
         expect_null_shape(ts_create_capsule_shape(s.body, &def, &capsule), TS_ERROR_NOT_FINITE,
                           "ts_create_capsule_shape", "restitution");
+        def = ts_default_shape_def();
+        def.rolling_resistance = bad;
+        expect_null_shape(ts_create_sphere_shape(s.body, &def, &sphere), TS_ERROR_NOT_FINITE,
+                          "ts_create_sphere_shape", "rolling_resistance");
     }
     assert_world_unchanged(world_before, s.world);
     assert_body_unchanged(before, s.body);
@@ -1683,7 +1695,7 @@ static void test_shape_def_not_finite(void **state)
     free_scene(&s);
 }
 
-/* Density 0 or negative, negative friction, restitution negative or above 1, and a local rotation off unit length: TS_ERROR_OUT_OF_RANGE naming the field. */
+/* Density 0 or negative, negative friction, restitution negative or above 1, rolling resistance negative or above TS_MAX_ROLLING_RESISTANCE, and a local rotation off unit length: TS_ERROR_OUT_OF_RANGE naming the field. */
 static void test_shape_def_out_of_range(void **state)
 {
     (void)state;
@@ -1712,6 +1724,13 @@ static void test_shape_def_out_of_range(void **state)
         expect_null_shape(ts_create_box_shape(s.body, &def, &box), TS_ERROR_OUT_OF_RANGE, "ts_create_box_shape",
                           "restitution");
     }
+    const float bad_rolling[] = {-0.1f, -FLT_MIN, TS_MAX_ROLLING_RESISTANCE * 1.001f, 1.0e6f, FLT_MAX};
+    for (size_t i = 0; i < sizeof bad_rolling / sizeof bad_rolling[0]; ++i) {
+        ts_shape_def def = ts_default_shape_def();
+        def.rolling_resistance = bad_rolling[i];
+        expect_null_shape(ts_create_box_shape(s.body, &def, &box), TS_ERROR_OUT_OF_RANGE, "ts_create_box_shape",
+                          "rolling_resistance");
+    }
     const ts_quat bad_rotation[] = {{0, 0, 0, 2}, {0, 0, 0, 0}, {0, 0, 0, 0.98f}, {0.5f, 0.5f, 0.5f, 0.6f}};
     for (size_t i = 0; i < sizeof bad_rotation / sizeof bad_rotation[0]; ++i) {
         ts_shape_def def = ts_default_shape_def();
@@ -1721,10 +1740,12 @@ static void test_shape_def_out_of_range(void **state)
     }
     assert_world_unchanged(world_before, s.world);
     assert_body_unchanged(before, s.body);
-    /* The edges of the ranges are accepted: friction 0, restitution 0 and 1. */
+    /* The edges of the ranges are accepted: friction 0, restitution 0 and 1,
+     * rolling resistance TS_MAX_ROLLING_RESISTANCE. */
     ts_shape_def def = ts_default_shape_def();
     def.friction = 0.0f;
     def.restitution = 1.0f;
+    def.rolling_resistance = TS_MAX_ROLLING_RESISTANCE;
     assert_false(ts_shape_id_is_null(ts_create_box_shape(s.body, &def, &box)));
     assert_world_still_works(s.world, s.body);
     free_scene(&s);
@@ -1859,7 +1880,7 @@ static void test_shape_create_null_and_uninitialized(void **state)
 
 /* ==== shape calls ==== */
 
-/* Shape setters with bad values (density <= 0 / NaN, friction < 0 / NaN / inf, restitution outside [0, 1] / NaN) fail and keep the old value and the body's mass. */
+/* Shape setters with bad values (density <= 0 / NaN, friction < 0 / NaN / inf, restitution outside [0, 1] / NaN, rolling resistance outside [0, TS_MAX_ROLLING_RESISTANCE] / NaN / inf) fail and keep the old value and the body's mass. */
 static void test_shape_setters_bad(void **state)
 {
     (void)state;
@@ -1876,7 +1897,13 @@ static void test_shape_setters_bad(void **state)
                  "restitution");
     expect_error(ts_shape_set_restitution(s.shape, 1.5f), TS_ERROR_OUT_OF_RANGE, "ts_shape_set_restitution",
                  "restitution");
+    expect_error(ts_shape_set_rolling_resistance(s.shape, -0.5f), TS_ERROR_OUT_OF_RANGE,
+                 "ts_shape_set_rolling_resistance", "rolling_resistance");
+    expect_error(ts_shape_set_rolling_resistance(s.shape, 1.0e9f), TS_ERROR_OUT_OF_RANGE,
+                 "ts_shape_set_rolling_resistance", "rolling_resistance");
     for (int i = 0; i < BAD_FLOAT_COUNT; ++i) {
+        expect_error(ts_shape_set_rolling_resistance(s.shape, bad_float(i)), TS_ERROR_NOT_FINITE,
+                     "ts_shape_set_rolling_resistance", "rolling_resistance");
         expect_error(ts_shape_set_density(s.shape, bad_float(i)), TS_ERROR_NOT_FINITE, "ts_shape_set_density",
                      "density");
         expect_error(ts_shape_set_friction(s.shape, bad_float(i)), TS_ERROR_NOT_FINITE, "ts_shape_set_friction",
@@ -1908,6 +1935,8 @@ static void test_shape_getters_null_output(void **state)
     expect_error(ts_shape_get_restitution(s.shape, NULL), TS_ERROR_NULL_POINTER, "ts_shape_get_restitution",
                  "restitution");
     expect_error(ts_shape_get_filter(s.shape, NULL), TS_ERROR_NULL_POINTER, "ts_shape_get_filter", "filter");
+    expect_error(ts_shape_get_rolling_resistance(s.shape, NULL), TS_ERROR_NULL_POINTER,
+                 "ts_shape_get_rolling_resistance", "rolling_resistance");
     assert_shape_unchanged(before, s.shape);
     free_scene(&s);
 }

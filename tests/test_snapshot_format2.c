@@ -392,6 +392,25 @@ static void test_custom_constraints_are_refused(void **state)
     assert_ok(ts_destroy_world(world));
 }
 
+/* Nor rolling resistance (merged after format 2): refused, not dropped. */
+static void test_rolling_resistance_is_refused(void **state)
+{
+    (void)state;
+    ts_world_def def = ts_default_world_def();
+    ts_world_id world = ts_create_world(&def);
+    ts_body_def bd = ts_default_body_def();
+    bd.type = TS_BODY_DYNAMIC;
+    ts_body_id body = ts_create_body(world, &bd);
+    ts_shape_def sd = ts_default_shape_def();
+    ts_shape_id ball = ts_create_sphere_shape(body, &sd, &(ts_sphere){0.5f});
+    size_t size = 0;
+    assert_ok(ts_world_save(world, NULL, 0, &size));
+    assert_ok(ts_shape_set_rolling_resistance(ball, 0.2f));
+    assert_int_equal(ts_world_save(world, NULL, 0, &size), TS_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(ts_last_error(), "rolling resistance"));
+    assert_ok(ts_destroy_world(world));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_fuzzer_finds),
         cmocka_unit_test(test_fuzzer_finds_refused),
         cmocka_unit_test(test_custom_constraints_are_refused),
+        cmocka_unit_test(test_rolling_resistance_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,7 @@
  * few floats per contact (no allocation once the world stops growing) and
  * the reports are bit for bit the same at every thread count and SIMD
  * width. Reported are the contacts the last step solved: touching, awake,
- * with a dynamic body, by the soft step (TS_SOLVER_XPBD reports none).
+ * with a dynamic body, by either solver.
  * Both lists are in contact slot order (deterministic, not sorted by
  * shape) and are read between steps. */
 #ifndef TESSERA_CONTACT_REPORT_H

@@ -70,6 +70,10 @@ extern "C" {
 #define TS_MAX_SPRING_HERTZ 1.0e6f
 /** Largest spring damping ratio of a joint. */
 #define TS_MAX_SPRING_DAMPING_RATIO 1.0e6f
+/** Largest rolling resistance of a shape (ts_shape_def): a ball on a
+ * slope of angle a stays put at a coefficient of tan a, so 10 holds it on
+ * 84 degrees; more than that is a mistake (docs/shapes.md). */
+#define TS_MAX_ROLLING_RESISTANCE 10.0f
 /** The default max_linear_speed of a world, m/s (Box2D's). */
 #define TS_DEFAULT_MAX_LINEAR_SPEED 400.0f
 /** The default max_rotation of a world: pi / 4 per substep, rad (Box2D's). */

@@ -39,6 +39,7 @@
 #include "tessera/limits.h"
 #include "tessera/sensor.h"
 #include "tessera/contact_report.h"
+#include "tessera/body_moves.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -330,7 +331,8 @@ TS_API ts_result ts_body_get_shapes(ts_body_id body, ts_shape_id *shapes, int ca
  * wakes). Returns the null id on failure (see ts_last_error()):
  * TS_ERROR_NULL_POINTER (def or sphere), TS_ERROR_UNINITIALIZED_DEF,
  * TS_ERROR_STALE_ID (body), TS_ERROR_NOT_FINITE, TS_ERROR_OUT_OF_RANGE
- * (radius, density, friction, restitution outside [0, 1], a local rotation
+ * (radius, density, friction, restitution outside [0, 1], rolling
+ * resistance outside [0, TS_MAX_ROLLING_RESISTANCE], a local rotation
  * not within 1% of unit length, or a size and density whose mass float
  * cannot hold), TS_ERROR_CAPACITY, TS_ERROR_OUT_OF_MEMORY. */
 TS_API ts_shape_id ts_create_sphere_shape(ts_body_id body, const ts_shape_def *def, const ts_sphere *sphere);
@@ -375,6 +377,12 @@ TS_API ts_result ts_shape_get_friction(ts_shape_id shape, float *friction);
 TS_API ts_result ts_shape_set_restitution(ts_shape_id shape, float restitution);
 /** Reads the restitution. TS_ERROR_NULL_POINTER, TS_ERROR_STALE_ID. */
 TS_API ts_result ts_shape_get_restitution(ts_shape_id shape, float *restitution);
+/** Sets the rolling resistance (from 0 to TS_MAX_ROLLING_RESISTANCE; see
+ * ts_shape_def and docs/shapes.md); the shape's existing contacts take it
+ * at once. TS_ERROR_NOT_FINITE, TS_ERROR_OUT_OF_RANGE, TS_ERROR_STALE_ID. */
+TS_API ts_result ts_shape_set_rolling_resistance(ts_shape_id shape, float rolling_resistance);
+/** Reads the rolling resistance. TS_ERROR_NULL_POINTER, TS_ERROR_STALE_ID. */
+TS_API ts_result ts_shape_get_rolling_resistance(ts_shape_id shape, float *rolling_resistance);
 /** Sets the collision filter; the shape's contacts are dropped and its
  * pairs found again under the new filter from the next step; wakes the
  * body. TS_ERROR_STALE_ID, TS_ERROR_OUT_OF_MEMORY. */

@@ -351,6 +351,11 @@ typedef struct ts_shape_def {
     float density;          /**< kg/m^3, > 0; default 1 */
     float friction;         /**< >= 0; default 0.6 (a contact uses sqrt(a * b) of its two shapes') */
     float restitution;      /**< 0..1; default 0 (a contact uses the larger of its two shapes') */
+    /** Rolling resistance: a torque against rolling of at most this times
+     * the normal force times the rolling radius (docs/shapes.md), from 0 to
+     * TS_MAX_ROLLING_RESISTANCE; default 0 (none). A contact uses the larger
+     * of its two shapes' coefficients and the smaller of their radii. */
+    float rolling_resistance;
     ts_filter filter;       /**< default: category 1, touches everything */
     /** A sensor: no contacts, no mass (a body's density ignores it), not
      * seen by queries; reports the shapes that begin and end overlapping it

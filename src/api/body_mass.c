@@ -10,16 +10,10 @@
 #include "islands/sleep.h"
 #include "tessera/tessera.h"
 
-/* origin rotation = simulation rotation * conj(principal rotation);
- * origin = centre - origin rotation * local centre. */
+/* soa/records.h has the conversion. */
 ts_transform ts_body_origin_transform(const ts_world *world, int32_t body)
 {
-    const ts_body_store *s = &world->records.store;
-    const ts_mass_data *md = &world->records.bodies[body].mass_data;
-    int32_t i = s->table.slot_of_id[body];
-    ts_quat q = ts_quat_mul(load_rotation(s, i), ts_quat_conj(md->principal_rotation));
-    ts_vec3 center = load_vec3(s->px, s->py, s->pz, i);
-    return (ts_transform){ts_sub(center, ts_rotate(q, md->center)), q};
+    return ts_records_origin_transform(&world->records, body, world->records.store.table.slot_of_id[body]);
 }
 
 void ts_body_set_origin_transform(ts_world *world, int32_t body, ts_transform origin)

@@ -10,8 +10,20 @@
 #include "collide/broadphase.h"
 #include "collide/geometry_store.h"
 #include "collide/mass.h"
+#include "collide/rolling_resistance.h"
 #include "islands/sleep.h"
 #include "tessera/tessera.h"
+
+/* A rolling resistance: finite, in [0, TS_MAX_ROLLING_RESISTANCE]. */
+static ts_result check_rolling_resistance(float value, const char *fn, const char *name)
+{
+    TS_TRY(ts_check_non_negative(value, fn, name));
+    if (value > TS_MAX_ROLLING_RESISTANCE) {
+        return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "%s is %g (must be in [0, TS_MAX_ROLLING_RESISTANCE = %g])", name,
+                       (double)value, (double)TS_MAX_ROLLING_RESISTANCE);
+    }
+    return TS_OK;
+}
 
 static ts_result check_shape_def(const ts_shape_def *def, ts_quat *rotation, const char *fn)
 {
@@ -27,7 +39,7 @@ static ts_result check_shape_def(const ts_shape_def *def, ts_quat *rotation, con
     if (def->restitution > 1.0f) {
         return ts_fail(TS_ERROR_OUT_OF_RANGE, fn, "def->restitution is %g (must be in [0, 1])", (double)def->restitution);
     }
-    return TS_OK;
+    return check_rolling_resistance(def->rolling_resistance, fn, "def->rolling_resistance");
 }
 
 static bool reserve_shape(ts_world *world)
@@ -152,11 +164,13 @@ ts_shape_id ts_shape_finish(ts_world *world, ts_body *body, const ts_shape_def *
         .density = def->density,
         .friction = def->friction,
         .restitution = def->restitution,
+        .rolling_resistance = def->rolling_resistance,
         .filter = def->filter,
         .is_sensor = def->is_sensor,
         .user_data = def->user_data,
     };
     world->sensors.any = world->sensors.any || def->is_sensor;
+    world->records.rolling = world->records.rolling || def->rolling_resistance > 0.0f;
     if (body->last_shape != -1) {
         world->records.shapes[body->last_shape].next = index;
     } else {
@@ -287,8 +301,8 @@ bool ts_shape_is_valid(ts_shape_id id)
            world->records.shapes[index].alive && world->records.shapes[index].generation == id.generation;
 }
 
-/* Contacts mix friction and restitution when they are made; a change of
- * either reaches the shape's existing contacts here. */
+/* Contacts mix friction, restitution and rolling resistance when they are
+ * made; a change of one reaches the shape's existing contacts here. */
 static void remix_contacts(ts_world *world, int32_t shape)
 {
     ts_contact_store *s = &world->records.contact_store;
@@ -303,6 +317,7 @@ static void remix_contacts(ts_world *world, int32_t shape)
         int32_t i = s->table.slot_of_id[key >> 1];
         s->friction[i] = sqrtf(a->friction * b->friction);
         s->restitution[i] = a->restitution > b->restitution ? a->restitution : b->restitution;
+        s->rolling_resistance[i] = ts_contact_mix_rolling(a, b);
     }
 }
 
@@ -433,6 +448,24 @@ ts_result ts_shape_get_restitution(ts_shape_id id, float *restitution)
     TS_CHECK_NOT_NULL(restitution, __func__);
     SHAPE_LOOKUP(id, world, shape);
     *restitution = shape->restitution;
+    return TS_OK;
+}
+
+ts_result ts_shape_set_rolling_resistance(ts_shape_id id, float rolling_resistance)
+{
+    TS_TRY(check_rolling_resistance(rolling_resistance, __func__, "rolling_resistance"));
+    SHAPE_LOOKUP(id, world, shape);
+    shape->rolling_resistance = rolling_resistance;
+    world->records.rolling = world->records.rolling || rolling_resistance > 0.0f;
+    remix_contacts(world, (int32_t)(shape - world->records.shapes));
+    return TS_OK;
+}
+
+ts_result ts_shape_get_rolling_resistance(ts_shape_id id, float *rolling_resistance)
+{
+    TS_CHECK_NOT_NULL(rolling_resistance, __func__);
+    SHAPE_LOOKUP(id, world, shape);
+    *rolling_resistance = shape->rolling_resistance;
     return TS_OK;
 }
 

@@ -50,6 +50,10 @@ ts_result ts_world_save(ts_world_id id, void *buffer, size_t capacity, size_t *s
                            "shape %d is a hull, mesh or heightfield (type %d): snapshots do not hold these yet",
                            (int)i, (int)shape->type);
         }
+        if (shape->alive && shape->rolling_resistance > 0.0f) { /* format 2 has no rolling resistance */
+            return ts_fail(TS_ERROR_UNSUPPORTED, __func__,
+                           "shape %d has rolling resistance: snapshots do not hold it yet", (int)i);
+        }
         if (shape->alive && shape->is_sensor) { /* the format has no sensor flag: it would load as a solid shape */
             return ts_fail(TS_ERROR_UNSUPPORTED, __func__, "shape %d is a sensor: snapshots do not hold these yet",
                            (int)i);

@@ -222,6 +222,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_parallel_destroy(&world->parallel, a);
     ts_ray_bvh_free(&world->ray_bvh, a);
     ts_sensor_free(world);
+    ts_array_free(a, (void **)&world->moves.events, &world->moves.capacity, sizeof(ts_body_move_event));
     world->records.bodies = NULL;
     world->records.shapes = NULL;
     world->records.joints = NULL;

@@ -110,6 +110,8 @@ ts_result ts_world_set_solver(ts_world_id id, ts_solver_type solver)
             memset(s->friction_impulse1, 0, sizeof(float) * (size_t)count);
             memset(s->friction_impulse2, 0, sizeof(float) * (size_t)count);
             memset(s->twist_impulse, 0, sizeof(float) * (size_t)count);
+            memset(s->rolling_impulse1, 0, sizeof(float) * (size_t)count);
+            memset(s->rolling_impulse2, 0, sizeof(float) * (size_t)count);
             memset(s->slip1, 0, sizeof(float) * (size_t)count);
             memset(s->slip2, 0, sizeof(float) * (size_t)count);
         }

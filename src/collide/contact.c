@@ -4,6 +4,7 @@
  * contact.h. The narrowphase is in narrowphase_stage.c, the events in
  * contact_events.c. */
 #include "collide/contact.h"
+#include "collide/rolling_resistance.h"
 
 #include "base/array.h"
 #include "base/error.h"
@@ -139,6 +140,7 @@ static void fill_slot(ts_records *records, int32_t i)
     /* Box2D's mixing rules: friction sqrt(fa fb), restitution max(ra, rb). */
     s->friction[i] = sqrtf(a->friction * b->friction);
     s->restitution[i] = a->restitution > b->restitution ? a->restitution : b->restitution;
+    s->rolling_resistance[i] = ts_contact_mix_rolling(a, b);
 }
 
 void ts_contacts_fill(ts_records *records, const int32_t *ids, int32_t begin, int32_t end)

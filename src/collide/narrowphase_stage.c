@@ -132,6 +132,8 @@ static void update_contact(ts_records *records, float dt, int32_t i)
         s->friction_impulse1[i] = 0.0f; /* the manifold's friction starts over when it touches again */
         s->friction_impulse2[i] = 0.0f;
         s->twist_impulse[i] = 0.0f;
+        s->rolling_impulse1[i] = 0.0f;
+        s->rolling_impulse2[i] = 0.0f;
         s->slip1[i] = 0.0f;
         s->slip2[i] = 0.0f;
     }

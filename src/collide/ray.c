@@ -4,6 +4,7 @@
 
 #include "collide/collide_math.h"
 #include "collide/ray_lanes.h"
+#include "collide/ray_shapes.h"
 
 bool ts_ray_prepare(ts_vec3 origin, ts_vec3 direction, float length, ts_ray *ray)
 {
@@ -48,6 +49,7 @@ void ts_ray_target_of(const ts_records *records, int32_t shape, ts_aabb tree_box
         .center = xf.p,
         .axis = {r.col[0], r.col[1], r.col[2]},
         .box = tree_box,
+        .data = ts_ray_shape_data(s),
         .shape = shape,
         .type = s->type,
     };
@@ -76,7 +78,9 @@ bool ts_ray_test_target(const ts_ray *ray, const ts_ray_target *target, float *t
     case TS_SHAPE_SPHERE: hit = ts_ray_sphere_lanes(&r, c, target->size[0], &n); break;
     case TS_SHAPE_BOX: hit = ts_ray_box_lanes(&r, c, &axes, lane(target->half_extents), &n); break;
     case TS_SHAPE_CAPSULE: hit = ts_ray_capsule_lanes(&r, c, &axes, target->size[0], target->size[1], &n); break;
-    default: return false;
+    default: /* hulls, meshes, heightfields: their own inside rule, no proxy-box rule (ray_shapes.h) */
+        return target->data != NULL &&
+               ts_ray_test_local(ray, target->type, target->data, target->center, target->axis, t, normal);
     }
     if (!(hit <= ray->length)) {
         return false;

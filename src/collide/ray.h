@@ -43,6 +43,7 @@ typedef struct ts_ray_target {
     ts_vec3 half_extents; /* boxes */
     float size[2];        /* spheres and capsules */
     ts_aabb box;          /* the proxy's fat box, as the tree holds it */
+    const void *data;     /* hulls, meshes, heightfields: their geometry (ray_shapes.h) */
     int32_t shape;
     ts_shape_type type;
 } ts_ray_target;

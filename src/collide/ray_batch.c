@@ -14,6 +14,7 @@
 #include "base/array.h"
 #include "collide/query_filter.h"
 
+#include <math.h>
 #include <string.h>
 
 /* A node of one of the binary trees. */
@@ -48,17 +49,33 @@ static const ts_tree_node *bin_node(const builder *b, bin_ref ref)
 
 static int32_t leaves_of(const builder *b, bin_ref ref) { return b->bvh->leaf_counts[ref.tree][ref.node]; }
 
-/* Leaves below every node of a tree: nodes in preorder (a parent before its
- * children), then summed from the back. */
-static bool count_leaves(ts_ray_bvh *bvh, const ts_dynamic_tree *tree, int k, const ts_allocator *allocator)
+/* A shape's box at its pose, grown by more than the rounding of any hit
+ * point on it: 1e-4 m plus 8 units in the last place of its largest
+ * coordinate. */
+static ts_aabb padded(ts_aabb box)
+{
+    float m = fmaxf(fmaxf(fabsf(box.lower.x), fabsf(box.upper.x)),
+                    fmaxf(fmaxf(fabsf(box.lower.y), fabsf(box.upper.y)),
+                          fmaxf(fabsf(box.lower.z), fabsf(box.upper.z))));
+    return ts_aabb_enlarge(box, 1e-4f + 1e-6f * m);
+}
+
+/* Leaves below every node of a tree and the tight box of each node (the
+ * shapes at their poses: see ray_batch.h): nodes in preorder (a parent
+ * before its children), then summed from the back. */
+static bool count_leaves(ts_ray_bvh *bvh, const ts_records *records, const ts_dynamic_tree *tree, int k,
+                         const ts_allocator *allocator)
 {
     if (tree->root == TS_NULL_PROXY) {
         return true;
     }
     if (!ts_array_reserve(allocator, (void **)&bvh->leaf_counts[k], &bvh->leaf_count_capacity[k],
-                          2 * tree->node_capacity, sizeof(int32_t))) {
+                          2 * tree->node_capacity, sizeof(int32_t)) ||
+        !ts_array_reserve(allocator, (void **)&bvh->tight[k], &bvh->tight_capacity[k], tree->node_capacity,
+                          sizeof(ts_aabb))) {
         return false;
     }
+    ts_aabb *tight = bvh->tight[k];
     int32_t *counts = bvh->leaf_counts[k];
     int32_t *order = counts + tree->node_capacity; /* the preorder, in the second half */
     int32_t n = 0, stack_top = 0;
@@ -72,9 +89,13 @@ static bool count_leaves(ts_ray_bvh *bvh, const ts_dynamic_tree *tree, int k, co
     }
     for (int32_t i = n - 1; i >= 0; --i) {
         const ts_tree_node *node = tree->nodes + order[i];
-        counts[order[i]] = (node->flags & TS_TREE_NODE_LEAF) != 0
-                               ? 1
-                               : counts[node->children.child1] + counts[node->children.child2];
+        if ((node->flags & TS_TREE_NODE_LEAF) != 0) {
+            counts[order[i]] = 1;
+            tight[order[i]] = padded(ts_shape_compute_aabb(records, node->user_id));
+        } else {
+            counts[order[i]] = counts[node->children.child1] + counts[node->children.child2];
+            tight[order[i]] = ts_aabb_union(tight[node->children.child1], tight[node->children.child2]);
+        }
     }
     return true;
 }
@@ -182,7 +203,7 @@ static int32_t make_node(builder *b, bin_ref refs[TS_RAY_LANES], int n, int32_t 
     bvh->nodes[index].count = n;
     bvh->depth = depth > bvh->depth ? depth : bvh->depth;
     for (int l = 0; l < n; ++l) {
-        set_lane_box(bvh->nodes[index].lower, bvh->nodes[index].upper, l, bin_node(b, refs[l])->aabb);
+        set_lane_box(bvh->nodes[index].lower, bvh->nodes[index].upper, l, bvh->tight[refs[l].tree][refs[l].node]);
         if (leaves_of(b, refs[l]) <= TS_RAY_LANES) {
             int32_t packet = make_packet(b, refs[l]);
             if (packet < 0) {
@@ -207,7 +228,7 @@ bool ts_ray_bvh_build(ts_ray_bvh *bvh, const ts_records *records, const ts_broad
     bin_ref roots[TS_RAY_LANES];
     int n = 0;
     for (int k = 0; k < TS_TREE_COUNT; ++k) {
-        if (!count_leaves(bvh, broadphase->trees + k, k, allocator)) {
+        if (!count_leaves(bvh, records, broadphase->trees + k, k, allocator)) {
             return false;
         }
         if (broadphase->trees[k].root != TS_NULL_PROXY) {
@@ -240,6 +261,7 @@ void ts_ray_bvh_free(ts_ray_bvh *bvh, const ts_allocator *allocator)
     ts_array_free(allocator, (void **)&bvh->ids, &bvh->ids_capacity, sizeof(ts_ray_packet_ids));
     for (int k = 0; k < TS_TREE_COUNT; ++k) {
         ts_array_free(allocator, (void **)&bvh->leaf_counts[k], &bvh->leaf_count_capacity[k], sizeof(int32_t));
+        ts_array_free(allocator, (void **)&bvh->tight[k], &bvh->tight_capacity[k], sizeof(ts_aabb));
     }
 }
 

@@ -4,10 +4,14 @@
  * (each holds its children's boxes lane by lane, so one ray tests all eight
  * in one slab test) whose leaves are packets of up to 8 shapes, stored lane
  * by lane too (centre, axes, size, proxy box), so that one ray tests a
- * packet's shapes of one type in one lane test (ray_lanes.h). The boxes are
- * the binary trees' own (a wide child's box is the binary node's; a packet
- * lane's the proxy's), so the proxy-box rule and the cut of nodes past the
- * best hit give exactly the single-ray queries' hits (ray_lanes.h).
+ * packet's shapes of one type in one lane test (ray_lanes.h). A packet
+ * lane's box is the proxy's (fat) box, so the proxy-box rule gives exactly
+ * the single-ray queries' hits. A wide child's box is tighter than the
+ * binary node's: the box around its shapes at their poses (not their fat
+ * boxes), grown by a rounding pad. Every hit a shape can give lies in it,
+ * so no hit is lost and the cut of nodes past the best hit still gives the
+ * single-ray queries' hits; a ray enters far fewer of them in a dense pile
+ * (fat boxes overlap their neighbours by twice TS_AABB_MARGIN).
  *
  * Shape types: a packet keeps a lane mask per type, and the kernel runs
  * each present type's lane test over the packet (ray_batch_wide.c:
@@ -71,6 +75,8 @@ typedef struct ts_ray_bvh {
     int32_t depth; /* levels of nodes */
     int32_t *leaf_counts[TS_TREE_COUNT]; /* scratch: leaves below each binary node */
     int32_t leaf_count_capacity[TS_TREE_COUNT];
+    ts_aabb *tight[TS_TREE_COUNT]; /* scratch: each binary node's box around its shapes as they are (not fat) */
+    int32_t tight_capacity[TS_TREE_COUNT];
 } ts_ray_bvh;
 
 /* Builds the wide tree of the shapes the filter's bits pass. Returns

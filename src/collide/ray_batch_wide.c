@@ -9,6 +9,7 @@
 #include "collide/query_filter.h"
 #include "collide/ray_cast.h"
 #include "collide/ray_lanes.h"
+#include "collide/ray_shapes.h"
 
 #include <stdint.h>
 
@@ -66,6 +67,36 @@ TS_FORCE_INLINE ts_wf test_type(ts_shape_type type, const ts_ray_lanes *r, const
     }
 }
 
+/* Lanes of a type without a lane test (hulls, meshes, heightfields): each
+ * shape's test in its frame, with the packet lane's centre and axes (the
+ * single-ray query's, float for float). Returns the lanes that hit, their
+ * t and normals in t and n. */
+static uint32_t test_lanes_local(const ts_ray_batch *batch, const ts_ray *ray, const ts_ray_packet *p,
+                                 ts_shape_type type, uint32_t lanes, float t[TS_RAY_LANES], float n[3][TS_RAY_LANES])
+{
+    uint32_t hits = 0;
+    for (; lanes != 0; lanes &= lanes - 1u) {
+        int l = ts_ctz32(lanes);
+        ts_vec3 axis[3];
+        for (int i = 0; i < 3; ++i) {
+            axis[i] = (ts_vec3){p->axis[3 * i][l], p->axis[3 * i + 1][l], p->axis[3 * i + 2][l]};
+        }
+        ts_vec3 center = {p->center[0][l], p->center[1][l], p->center[2][l]};
+        const void *data = ts_ray_shape_data(batch->records->shapes + p->shape[l]);
+        float hit;
+        ts_vec3 normal;
+        if (data == NULL || !ts_ray_test_local(ray, type, data, center, axis, &hit, &normal)) {
+            continue; /* (their own inside rule: no proxy-box rule, ray_shapes.h) */
+        }
+        t[l] = hit;
+        n[0][l] = normal.x;
+        n[1][l] = normal.y;
+        n[2][l] = normal.z;
+        hits |= 1u << l;
+    }
+    return hits;
+}
+
 /* The packet's shapes against the ray: the proxy-box rule for every lane,
  * then each present type's test, then the closest-hit rule for the lanes
  * that hit (the same rule, in the same terms, as ray_cast.c's). */
@@ -89,6 +120,10 @@ static void test_packet(const ts_ray_batch *batch, const ts_ray *ray, const ts_r
         int type = ts_ctz32(types);
         uint32_t lanes = p->type_lanes[type] & boxes;
         uint32_t hits = 0;
+        if (type >= TS_SHAPE_HULL) { /* no lane test: the shape's own data, lane by lane (ray_shapes.h) */
+            hits = test_lanes_local(batch, ray, p, (ts_shape_type)type, lanes, t, n);
+            lanes = 0;
+        }
         for (int j = 0; j < TS_RAY_LANES && (lanes >> j) != 0; j += TS_W) {
             if (((lanes >> j) & LANE_MASK) == 0) {
                 continue;

@@ -4,9 +4,9 @@
 _Static_assert(sizeof(((ts_contact_store *)0)->columns) == sizeof(void *) * TS_CONTACT_COLUMNS,
                "every named column must be in the column table");
 
-/* 29 per-contact columns, then 7 per-point columns. */
+/* 32 per-contact columns, then 7 per-point columns. */
 static const uint8_t contact_widths[TS_CONTACT_COLUMNS] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     TS_CONTACT_POINTS, TS_CONTACT_POINTS, TS_CONTACT_POINTS, TS_CONTACT_POINTS, TS_CONTACT_POINTS, TS_CONTACT_POINTS,
     TS_CONTACT_POINTS,
 };

@@ -28,7 +28,7 @@ enum {
     TS_CONTACT_CACHED = 16,  /* the recycling columns hold the last full test (collide/contact_recycle.h) */
 };
 
-#define TS_CONTACT_COLUMNS 36
+#define TS_CONTACT_COLUMNS 39
 
 typedef struct ts_contact_store {
     union {
@@ -57,6 +57,11 @@ typedef struct ts_contact_store {
              * test and its contact's depth (collide/collide_hull.h) */
             uint32_t *sat_feature;
             float *sat_depth;
+            /* rolling resistance (collide/rolling_resistance.h): the mixed
+             * lever, m (0: none), and the accumulated angular impulse about
+             * the solver's tangents (solver/contact_rolling.h) */
+            float *rolling_resistance;
+            float *rolling_impulse1, *rolling_impulse2;
             /* per point */
             float *anchor_ax, *anchor_ay, *anchor_az; /* point - centre of mass of A, world, at the last full test */
             float *separation;                        /* negative = penetration */

@@ -10,6 +10,7 @@
 
 #include "base/aabb.h"
 #include "base/core.h"
+#include "base/math3.h"
 #include "soa/body_store.h"
 #include "soa/contact_store.h"
 #include "soa/id_pool.h"
@@ -96,6 +97,7 @@ typedef struct ts_shape {
     float density;
     float friction;
     float restitution;
+    float rolling_resistance; /* >= 0: see collide/rolling_resistance.h */
     ts_filter filter;
     void *user_data;
 } ts_shape;
@@ -176,6 +178,9 @@ typedef struct ts_records {
     ts_shape *shapes; /* indexed by shape id index */
     int32_t shape_capacity;
     ts_id_pool shape_ids;
+    /* some shape was given rolling resistance > 0 (never cleared): until
+     * then the solver does not read the contacts' rolling columns */
+    bool rolling;
 
     ts_contact *contacts; /* indexed by contact id */
     int32_t contact_capacity;
@@ -191,6 +196,20 @@ static inline ts_body_id ts_body_id_of(const ts_records *records, int32_t index)
 {
     return (ts_body_id){index + 1, records->world_index, records->world_generation,
                         records->bodies[index].generation};
+}
+
+/* The pose the user sees of body `index` (its origin), from the
+ * simulation pose in its store slot: origin rotation = simulation rotation
+ * * conj(principal rotation); origin = centre - origin rotation * local
+ * centre. */
+static inline ts_transform ts_records_origin_transform(const ts_records *records, int32_t index, int32_t slot)
+{
+    const ts_body_store *s = &records->store;
+    const ts_mass_data *md = &records->bodies[index].mass_data;
+    ts_quat q = ts_quat_mul((ts_quat){s->qx[slot], s->qy[slot], s->qz[slot], s->qw[slot]},
+                            ts_quat_conj(md->principal_rotation));
+    ts_vec3 center = ts_v3(s->px[slot], s->py[slot], s->pz[slot]);
+    return (ts_transform){ts_sub(center, ts_rotate(q, md->center)), q};
 }
 
 static inline ts_shape_id ts_shape_id_of(const ts_records *records, int32_t index)

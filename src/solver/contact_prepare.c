@@ -196,6 +196,33 @@ static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *
     gather_points(c, b, in, l, i);
 }
 
+/* Whether some lane has rolling resistance (never in a world whose shapes
+ * never had any: it reads nothing then); if so, the bundle's rolling rows:
+ * each lane's lever and warm-start impulses (0 without a lever). */
+static bool gather_rolling(const ts_contact_prepare_context *c, ts_contact_bundle *b)
+{
+    if (!c->records->rolling) {
+        return false;
+    }
+    const ts_contact_store *s = &c->records->contact_store;
+    bool any = false;
+    for (int l = 0; l < TS_W; ++l) {
+        int32_t i = b->contact_slot[l];
+        b->rolling_resistance[l] = i >= 0 ? s->rolling_resistance[i] : 0.0f;
+        any = any || b->rolling_resistance[l] > 0.0f;
+    }
+    if (!any) {
+        return false;
+    }
+    for (int l = 0; l < TS_W; ++l) {
+        int32_t i = b->contact_slot[l];
+        bool warm = c->warm_start && b->rolling_resistance[l] > 0.0f;
+        b->rolling_impulse[0][l] = warm ? s->rolling_impulse1[i] : 0.0f;
+        b->rolling_impulse[1][l] = warm ? s->rolling_impulse2[i] : 0.0f;
+    }
+    return true;
+}
+
 /* ---- derive ---- */
 
 /* 1 / k, or 0 where k is not positive (no mass to move). */
@@ -354,6 +381,7 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
         }
     }
     b->restitutes = any_restitution(b);
+    b->rolls = gather_rolling(c, b);
     b->bounces = (b->restitutes || c->track_approach) && bounce != NULL;
     if (b->bounces) {
         gather_velocities(c, b->body_a, in.va, in.wa, in.gravity_scale_a);
@@ -377,6 +405,16 @@ void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bu
         s->friction_impulse1[i] = b->friction_impulse[0][l];
         s->friction_impulse2[i] = b->friction_impulse[1][l];
         s->twist_impulse[i] = b->twist_impulse[l];
+    }
+    if (!b->rolls) {
+        return;
+    }
+    for (int l = 0; l < TS_W; ++l) {
+        int32_t i = b->contact_slot[l];
+        if (i >= 0) {
+            s->rolling_impulse1[i] = b->rolling_impulse[0][l];
+            s->rolling_impulse2[i] = b->rolling_impulse[1][l];
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 #define TS_SOLVER_CONTACT_REPORT_H
 
 #include "base/core.h"
+#include "soa/records.h"
 #include "tessera/types.h"
 
 typedef struct ts_contact_report_entry {
@@ -26,5 +27,11 @@ typedef struct ts_contact_report {
     ts_contact_report_entry *entries; /* by contact id */
     int32_t capacity;
 } ts_contact_report;
+
+/* Before a step of a world that reports: room for an entry per contact id
+ * and, when the world reports impulses, bytes_needed of totals (the
+ * bundles' ts_contact_total_lanes) in *totals. False when out of memory. */
+bool ts_contact_report_reserve(ts_contact_report *r, const ts_records *records, void **totals, int32_t *total_bytes,
+                               int32_t bytes_needed);
 
 #endif

@@ -28,6 +28,7 @@
  * separation, s0 = base + n . (rB - rA). */
 #include "solver/contact_solver.h"
 
+#include "solver/contact_rolling.h"
 #include "solver/pair_lanes.h"
 
 #include "base/core.h"
@@ -102,8 +103,10 @@ TS_FORCE_INLINE void sum_normal_impulses(const ts_contact_bundle *b, normal_tota
  *     LA = (Σ λk rAk) x n + cA x f + τ n
  *     LB = Σ λk (rAk + shift) x n + (cA + shift) x f + τ n = LA + shift x P
  * (A takes -P, -LA; B takes +P, +LB), so each body multiplies by its inverse
- * inertia once instead of once per point, friction and twist. */
-void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_contact_bundle *b)
+ * inertia once instead of once per point, friction and twist. With rolling
+ * resistance LA (and so LB) adds the rolling impulse (contact_rolling.h);
+ * compiled twice, so that bundles without it run no more than before. */
+TS_FORCE_INLINE void warm_start(const ts_contact_solver_context *c, ts_contact_bundle *b, bool rolls)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
@@ -119,12 +122,24 @@ void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_conta
     ts_wv3 impulse = ts_wv3_mul_add(friction, totals.impulse, n);
     ts_wv3 angular_a = ts_wv3_add(ts_wv3_cross(totals.moment, n), ts_wv3_cross(ts_wv3_load(b->center_a), friction));
     angular_a = ts_wv3_mul_add(angular_a, ts_w_load(b->twist_impulse), n);
+    if (rolls) {
+        angular_a = ts_rolling_warm_start(b, n, angular_a);
+    }
     ts_wv3 angular_b = ts_wv3_add(angular_a, ts_wv3_cross(shift, impulse));
     p.a.v = ts_wv3_mul_sub(p.a.v, p.inv_mass_a, impulse);
     p.a.w = ts_wv3_sub(p.a.w, ts_wsym3_mul(p.inv_inertia_a, angular_a));
     p.b.v = ts_wv3_mul_add(p.b.v, p.inv_mass_b, impulse);
     p.b.w = ts_wv3_add(p.b.w, ts_wsym3_mul(p.inv_inertia_b, angular_b));
     TS_PAIR_STORE(c->states, b, &p);
+}
+
+void TS_WIDE(ts_contact_warm_start)(const ts_contact_solver_context *c, ts_contact_bundle *b)
+{
+    if (b->rolls) {
+        warm_start(c, b, true);
+    } else {
+        warm_start(c, b, false);
+    }
 }
 
 /* What the separation of a manifold's points needs: the bodies' moves seen
@@ -337,10 +352,12 @@ TS_FORCE_INLINE void solve_points(const ts_contact_solver_context *c, ts_contact
     }
 }
 
-/* One pass; inlined twice below, so that each pass's arithmetic is folded
- * for its own use_bias. */
+/* One pass; inlined once per use on constants below, so that each pass's
+ * arithmetic is folded for its own use_bias (and the relax for whether the
+ * bundle has rolling resistance). */
 TS_FORCE_INLINE void solve_pass(const ts_contact_solver_context *c, ts_contact_bundle *b,
-                                ts_contact_bounce_lanes *bounce, bool use_bias, ts_contact_total_lanes *totals)
+                                ts_contact_bounce_lanes *bounce, bool use_bias, ts_contact_total_lanes *totals,
+                                bool rolls)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
@@ -354,6 +371,9 @@ TS_FORCE_INLINE void solve_pass(const ts_contact_solver_context *c, ts_contact_b
 #undef TS_SOLVE_POINTS
     ts_wm deep = sums.deep;
     if (!use_bias) {
+        if (rolls) { /* before friction, which then takes out the slip it makes */
+            ts_rolling_solve(b, &p, n, sums.total_normal);
+        }
         solve_friction(b, &p, n, shift, sums.total_normal, sums.twist_limit);
     }
     if (totals != NULL) { /* only the relax of a world that reports impulses */
@@ -374,16 +394,18 @@ void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bu
                                ts_contact_bounce_lanes *bounce, bool use_bias)
 {
     if (use_bias) {
-        solve_pass(c, b, bounce, true, NULL);
+        solve_pass(c, b, bounce, true, NULL, false);
+    } else if (b->rolls) {
+        solve_pass(c, b, bounce, false, NULL, true);
     } else {
-        solve_pass(c, b, bounce, false, NULL);
+        solve_pass(c, b, bounce, false, NULL, false);
     }
 }
 
 void TS_WIDE(ts_contact_relax_totals)(const ts_contact_solver_context *c, ts_contact_bundle *b,
                                       ts_contact_bounce_lanes *bounce, ts_contact_total_lanes *totals)
 {
-    solve_pass(c, b, bounce, false, totals);
+    solve_pass(c, b, bounce, false, totals, b->rolls != 0);
 }
 
 /* Velocity-level bounce: a point that approached faster than the threshold

@@ -75,6 +75,15 @@ typedef struct ts_contact_bundle {
     int32_t mixed;       /* 1 when some used lane has fewer than point_count */
     int32_t bounces;     /* 1 when the solve pass fills ts_contact_bounce_lanes: some lane has restitution, or hit events are on */
     int32_t restitutes;  /* 1 when some lane has restitution (the restitution pass runs) */
+    int32_t rolls;       /* 1 when some lane has rolling resistance (the rows below are filled) */
+    /* Rolling resistance (solver/contact_rolling.h), last so that bundles
+     * without it never touch (nor prefetch) these lines: the lever (rolling
+     * resistance x rolling radius, m; 0 for none) and the accumulated
+     * angular impulse about tangent1 and tangent2. Its angular mass is
+     * formed in the kernel from the inertias, not stored (3 rows more per
+     * bundle for every world). */
+    float rolling_resistance[TS_W];
+    float rolling_impulse[2][TS_W];
 } ts_contact_bundle;
 
 /* Restitution's bookkeeping for one bundle, kept beside the bundles and

@@ -103,7 +103,8 @@ typedef struct solve_stage {
 static void prefetch_bundle(const ts_contact_bundle *b)
 {
     const char *p = (const char *)b;
-    for (size_t offset = 0; offset < sizeof *b; offset += 64) {
+    /* not the rolling rows at the end: most bundles never read them */
+    for (size_t offset = 0; offset < offsetof(ts_contact_bundle, rolling_resistance); offset += 64) {
         TS_PREFETCH(p + offset);
     }
 }
@@ -436,24 +437,13 @@ bool TS_WIDE(ts_solver_reserve_scratch)(ts_solver_scratch *s, const ts_allocator
                             sizeof(int32_t));
 }
 
-/* Room for the reports: the totals beside the bundles, an entry per
- * contact id. Grows only with the world, like the rest of the scratch. */
+/* Room for the reports (contact_report.h): the totals beside the bundles. */
 static bool reserve_report(ts_solver *solver, const ts_records *records)
 {
-    ts_contact_report *r = &solver->report;
     ts_solver_scratch *s = &solver->scratch;
     int32_t bundles = s->color_begin[TS_OVERFLOW_COLOR + 1];
-    bool ok = !r->impulses || ts_array_reserve(&records->allocator, &s->totals, &s->total_bytes,
-                                               bundles * (int32_t)sizeof(ts_contact_total_lanes), 1);
-    if (ok && r->capacity < records->contact_capacity) {
-        int32_t old = r->capacity;
-        ok = ts_array_reserve(&records->allocator, (void **)&r->entries, &r->capacity, records->contact_capacity,
-                              sizeof(ts_contact_report_entry));
-        for (int32_t i = old; ok && i < r->capacity; ++i) {
-            r->entries[i] = (ts_contact_report_entry){.step = -1, .hit_point = -1};
-        }
-    }
-    return ok;
+    return ts_contact_report_reserve(&solver->report, records, &s->totals, &s->total_bytes,
+                                     bundles * (int32_t)sizeof(ts_contact_total_lanes));
 }
 
 ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t *held)

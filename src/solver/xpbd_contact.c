@@ -61,6 +61,7 @@
 #include "solver/xpbd_contact.h"
 
 #include "solver/contact_prepare.h"
+#include "solver/contact_rolling.h"
 
 #include "solver/xpbd_lanes.h"
 
@@ -119,8 +120,8 @@ bool TS_WIDE(ts_xpbd_contact_bounces)(const ts_contact_bundle *b)
  * the substep's start, which the warm start has not yet changed. */
 void TS_WIDE(ts_xpbd_contact_approach)(const ts_xpbd_context *c, const ts_contact_bundle *b, ts_xpbd_contact_lanes *x)
 {
-    if (!TS_WIDE(ts_xpbd_contact_bounces)(b)) {
-        return; /* approach stays 0 (ts_xpbd_contact_begin): nothing bounces */
+    if (!b->bounces && !TS_WIDE(ts_xpbd_contact_bounces)(b)) {
+        return; /* approach stays 0 (ts_xpbd_contact_begin): nothing bounces, no hits tracked */
     }
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
@@ -159,6 +160,9 @@ void TS_WIDE(ts_xpbd_contact_warm_start)(const ts_xpbd_context *c, ts_contact_bu
     ts_wv3 impulse = ts_wv3_mul_add(friction, total, n);
     ts_wv3 angular_a = ts_wv3_add(ts_wv3_cross(moment, n), ts_wv3_cross(ts_wv3_load(b->center_a), friction));
     angular_a = ts_wv3_mul_add(angular_a, ts_w_load(b->twist_impulse), n);
+    if (b->rolls) {
+        angular_a = ts_rolling_warm_start(b, n, angular_a);
+    }
     ts_wv3 angular_b = ts_wv3_add(angular_a, ts_wv3_cross(shift, impulse));
     p.a.v = ts_wv3_mul_sub(p.a.v, p.inv_mass_a, impulse);
     p.a.w = ts_wv3_sub(p.a.w, ts_wsym3_mul(p.inv_inertia_a, angular_a));
@@ -312,8 +316,23 @@ TS_FORCE_INLINE void solve_friction(ts_contact_bundle *b, pair_lanes *p, ts_wv3 
     ts_pair_apply_angular(p, ts_wv3_scale(ts_w_sub(twist, old_twist), n));
 }
 
+/* What the reports keep of a substep (solver/contact_report.h): a point
+ * that pushes for the first time in the step keeps the approach speed of
+ * this substep's start (ts_contact_report_bundle then picks the fastest);
+ * the totals add this substep's impulses. */
+TS_FORCE_INLINE void track_hit(ts_contact_bounce_lanes *bounce, const ts_xpbd_contact_lanes *x, int j, ts_wm pushed,
+                               ts_wf total)
+{
+    ts_wf before = ts_w_load(bounce->max_normal_impulse[j]);
+    ts_wm first = ts_w_and(pushed, ts_w_ge(ts_w_zero(), before)); /* it never pushed before */
+    ts_w_store(bounce->relative_velocity[j],
+               ts_w_select(first, ts_w_load(x->approach[j]), ts_w_load(bounce->relative_velocity[j])));
+    ts_w_store(bounce->max_normal_impulse[j], ts_w_max(before, total));
+}
+
 void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_contact_bundle *b,
-                                               const ts_xpbd_contact_lanes *x)
+                                               const ts_xpbd_contact_lanes *x, ts_contact_bounce_lanes *bounce,
+                                               ts_contact_total_lanes *totals)
 {
     pair_lanes p = TS_PAIR_LOAD(c->states, b);
     ts_wv3 n = ts_wv3_load(b->normal);
@@ -332,8 +351,8 @@ void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_cont
         ts_wv3 rb = ts_contact_anchor_b(ra, shift);
         ts_wf vn = ts_wv3_dot(ts_pair_relative_velocity(&p, ra, rb), n);
         ts_wf approach = ts_w_load(x->approach[j]);
-        ts_wm bounce = ts_w_and(ts_w_gt(threshold, approach), ts_w_gt(e, zero));
-        ts_wf target = ts_w_select(bounce, ts_w_neg(ts_w_mul(e, approach)), zero);
+        ts_wm bounces = ts_w_and(ts_w_gt(threshold, approach), ts_w_gt(e, zero));
+        ts_wf target = ts_w_select(bounces, ts_w_neg(ts_w_mul(e, approach)), zero);
         ts_wf position_impulse = ts_w_mul(lambda, inv_h);
         ts_wf delta = ts_w_neg(ts_w_mul(ts_w_load(cp->normal_mass), ts_w_sub(vn, target)));
         ts_wf total = ts_w_max(ts_w_add(position_impulse, delta), zero);
@@ -341,9 +360,21 @@ void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_cont
         delta = ts_w_select(pushed, ts_w_sub(total, position_impulse), zero);
         ts_pair_apply_impulse(&p, ts_wv3_scale(delta, n), ra, rb);
         ts_w_store(cp->normal_impulse, total);
+        if (bounce != NULL) {
+            track_hit(bounce, x, j, pushed, total);
+        }
         total_normal = ts_w_add(total_normal, total);
         twist_limit = ts_w_add(twist_limit, ts_w_mul(total, ts_w_load(cp->lever_arm)));
     }
+    if (b->rolls) { /* before friction, which then takes out the slip it makes */
+        ts_rolling_solve(b, &p, n, total_normal);
+    }
     solve_friction(b, &p, n, shift, total_normal, twist_limit);
+    if (totals != NULL) { /* the substep's whole impulses: the warm start's, the positions' and this pass's */
+        ts_w_store(totals->normal, ts_w_add(ts_w_load(totals->normal), total_normal));
+        for (int t = 0; t < 2; ++t) {
+            ts_w_store(totals->tangent[t], ts_w_add(ts_w_load(totals->tangent[t]), ts_w_load(b->friction_impulse[t])));
+        }
+    }
     TS_PAIR_STORE(c->states, b, &p);
 }

@@ -60,8 +60,9 @@ bool TS_WIDE(ts_xpbd_contact_begin)(const ts_xpbd_context *c, const ts_contact_b
 bool TS_WIDE(ts_xpbd_contact_bounces)(const ts_contact_bundle *b);
 
 /* At a substep's start, before the warm start (in a step where some
- * contact bounces): each point's normal velocity, the approach speed
- * restitution answers (in bundles without restitution, nothing). */
+ * contact bounces, or with hit events on): each point's normal velocity,
+ * the approach speed restitution and hit events answer (in bundles with
+ * neither restitution nor hits tracked, b->bounces, nothing). */
 void TS_WIDE(ts_xpbd_contact_approach)(const ts_xpbd_context *c, const ts_contact_bundle *b, ts_xpbd_contact_lanes *x);
 
 /* The warm start of a substep, before its positions are integrated: the
@@ -81,9 +82,12 @@ void TS_WIDE(ts_xpbd_contact_solve_positions)(const ts_xpbd_context *c, const ts
 /* The velocity pass: restitution or rest, friction, twist; records this
  * substep's impulses in the bundle (normal_impulse, friction_impulse,
  * twist_impulse): the next warm start's, and what ts_contact_store_impulses
- * reports. */
+ * reports. In a world that reports (solver/contact_report.h), bounce
+ * (hit events: each point's approach when it first pushed, and whether it
+ * did) and totals (the step's impulses) are kept, else NULL. */
 void TS_WIDE(ts_xpbd_contact_solve_velocities)(const ts_xpbd_context *c, ts_contact_bundle *b,
-                                               const ts_xpbd_contact_lanes *x);
+                                               const ts_xpbd_contact_lanes *x, ts_contact_bounce_lanes *bounce,
+                                               ts_contact_total_lanes *totals);
 
 /* The push pass (xpbd_push.c), after the velocity pass of a substep in a
  * step with deep overlap: in a bundle with a point that started the step

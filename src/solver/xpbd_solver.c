@@ -71,6 +71,7 @@
 #include "base/parallel.h"
 #include "base/timer.h"
 #include "solver/contact_prepare.h"
+#include "solver/contact_report.h"
 #include "solver/contact_solver.h"
 #include "solver/custom_constraint.h"
 #include "solver/integrate.h"
@@ -132,6 +133,9 @@ typedef struct xpbd_run {
     int substeps;
     int substep; /* the substep in progress */
     int32_t awake;
+    int32_t step;       /* the world's step count: the reports' stamp */
+    bool hits;          /* the world reports hit events: the bounce lanes track every bundle's approach */
+    bool impulses;      /* the world reports impulse totals: the totals lanes are kept */
     bool free_bodies;                  /* some bundle of free bodies runs its step in the first velocity pass */
     int32_t first_bad[TS_MAX_THREADS]; /* per worker: the first body held at its last finite state */
     bool deep[TS_MAX_THREADS];         /* per worker: a contact it prepared starts deeper than the push depth */
@@ -170,6 +174,18 @@ typedef struct xpbd_stage {
 
 static inline int32_t min_slot(int32_t a, int32_t b) { return a < b ? a : b; }
 
+/* The reports' lanes beside bundle k (solver/contact_report.h): hit
+ * tracking and the step's impulse totals, kept only while the world
+ * reports them. */
+static ts_contact_bounce_lanes *bounce_lanes(const xpbd_run *r, int32_t k)
+{
+    return (ts_contact_bounce_lanes *)r->scratch->bounces + k;
+}
+static ts_contact_total_lanes *total_lanes(const xpbd_run *r, int32_t k)
+{
+    return (ts_contact_total_lanes *)r->scratch->totals + k;
+}
+
 /* Prepares bundles [begin, end), which may span colours. */
 static void prepare_bundles(xpbd_run *r, int32_t begin, int32_t end, int worker)
 {
@@ -181,8 +197,12 @@ static void prepare_bundles(xpbd_run *r, int32_t begin, int32_t end, int worker)
         }
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
         const ts_graph_color *in_color = r->graph->colors + color;
-        TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, NULL, in_color->contacts, in_color->count,
-                                           (k - color_begin[color]) * lanes, lanes);
+        TS_WIDE(ts_contact_prepare_bundle)(&r->prepare, r->bundles + k, r->hits ? bounce_lanes(r, k) : NULL,
+                                           in_color->contacts, in_color->count, (k - color_begin[color]) * lanes,
+                                           lanes);
+        if (r->impulses) {
+            memset(total_lanes(r, k), 0, sizeof(ts_contact_total_lanes));
+        }
         if (TS_WIDE(ts_xpbd_contact_begin)(&r->kernels, r->bundles + k, r->lanes + k)) {
             r->deep[worker] = true;
         }
@@ -200,9 +220,19 @@ static void run_bundle(const xpbd_run *r, int32_t k, pass kind)
     case PASS_APPROACH: TS_WIDE(ts_xpbd_contact_approach)(&r->kernels, b, x); break;
     case PASS_WARM_START: TS_WIDE(ts_xpbd_contact_warm_start)(&r->kernels, b, x); break;
     case PASS_POSITIONS: TS_WIDE(ts_xpbd_contact_solve_positions)(&r->kernels, b, x, r->substep); break;
-    case PASS_VELOCITIES: TS_WIDE(ts_xpbd_contact_solve_velocities)(&r->kernels, b, x); break;
+    case PASS_VELOCITIES:
+        TS_WIDE(ts_xpbd_contact_solve_velocities)(&r->kernels, b, x, r->hits ? bounce_lanes(r, k) : NULL,
+                                                  r->impulses ? total_lanes(r, k) : NULL);
+        break;
     case PASS_PUSH: TS_WIDE(ts_xpbd_contact_push)(&r->kernels, b, x); break;
-    case PASS_STORE: TS_WIDE(ts_contact_store_impulses)(r->records, b); break;
+    case PASS_STORE:
+        TS_WIDE(ts_contact_store_impulses)(r->records, b);
+        if (r->hits || r->impulses) {
+            TS_WIDE(ts_contact_report_bundle)(r->records, b, r->hits ? bounce_lanes(r, k) : NULL,
+                                              r->impulses ? total_lanes(r, k) : NULL, r->solver->report.entries,
+                                              r->step);
+        }
+        break;
     default: break; /* PASS_JOINT_POSITIONS: joints only */
     }
 }
@@ -411,7 +441,7 @@ static void run_xpbd(xpbd_run *r)
     for (int sub = 0; sub < r->substeps; ++sub) {
         r->substep = sub;
         run_bodies(r, PASS_INTEGRATE_VELOCITIES);
-        if (bouncy) { /* every contact bundle, overflow included: each writes only its own lanes */
+        if (bouncy || r->hits) { /* every contact bundle, overflow included: each writes only its own lanes */
             run_stage(r, PASS_APPROACH, 0, r->scratch->color_begin[TS_OVERFLOW_COLOR + 1], 0, 0, TS_BUNDLE_BLOCK);
         }
         lap(&mark, &p->integrate_velocities);
@@ -453,10 +483,13 @@ static bool reserve_scratch(ts_solver *solver, const ts_solve_input *in, int32_t
     }
     ts_solver_scratch *s = &solver->scratch;
     int32_t bundles = s->color_begin[TS_OVERFLOW_COLOR + 1];
+    bool reports = solver->report.impulses || solver->report.hits;
     return ts_array_reserve(allocator, (void **)&s->substep_start, &s->substep_start_capacity, awake + 1,
                             sizeof(ts_body_state)) &&
            ts_array_reserve(allocator, &s->xpbd_lanes, &s->xpbd_lane_bytes,
-                            bundles * (int32_t)sizeof(ts_xpbd_contact_lanes), 1);
+                            bundles * (int32_t)sizeof(ts_xpbd_contact_lanes), 1) &&
+           (!reports || ts_contact_report_reserve(&solver->report, in->records, &s->totals, &s->total_bytes,
+                                                  bundles * (int32_t)sizeof(ts_contact_total_lanes)));
 }
 
 ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, int32_t *held)
@@ -489,7 +522,7 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
         .scratch = scratch,
         .bundles = scratch->bundles,
         .lanes = scratch->xpbd_lanes,
-        .prepare = {records, awake, unused, unused, solver->enable_warm_starting},
+        .prepare = {records, awake, unused, unused, solver->enable_warm_starting, .track_approach = solver->report.hits},
         .kernels = {.states = scratch->states,
                     .substep_start = NULL, /* set after the prepare pass: deep overlap or not */
                     .h = h,
@@ -515,6 +548,9 @@ ts_result TS_WIDE(ts_solve_xpbd)(ts_solver *solver, const ts_solve_input *in, in
         .limit = {solver->max_linear_speed, solver->max_rotation / h},
         .substeps = solver->substeps,
         .awake = awake,
+        .step = in->step,
+        .hits = solver->report.hits,
+        .impulses = solver->report.impulses,
     };
     /* the ball bundles' impulses are the newest from here on (joint_scratch.h;
      * after ts_joint_take_ball_fill, whose flush writes the last ones out) */

@@ -17,7 +17,8 @@
  *                     (parallel) refit the grown part of the movable tree, and rebuild it
  *                                (binned SAH) when it has drifted
  *   5. sleep          (serial)   islands at rest sleep, one island split (islands/sleep.h)
- *   6. publish the step's events, sorted
+ *   6. publish the step's events, sorted; body move events (when on: the
+ *      finish wrote each awake body's entry, the sleep stage's ends are marked)
  *
  * The whole step is one parallel region (base/parallel.h): the calling thread
  * runs this pipeline as worker 0, and each parallel stage is split into
@@ -26,6 +27,7 @@
  * between stages to fill the step profile. */
 #include "step/step.h"
 
+#include "base/array.h"
 #include "base/error.h"
 #include "base/parallel.h"
 #include "base/timer.h"
@@ -76,6 +78,25 @@ static void finish_bodies(void *context, int32_t begin, int32_t end)
     ts_world *world = s->world;
     ts_sleep_update_timers(&world->records.store, s->dt, begin, end);
     ts_broadphase_compute_bounds(&world->records, &world->collision.broadphase, s->dt, begin, end);
+    if (world->moves.on) {
+        const ts_records *records = &world->records;
+        for (int32_t i = begin; i < end; ++i) {
+            int32_t body = records->store.table.id_of_slot[i];
+            world->moves.events[i] = (ts_body_move_event){ts_body_id_of(records, body),
+                                                          ts_records_origin_transform(records, body, i), false};
+        }
+    }
+}
+
+/* The move events' bodies that the sleep stage put to sleep (slots past
+ * the awake range now): their last move. */
+static void mark_fell_asleep(ts_world *world)
+{
+    const ts_soa_table *table = &world->records.store.table;
+    for (int32_t k = 0; k < world->moves.count; ++k) {
+        int32_t body = world->moves.events[k].body.index1 - 1;
+        world->moves.events[k].fell_asleep = table->slot_of_id[body] >= table->end[TS_RANGE_AWAKE];
+    }
 }
 
 /* How many of the step's new contacts can reach the overflow set
@@ -112,6 +133,10 @@ static bool reserve_step(ts_world *world)
     }
     int32_t adds = contacts - colored;
     int32_t bodies = records->store.table.count;
+    if (world->moves.on && !ts_array_reserve(&records->allocator, (void **)&world->moves.events,
+                                             &world->moves.capacity, bodies, sizeof(ts_body_move_event))) {
+        return false;
+    }
     return ts_graph_reserve(&world->graph, &records->allocator, records->body_ids.next_index, adds) &&
            ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator, bodies,
                                        records->shape_ids.next_index) &&
@@ -126,6 +151,7 @@ static ts_result step_body(void *context)
     ts_collision *collision = &world->collision;
     ts_step_profile *profile = &world->profile;
     double start = ts_now_ms();
+    world->moves.count = 0; /* a step that fails lists none */
     ts_broadphase_sweep_moved(records, &collision->broadphase, s->dt);
     TS_TRY(ts_broadphase_find_pairs(records, collision, &world->parallel));
     if (!reserve_step(world)) {
@@ -144,6 +170,7 @@ static ts_result step_body(void *context)
 
     ts_solve_input input = {records, &world->graph, &world->parallel, profile, s->dt, world->step_count,
                             finish_bodies, s};
+    int32_t awake = records->store.table.end[TS_RANGE_AWAKE]; /* the slots the finish writes */
     ts_result solved = ts_solve(&world->solver, &input, &s->held);
     if (solved == TS_ERROR_OUT_OF_MEMORY) {
         return solved;
@@ -163,6 +190,10 @@ static ts_result step_body(void *context)
     mark = ts_now_ms();
     if (world->enable_sleep && s->held < 0) { /* a held body stopped for overflowing, not for resting */
         ts_sleep_islands(records, &world->islands, &world->graph);
+    }
+    if (world->moves.on) {
+        world->moves.count = awake;
+        mark_fell_asleep(world);
     }
     profile->sleep = ts_now_ms() - mark;
     TS_TRY(ts_contact_events_publish(&collision->events));

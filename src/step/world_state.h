@@ -12,6 +12,7 @@
 #include "islands/graph.h"
 #include "islands/island.h"
 #include "soa/records.h"
+#include "tessera/body_moves.h"
 #include "tessera/sensor.h"
 #include "solver/solver.h"
 
@@ -34,6 +35,14 @@ typedef struct ts_world {
         int32_t pair_count, old_count, begin_count, end_count;
         int32_t pair_capacity, old_capacity, begin_capacity, end_capacity;
     } sensors;
+    /* body move events (api/body_moves.c): while on, the step's finish
+     * writes each awake slot's entry and the sleep stage marks those that
+     * fell asleep (step.c) */
+    struct {
+        bool on;
+        ts_body_move_event *events; /* by the step's awake slot */
+        int32_t count, capacity;
+    } moves;
 
     int thread_count;  /* workers of a step (base/parallel.h) */
     bool enable_sleep; /* islands at rest sleep (islands/sleep.h) */

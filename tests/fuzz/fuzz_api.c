@@ -295,16 +295,53 @@ static ts_result run_call(fuzz_state *s, reader *r, uint8_t op, bool *stepped)
     }
 }
 
+/* After a step: the move events name live bodies with finite poses, at
+ * most one entry a body. */
+static void check_moves(const fuzz_state *s, int op)
+{
+    ts_body_moves moves;
+    if (ts_world_get_body_moves(s->world, &moves) != TS_OK) {
+        fail("the body moves were refused", op);
+    }
+    for (int k = 0; k < moves.count; ++k) {
+        const ts_transform *t = &moves.events[k].transform;
+        const float *f = &t->p.x;
+        for (int c = 0; c < 3; ++c) {
+            if (!isfinite(f[c])) {
+                fail("a move event's position is not finite", op);
+            }
+        }
+        if (!ts_body_is_valid(moves.events[k].body)) {
+            fail("a move event names a destroyed body", op);
+        }
+        if (k > 0 && moves.events[k].body.index1 == moves.events[k - 1].body.index1) {
+            fail("a body is listed twice in a row", op);
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size, 0};
     fuzz_state s = {0};
     bool trace = getenv("FUZZ_TRACE") != NULL; /* FUZZ_TRACE=1: print every call, to read a crash input */
     ts_world_def def = ts_default_world_def();
-    def.threads = 1 + next_byte(&r) % 4;
+    uint8_t first = next_byte(&r);
+    def.threads = 1 + first % 4;
     s.world = ts_create_world(&def);
     if (ts_world_id_is_null(s.world)) {
         fail("the default world was refused", -1);
+    }
+    /* the first byte's other bits: the step's optional lists (body moves,
+     * hit events, impulse totals), read after every step below */
+    if ((first & 4) && ts_world_enable_body_moves(s.world, true) != TS_OK) {
+        fail("body moves were refused", -1);
+    }
+    if ((first & 8) && ts_world_enable_hit_events(s.world, true, 1.0f) != TS_OK) {
+        fail("hit events were refused", -1);
+    }
+    if ((first & 16) && ts_world_enable_contact_impulses(s.world, true) != TS_OK) {
+        fail("impulse totals were refused", -1);
     }
     for (int op = 0; op < 256 && r.at < r.size; ++op) {
         bool finite;
@@ -323,6 +360,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (!finite) {
             fail("a body's state is not finite", op);
+        }
+        bool ran = stepped && (result == TS_OK || result == TS_ERROR_NOT_FINITE); /* not refused before it ran */
+        if (ran && (first & 4)) {
+            check_moves(&s, op);
+        }
+        if (ran && (first & 24)) {
+            int count = 0;
+            ts_result hits = ts_world_get_hit_events(s.world, NULL, 0, &count);
+            ts_result impulses = ts_world_get_contact_impulses(s.world, NULL, 0, &count);
+            if (((first & 8) && hits != TS_OK) || ((first & 16) && impulses != TS_OK)) {
+                fail("a contact report was refused", op);
+            }
         }
     }
     if (ts_destroy_world(s.world) != TS_OK) {
