@@ -39,8 +39,6 @@
 /* An edge axis must beat the best face axis by abs + rel * |face separation|. */
 #define TSN_HULL_EDGE_TOL_ABS 0.001f
 #define TSN_HULL_EDGE_TOL_REL 0.05f
-/* |ea x eb|^2 below this times |ea|^2 |eb|^2: parallel edges, no axis. */
-#define TSN_HULL_PARALLEL_SQ 1.0e-6f
 /* A polygon vertex this close to a side plane counts as on it. */
 #define TSN_HULL_CLIP_ON_PLANE 1.0e-4f
 /* A cached face contact is kept while its depth changed by less than this. */
@@ -51,13 +49,7 @@
 
 #define LINE_SIDE 512u
 
-typedef struct sat_result {
-    float separation;
-    int index_a; /* face of A, or A's half-edge */
-    int index_b; /* face of B, or B's half-edge */
-    ts_vec3 normal;
-    bool valid;
-} sat_result;
+typedef tsn_sat_result sat_result;
 
 typedef struct hull_clip_vertex {
     ts_vec3 p;
@@ -67,15 +59,71 @@ typedef struct hull_clip_vertex {
 
 /* ---------------------------------------------------------------- SAT */
 
+/* The separation of A's face f from B's vertices y (A's frame, columns
+ * of n): min over y of n . y - offset, four vertices at a time (the
+ * padding repeats a vertex, hull.h, so it never lowers the minimum). */
+static float face_separation(const ts_hull_data *a, int f, const float *yx, const float *yy, const float *yz, int n)
+{
+    ts_plane pl = a->planes[f];
+    simde__m128 nx = simde_mm_set1_ps(pl.normal.x), ny = simde_mm_set1_ps(pl.normal.y);
+    simde__m128 nz = simde_mm_set1_ps(pl.normal.z);
+    simde__m128 low = simde_mm_set1_ps(FLT_MAX);
+    for (int i = 0; i < n; i += 4) {
+        simde__m128 d = simde_mm_add_ps(
+            simde_mm_add_ps(simde_mm_mul_ps(nx, simde_mm_loadu_ps(yx + i)), simde_mm_mul_ps(ny, simde_mm_loadu_ps(yy + i))),
+            simde_mm_mul_ps(nz, simde_mm_loadu_ps(yz + i)));
+        low = simde_mm_min_ps(low, d);
+    }
+    /* the least of the four lanes: (0 1 2 3) min (2 3 2 3), then lane 0 min lane 1 */
+    low = simde_mm_min_ps(low, simde_mm_movehl_ps(low, low));
+    low = simde_mm_min_ss(low, simde_mm_shuffle_ps(low, low, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
+    return simde_mm_cvtss_f32(low) - pl.offset;
+}
+
+_Static_assert(sizeof(ts_plane) == 4 * sizeof(float), "a plane is a row of four floats");
+
+/* bound[f] = n_f . d - drop for every face of A, four planes at a time
+ * (loaded as rows and transposed to columns), the last few one by one. */
+static void face_bounds(const ts_hull_data *a, ts_vec3 d, float drop, float *bound)
+{
+    const simde__m128 dx = simde_mm_set1_ps(d.x), dy = simde_mm_set1_ps(d.y), dz = simde_mm_set1_ps(d.z);
+    const simde__m128 lower = simde_mm_set1_ps(drop);
+    const float *rows = (const float *)(const void *)a->planes; /* ts_plane is four floats: nx ny nz offset */
+    int f = 0;
+    for (; f + 4 <= a->face_count; f += 4) {
+        simde__m128 nx = simde_mm_loadu_ps(rows + 4 * f), ny = simde_mm_loadu_ps(rows + 4 * f + 4);
+        simde__m128 nz = simde_mm_loadu_ps(rows + 4 * f + 8), w = simde_mm_loadu_ps(rows + 4 * f + 12);
+        SIMDE_MM_TRANSPOSE4_PS(nx, ny, nz, w);
+        simde__m128 dot = simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(nx, dx), simde_mm_mul_ps(ny, dy)),
+                                          simde_mm_mul_ps(nz, dz));
+        simde_mm_storeu_ps(bound + f, simde_mm_sub_ps(dot, lower));
+    }
+    for (; f < a->face_count; ++f) {
+        ts_vec3 n = a->planes[f].normal;
+        bound[f] = ((n.x * d.x + n.y * d.y) + n.z * d.z) - drop;
+    }
+}
+
 /* A's faces against B. B's vertices are first placed in A's frame
  * (y = R v + t, four at a time into columns), then for each face of A the
  * separation is min over y of n . y - offset: one dot product per vertex
  * and face, where turning each face's normal into B's frame and taking B's
  * support would need the same dot products plus a search for the index,
  * which only the contact (not the test) needs. Stops at the first face that
- * separates by the margin. */
-static sat_result query_faces(const ts_hull_data *a, const ts_hull_data *b, const tsn_mat3 *r, ts_vec3 t,
-                              float margin)
+ * separates by the margin.
+ *
+ * Most faces are skipped by a bound. A holds the ball of radius rho_A
+ * (inner_radius) about its centroid c_A, B the ball rho_B about c_B (A's
+ * frame), so along a face normal n the face plane is at least rho_A beyond
+ * c_A and B reaches at least rho_B below c_B:
+ *     separation <= n . (c_B - c_A) - rho_A - rho_B    (the face's bound).
+ * The face of the largest bound is measured first; its separation, capped
+ * at the margin, is at most the answer, so faces whose bound lies below it
+ * can neither be the answer nor stop the loop, and are skipped: the loop
+ * returns what it returns without the skips, at a handful of faces (those
+ * facing B) instead of all. */
+tsn_sat_result tsn_hull_query_faces(const ts_hull_data *a, const ts_hull_data *b, const tsn_mat3 *r, ts_vec3 t,
+                                    float margin)
 {
     sat_result q = {-FLT_MAX, -1, -1, ts_v3(0.0f, 0.0f, 0.0f), true};
     float yx[TS_HULL_MAX_VERTICES + 4], yy[TS_HULL_MAX_VERTICES + 4], yz[TS_HULL_MAX_VERTICES + 4];
@@ -97,128 +145,26 @@ static sat_result query_faces(const ts_hull_data *a, const ts_hull_data *b, cons
         simde_mm_storeu_ps(yy + i, simde_mm_add_ps(y, simde_mm_set1_ps(t.y)));
         simde_mm_storeu_ps(yz + i, simde_mm_add_ps(z, simde_mm_set1_ps(t.z)));
     }
-    /* the padding repeats a vertex (hull.h), so it never lowers the minimum */
+    /* each face's bound, loosened by the rounding slack (collide_hull.h) */
+    ts_vec3 d = ts_sub(ts_add(tsn_mul_mv(r, b->centroid), t), a->centroid);
+    float drop = a->inner_radius + b->inner_radius - TSN_HULL_BOUND_SLACK * (a->radius + b->radius);
+    float bound[TS_HULL_MAX_FACES];
+    face_bounds(a, d, drop, bound);
+    int first = 0;
+    for (int f = 1; f < a->face_count; ++f) {
+        first = bound[f] > bound[first] ? f : first;
+    }
+    float floor = tsn_minf(face_separation(a, first, yx, yy, yz, n), margin);
     for (int f = 0; f < a->face_count; ++f) {
-        ts_plane pl = a->planes[f];
-        simde__m128 nx = simde_mm_set1_ps(pl.normal.x), ny = simde_mm_set1_ps(pl.normal.y);
-        simde__m128 nz = simde_mm_set1_ps(pl.normal.z);
-        simde__m128 low = simde_mm_set1_ps(FLT_MAX);
-        for (int i = 0; i < n; i += 4) {
-            simde__m128 d = simde_mm_add_ps(
-                simde_mm_add_ps(simde_mm_mul_ps(nx, simde_mm_loadu_ps(yx + i)), simde_mm_mul_ps(ny, simde_mm_loadu_ps(yy + i))),
-                simde_mm_mul_ps(nz, simde_mm_loadu_ps(yz + i)));
-            low = simde_mm_min_ps(low, d);
+        if (bound[f] < floor) {
+            continue;
         }
-        /* the least of the four lanes: (0 1 2 3) min (2 3 2 3), then lane 0 min lane 1 */
-        low = simde_mm_min_ps(low, simde_mm_movehl_ps(low, low));
-        low = simde_mm_min_ss(low, simde_mm_shuffle_ps(low, low, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
-        float sep = simde_mm_cvtss_f32(low) - pl.offset;
+        float sep = face_separation(a, f, yx, yy, yz, n);
         if (sep > q.separation) {
             q.separation = sep;
             q.index_a = f;
             if (sep > margin) {
-                return q;
-            }
-        }
-    }
-    return q;
-}
-
-/* One edge of B in A's frame: its faces' negated normals c, d (the
- * Minkowski difference A - B), d x c, a point and its vector. */
-typedef struct edge_b {
-    ts_vec3 c, d, dxc, p, e;
-} edge_b;
-
-/* The separation along the axis of A's edge i and B's edge (A's frame):
- * ea x eb turned away from A's centroid, measured between the two edges.
- * -FLT_MAX for parallel edges. */
-static float edge_pair_separation(const ts_hull_data *a, int i, const edge_b *b, ts_vec3 *axis_out)
-{
-    const float *col = a->edge_columns;
-    int n = a->edge_padded;
-    ts_vec3 pa = {col[TS_EDGE_PX * n + i], col[(TS_EDGE_PX + 1) * n + i], col[(TS_EDGE_PX + 2) * n + i]};
-    ts_vec3 ea = {col[TS_EDGE_DX * n + i], col[(TS_EDGE_DX + 1) * n + i], col[(TS_EDGE_DX + 2) * n + i]};
-    ts_vec3 axis = ts_cross(ea, b->e);
-    float len_sq = ts_dot(axis, axis);
-    if (len_sq < TSN_HULL_PARALLEL_SQ * ts_dot(ea, ea) * ts_dot(b->e, b->e)) {
-        return -FLT_MAX;
-    }
-    axis = ts_scale(1.0f / sqrtf(len_sq), axis);
-    if (ts_dot(axis, ts_sub(pa, a->centroid)) < 0.0f) {
-        axis = ts_neg(axis);
-    }
-    *axis_out = axis;
-    return ts_dot(axis, ts_sub(b->p, pa));
-}
-
-/* Edge pairs, in A's frame: for each edge of B, A's edges four at a time
- * from A's edge columns (hull.h). A pair can give the axis of least
- * penetration only when the two edges' arcs on the Gauss map cross: with
- * a, b the normals of A's edge's faces and c, d the negated normals of B's,
- *     cba = c . (b x a), dba = d . (b x a), adc = a . (d x c), bdc = b . (d x c),
- * the great circle through each arc separates the other arc's ends
- * (cba dba < 0, adc bdc < 0) and the arcs lie in one hemisphere
- * (cba bdc > 0). The test runs on four lanes at once; the few pairs that
- * pass get their axis and separation one by one, in lane order, so the
- * result does not depend on the lanes. */
-static sat_result query_edges(const ts_hull_data *a, const ts_hull_data *b, const tsn_mat3 *r, ts_vec3 t)
-{
-    sat_result q = {-FLT_MAX, -1, -1, ts_v3(0.0f, 0.0f, 0.0f), false};
-    const float *col = a->edge_columns;
-    int n = a->edge_padded;
-    const simde__m128 zero = simde_mm_setzero_ps();
-    for (int k = 0; k < b->edge_count / 2; ++k) {
-        const ts_hull_edge *e = &b->edges[2 * k];
-        const ts_hull_edge *tw = &b->edges[2 * k + 1];
-        edge_b eb;
-        eb.c = ts_neg(tsn_mul_mv(r, b->planes[e->face].normal));
-        eb.d = ts_neg(tsn_mul_mv(r, b->planes[tw->face].normal));
-        eb.dxc = ts_cross(eb.d, eb.c);
-        eb.p = ts_add(tsn_mul_mv(r, b->vertices[e->origin]), t);
-        eb.e = tsn_mul_mv(r, ts_sub(b->vertices[tw->origin], b->vertices[e->origin]));
-        simde__m128 cx = simde_mm_set1_ps(eb.c.x), cy = simde_mm_set1_ps(eb.c.y), cz = simde_mm_set1_ps(eb.c.z);
-        simde__m128 dx = simde_mm_set1_ps(eb.d.x), dy = simde_mm_set1_ps(eb.d.y), dz = simde_mm_set1_ps(eb.d.z);
-        simde__m128 wx = simde_mm_set1_ps(eb.dxc.x), wy = simde_mm_set1_ps(eb.dxc.y), wz = simde_mm_set1_ps(eb.dxc.z);
-        for (int i = 0; i < n; i += 4) {
-            simde__m128 bx = simde_mm_loadu_ps(col + TS_EDGE_BX * n + i);
-            simde__m128 by = simde_mm_loadu_ps(col + (TS_EDGE_BX + 1) * n + i);
-            simde__m128 bz = simde_mm_loadu_ps(col + (TS_EDGE_BX + 2) * n + i);
-            /* cba = c . (b x a), dba = d . (b x a) */
-            simde__m128 cba = simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(cx, bx), simde_mm_mul_ps(cy, by)),
-                                              simde_mm_mul_ps(cz, bz));
-            simde__m128 dba = simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(dx, bx), simde_mm_mul_ps(dy, by)),
-                                              simde_mm_mul_ps(dz, bz));
-            simde__m128 cross_ok = simde_mm_cmplt_ps(simde_mm_mul_ps(cba, dba), zero);
-            if (simde_mm_movemask_ps(cross_ok) == 0) {
-                continue;
-            }
-            simde__m128 ux = simde_mm_loadu_ps(col + TS_EDGE_UX * n + i);
-            simde__m128 uy = simde_mm_loadu_ps(col + (TS_EDGE_UX + 1) * n + i);
-            simde__m128 uz = simde_mm_loadu_ps(col + (TS_EDGE_UX + 2) * n + i);
-            simde__m128 vx = simde_mm_loadu_ps(col + TS_EDGE_VX * n + i);
-            simde__m128 vy = simde_mm_loadu_ps(col + (TS_EDGE_VX + 1) * n + i);
-            simde__m128 vz = simde_mm_loadu_ps(col + (TS_EDGE_VX + 2) * n + i);
-            /* adc = a . (d x c), bdc = b . (d x c) with a = u, b = v */
-            simde__m128 adc = simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(ux, wx), simde_mm_mul_ps(uy, wy)),
-                                              simde_mm_mul_ps(uz, wz));
-            simde__m128 bdc = simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(vx, wx), simde_mm_mul_ps(vy, wy)),
-                                              simde_mm_mul_ps(vz, wz));
-            simde__m128 ok = simde_mm_and_ps(cross_ok, simde_mm_cmplt_ps(simde_mm_mul_ps(adc, bdc), zero));
-            ok = simde_mm_and_ps(ok, simde_mm_cmpgt_ps(simde_mm_mul_ps(cba, bdc), zero));
-            /* the passing lanes in lane order: lowest set bit first, cleared as taken */
-            for (unsigned mask = (unsigned)simde_mm_movemask_ps(ok); mask != 0u; mask &= mask - 1u) {
-                static const int8_t lowest_bit[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
-                int lane = lowest_bit[mask];
-                ts_vec3 axis;
-                float sep = edge_pair_separation(a, i + lane, &eb, &axis);
-                if (sep > q.separation) {
-                    q.separation = sep;
-                    q.index_a = 2 * (i + lane);
-                    q.index_b = 2 * k;
-                    q.normal = axis;
-                    q.valid = true;
-                }
+                break;
             }
         }
     }
@@ -409,7 +355,7 @@ static float min_separation(const ts_manifold *m)
 }
 
 /* Whether A's half-edge ha and B's hb still form a face of the Minkowski
- * difference (the Gauss map test of query_edges, for one pair). */
+ * difference (the Gauss map test of tsn_hull_query_edges, for one pair). */
 static bool edge_pair_is_minkowski_face(const ts_hull_data *a, const ts_hull_data *b, const tsn_mat3 *r, int ha,
                                         int hb)
 {
@@ -515,25 +461,28 @@ void ts_collide_hulls_cached(const ts_hull_data *a, ts_transform xfa, const ts_h
     }
     m->point_count = 0;
 
-    sat_result fa = query_faces(a, b, &r, t, margin);
+    sat_result fa = tsn_hull_query_faces(a, b, &r, t, margin);
     if (fa.separation > margin) {
         set_cache(cache, TS_SAT_FACE_A, fa.index_a, 0, fa.separation);
         return;
     }
     tsn_mat3 rt = tsn_transpose(&r);
-    sat_result fb = query_faces(b, a, &rt, ts_neg(tsn_mul_mv(&rt, t)), margin);
+    sat_result fb = tsn_hull_query_faces(b, a, &rt, ts_neg(tsn_mul_mv(&rt, t)), margin);
     if (fb.separation > margin) {
         set_cache(cache, TS_SAT_FACE_B, 0, fb.index_a, fb.separation);
         return;
     }
-    sat_result ed = query_edges(a, b, &r, t);
+    /* Only edge pairs that beat the face chosen below can change the
+     * outcome: those that separate (above the margin, which is above that
+     * face), or beat it by the edge tolerance. */
+    bool use_b = fb.separation > fa.separation + TSN_HULL_FACE_B_TOL;
+    float face_sep = use_b ? fb.separation : fa.separation;
+    sat_result ed = tsn_hull_query_edges_above(a, b, &r, t, face_sep);
     if (ed.valid && ed.separation > margin) {
         set_cache(cache, TS_SAT_EDGES, ed.index_a, ed.index_b, ed.separation);
         return;
     }
 
-    bool use_b = fb.separation > fa.separation + TSN_HULL_FACE_B_TOL;
-    float face_sep = use_b ? fb.separation : fa.separation;
     bool use_edge =
         ed.valid && ed.separation > face_sep + TSN_HULL_EDGE_TOL_ABS + TSN_HULL_EDGE_TOL_REL * fabsf(face_sep);
     set_cache(cache, TS_SAT_NONE, 0, 0, 0.0f);
@@ -555,11 +504,15 @@ void ts_collide_hulls_cached(const ts_hull_data *a, ts_transform xfa, const ts_h
             set_cache(cache, TS_SAT_FACE_A, fa.index_a, 0, min_separation(m));
         }
     }
-    if (m->point_count == 0 && !use_edge && ed.valid) {
-        /* the face did not realise the contact (crossed edges just past the bias) */
-        edge_contact(a, b, &r, t, xfa, ed.index_a, ed.index_b, ed.normal, margin, m);
-        if (m->point_count > 0) {
-            set_cache(cache, TS_SAT_EDGES, ed.index_a, ed.index_b, min_separation(m));
+    if (m->point_count == 0 && !use_edge) {
+        /* the face did not realise the contact (crossed edges just past the
+         * bias): the best edge pair of all, which may lie below the face */
+        ed = tsn_hull_query_edges(a, b, &r, t);
+        if (ed.valid) {
+            edge_contact(a, b, &r, t, xfa, ed.index_a, ed.index_b, ed.normal, margin, m);
+            if (m->point_count > 0) {
+                set_cache(cache, TS_SAT_EDGES, ed.index_a, ed.index_b, min_separation(m));
+            }
         }
     }
 }

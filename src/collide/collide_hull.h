@@ -38,7 +38,41 @@ void ts_collide_sphere_hull(const ts_sphere *a, ts_transform xfa, const ts_hull_
 void ts_collide_capsule_hull(const ts_capsule *a, ts_transform xfa, const ts_hull_data *b, ts_transform xfb,
                              float margin, ts_manifold *m);
 
-/* ---- pieces shared with the triangle tests ---- */
+/* ---- pieces shared with the triangle tests and the edge pairs ---- */
+
+/* |ea x eb|^2 below this times |ea|^2 |eb|^2: parallel edges, no axis. */
+#define TSN_HULL_PARALLEL_SQ 1.0e-6f
+
+/* The bounds that skip faces and edge pairs of the separating axis test
+ * (collide_hull.c, collide_hull_edges.c) are exact in real numbers; they
+ * are loosened by this fraction of the two hulls' radii against rounding. */
+#define TSN_HULL_BOUND_SLACK 1.0e-4f
+
+/* An axis of the separating axis test, in A's frame. */
+typedef struct tsn_sat_result {
+    float separation;
+    int index_a; /* face of A, or A's half-edge */
+    int index_b; /* face of B, or B's half-edge */
+    ts_vec3 normal;
+    bool valid;
+} tsn_sat_result;
+
+/* A's faces against hull B (placed in A's frame by r, t): the face of
+ * largest separation (the first of equals), or the first face that
+ * separates by more than the margin (collide_hull.c). */
+tsn_sat_result tsn_hull_query_faces(const ts_hull_data *a, const ts_hull_data *b, const tsn_mat3 *r, ts_vec3 t,
+                                    float margin);
+
+/* The edge pairs of hulls A and B (B placed in A's frame by r, t) that form
+ * a face of their Minkowski difference: the one of largest separation
+ * (collide_hull_edges.c). */
+tsn_sat_result tsn_hull_query_edges(const ts_hull_data *a, const ts_hull_data *b, const tsn_mat3 *r, ts_vec3 t);
+
+/* The same over only the pairs that can separate by floor or more: equal to
+ * tsn_hull_query_edges whenever that one's separation is above floor; below,
+ * some pair at most floor, or none (valid false). */
+tsn_sat_result tsn_hull_query_edges_above(const ts_hull_data *a, const ts_hull_data *b, const tsn_mat3 *r, ts_vec3 t,
+                                          float floor);
 
 /* The face of `inc` whose normal is most anti-parallel to n (n in inc's frame). */
 int tsn_incident_face(const ts_hull_data *inc, ts_vec3 n_in_inc);
