@@ -33,10 +33,6 @@ static void save_world(ts_writer *w, ts_world *world)
     ts_put_u8(w, world->planar ? 1 : 0);
     ts_put_f32(w, world->solver.max_linear_speed);
     ts_put_f32(w, world->solver.max_rotation);
-    /* format 4: the reports' switches (their lists start empty after a load) */
-    const ts_contact_report *report = &world->solver.report;
-    ts_put_u8(w, (uint8_t)((report->hits ? 1 : 0) | (report->impulses ? 2 : 0) | (world->moves.on ? 4 : 0)));
-    ts_put_f32(w, report->hit_speed);
 }
 
 static ts_load_status load_world(ts_reader *r, ts_world *world)
@@ -60,23 +56,6 @@ static ts_load_status load_world(ts_reader *r, ts_world *world)
         world->solver.max_linear_speed = speed;
         world->solver.max_rotation = rotation;
     }
-    /* before format 4: the reports off, as ts_create_world leaves them */
-    uint8_t reports = 0;
-    float hit_speed = 0.0f;
-    if (r->version >= 4) {
-        reports = ts_get_u8(r);
-        hit_speed = ts_get_f32(r);
-        bool hits = (reports & 1) != 0;
-        if (!r->failed && (reports > 7 || (hits ? !(hit_speed > 0.0f && ts_is_finite(hit_speed)) : hit_speed != 0.0f))) {
-            ts_reader_fail(r, "the report switches are %u with a hit speed of %g m/s", (unsigned)reports,
-                           (double)hit_speed);
-        }
-    }
-    world->solver.report.hits = (reports & 1) != 0;
-    world->solver.report.impulses = (reports & 2) != 0;
-    world->solver.report.hit_speed = hit_speed;
-    world->moves.on = (reports & 4) != 0;
-    world->moves.count = 0;
     return r->failed ? TS_LOAD_INVALID : TS_LOAD_OK;
 }
 
@@ -311,6 +290,37 @@ static ts_load_status load_solver(ts_reader *r, ts_world *world)
     return ts_solver_load(r, &world->solver, &world->records, &world->graph, world->step_count);
 }
 
+/* ---- the reports' switches (format 4; their lists start empty after a
+ * load; a file without the section loads with them off, as
+ * ts_create_world leaves them) ---- */
+
+static void save_reports(ts_writer *w, ts_world *world)
+{
+    const ts_contact_report *report = &world->solver.report;
+    ts_put_u8(w, (uint8_t)((report->hits ? 1 : 0) | (report->impulses ? 2 : 0) | (world->moves.on ? 4 : 0)));
+    ts_put_f32(w, report->hit_speed);
+}
+
+static ts_load_status load_reports(ts_reader *r, ts_world *world)
+{
+    uint8_t reports = ts_get_u8(r);
+    float hit_speed = ts_get_f32(r);
+    bool hits = (reports & 1) != 0;
+    if (!r->failed && (reports > 7 || (hits ? !(hit_speed > 0.0f && ts_is_finite(hit_speed)) : hit_speed != 0.0f))) {
+        ts_reader_fail(r, "the report switches are %u with a hit speed of %g m/s", (unsigned)reports,
+                       (double)hit_speed);
+    }
+    if (r->failed) {
+        return TS_LOAD_INVALID;
+    }
+    world->solver.report.hits = hits;
+    world->solver.report.impulses = (reports & 2) != 0;
+    world->solver.report.hit_speed = hit_speed;
+    world->moves.on = (reports & 4) != 0;
+    world->moves.count = 0;
+    return TS_LOAD_OK;
+}
+
 typedef struct snapshot_section {
     uint32_t tag;
     const char *name;
@@ -334,6 +344,7 @@ static const snapshot_section sections[] = {
     {TS_TAG('I', 'S', 'L', 'D'), "ISLD (islands)", save_islands, load_islands, 1},
     {TS_TAG('G', 'R', 'P', 'H'), "GRPH (graph colours)", save_graph, load_graph, 1},
     {TS_TAG('S', 'O', 'L', 'V'), "SOLV (solver)", save_solver, load_solver, 1},
+    {TS_TAG('R', 'P', 'R', 'T'), "RPRT (report switches)", save_reports, load_reports, 4},
 };
 #define SECTION_COUNT ((int)(sizeof sections / sizeof sections[0]))
 
