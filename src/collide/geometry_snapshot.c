@@ -46,7 +46,8 @@ static int32_t *first_users(const ts_records *records, size_t *bytes)
     for (int32_t i = 0; i < n; ++i) {
         hulls += records->shapes[i].alive && records->shapes[i].type == TS_SHAPE_HULL ? 1 : 0;
     }
-    *bytes = (size_t)n * sizeof(int32_t) + (size_t)hulls * sizeof(hull_use);
+    size_t firsts = ((size_t)n * sizeof(int32_t) + 7u) & ~(size_t)7u; /* the uses after it 8-byte aligned */
+    *bytes = firsts + (size_t)hulls * sizeof(hull_use);
     if (hulls < 2) {
         return NULL;
     }
@@ -54,7 +55,7 @@ static int32_t *first_users(const ts_records *records, size_t *bytes)
     if (first == NULL) {
         return NULL;
     }
-    hull_use *uses = (hull_use *)(first + n);
+    hull_use *uses = (hull_use *)((char *)first + firsts);
     int32_t k = 0;
     for (int32_t i = 0; i < n; ++i) {
         const ts_shape *s = records->shapes + i;
