@@ -8,16 +8,6 @@
 
 #define DT (1.0f / 60.0f)
 
-static ts_world_id make_world(int width, int threads)
-{
-    ts_world_def def = ts_default_world_def();
-    def.simd_width = width;
-    def.threads = threads;
-    ts_world_id world = ts_create_world(&def);
-    assert_false(ts_world_id_is_null(world));
-    return world;
-}
-
 static bool same_transform(ts_transform a, ts_transform b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 /* A box dropped on a static ground and a kinematic box gliding beside it:
@@ -29,7 +19,7 @@ static bool same_transform(ts_transform a, ts_transform b) { return memcmp(&a, &
 static void test_moves_follow_the_bodies(void **state)
 {
     (void)state;
-    ts_world_id world = make_world(0, 1);
+    ts_world_id world = test_world_at_width(0, 1);
     assert_ok(ts_world_enable_body_moves(world, true));
     ts_body_moves moves;
     assert_ok(ts_world_get_body_moves(world, &moves));
@@ -77,15 +67,11 @@ static void test_moves_follow_the_bodies(void **state)
  * transforms, fell_asleep) and the world's state hash. */
 static uint64_t pile_moves(int width, int threads, bool on, uint64_t *state_hash)
 {
-    ts_world_id world = make_world(width, threads);
+    ts_world_id world = test_world_at_width(width, threads);
     if (on) {
         assert_ok(ts_world_enable_body_moves(world, true));
     }
-    test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){10, 1, 10}, 1.0f);
-    for (int i = 0; i < 27; ++i) {
-        ts_vec3 p = {(float)(i % 3) * 1.1f + 0.1f * (float)(i / 9), 1.0f + 1.2f * (float)(i / 9), (float)(i / 3 % 3)};
-        test_box(world, TS_BODY_DYNAMIC, p, TS_QUAT_IDENTITY, (ts_vec3){0.45f, 0.45f, 0.45f}, 1.0f);
-    }
+    test_drop_small_pile(world);
     uint64_t h = TEST_FNV_START;
     for (int step = 0; step < 90; ++step) {
         assert_ok(ts_world_step(world, DT));
@@ -137,7 +123,7 @@ static void test_moves_deterministic(void **state)
 static void test_moves_bad_input(void **state)
 {
     (void)state;
-    ts_world_id world = make_world(0, 1);
+    ts_world_id world = test_world_at_width(0, 1);
     ts_body_moves moves = {NULL, 7};
     assert_int_equal(ts_world_get_body_moves(world, &moves), TS_ERROR_INVALID_OPERATION);
     assert_non_null(strstr(ts_last_error(), "ts_world_enable_body_moves"));
@@ -166,7 +152,7 @@ static void test_moves_bad_input(void **state)
 static void test_switches_survive_a_snapshot(void **state)
 {
     (void)state;
-    ts_world_id world = make_world(0, 1);
+    ts_world_id world = test_world_at_width(0, 1);
     assert_ok(ts_world_enable_body_moves(world, true));
     assert_ok(ts_world_enable_hit_events(world, true, 2.5f));
     assert_ok(ts_world_enable_contact_impulses(world, true));

@@ -100,6 +100,29 @@ static inline ts_world_id test_world(int substeps, int threads)
     return world;
 }
 
+/* A default world at a SIMD width (0: the widest built) on threads. */
+static inline ts_world_id test_world_at_width(int width, int threads)
+{
+    ts_world_def def = ts_default_world_def();
+    def.simd_width = width;
+    def.threads = threads;
+    ts_world_id world = ts_create_world(&def);
+    assert_false(ts_world_id_is_null(world));
+    return world;
+}
+
+/* A static ground (top at y = 0) and 27 boxes of 0.9 m dropped in a
+ * 3 x 3 x 3 grid, each layer shifted 0.1 m in x so that they tumble: a
+ * small pile for the tests of what a step reports. */
+static inline void test_drop_small_pile(ts_world_id world)
+{
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){10, 1, 10}, 1.0f);
+    for (int i = 0; i < 27; ++i) {
+        ts_vec3 p = {(float)(i % 3) * 1.1f + 0.1f * (float)(i / 9), 1.0f + 1.2f * (float)(i / 9), (float)(i / 3 % 3)};
+        test_box(world, TS_BODY_DYNAMIC, p, TS_QUAT_IDENTITY, (ts_vec3){0.45f, 0.45f, 0.45f}, 1.0f);
+    }
+}
+
 /* Whether a body's pose and velocities, read through the getters, are all
  * finite. */
 static inline bool test_body_is_finite(ts_body_id body)

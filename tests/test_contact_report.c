@@ -137,11 +137,7 @@ static uint64_t pile_reports(int width, int threads, bool reports, uint64_t *sta
         assert_ok(ts_world_enable_hit_events(world, true, 0.5f));
         assert_ok(ts_world_enable_contact_impulses(world, true));
     }
-    test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){10, 1, 10}, 1.0f);
-    for (int i = 0; i < 27; ++i) {
-        ts_vec3 p = {(float)(i % 3) * 1.1f + 0.1f * (float)(i / 9), 1.0f + 1.2f * (float)(i / 9), (float)(i / 3 % 3)};
-        test_box(world, TS_BODY_DYNAMIC, p, TS_QUAT_IDENTITY, (ts_vec3){0.45f, 0.45f, 0.45f}, 1.0f);
-    }
+    test_drop_small_pile(world);
     uint64_t h = TEST_FNV_START;
     for (int step = 0; step < 90; ++step) {
         assert_ok(ts_world_step(world, DT));

@@ -9,16 +9,6 @@
 
 #include <math.h>
 
-static ts_world_id make_world(int width, int threads)
-{
-    ts_world_def def = ts_default_world_def();
-    def.simd_width = width;
-    def.threads = threads;
-    ts_world_id world = ts_create_world(&def);
-    assert_false(ts_world_id_is_null(world));
-    return world;
-}
-
 static ts_body_id static_body(ts_world_id world, ts_vec3 p, ts_quat q)
 {
     ts_body_def bd = ts_default_body_def();
@@ -50,7 +40,7 @@ static float frand(float lo, float hi)
 static void test_hull_matches_box(void **state)
 {
     (void)state;
-    ts_world_id world = make_world(0, 1);
+    ts_world_id world = test_world_at_width(0, 1);
     ts_quat q = unit((ts_quat){0.3f, -0.2f, 0.5f, 0.8f});
     ts_vec3 at = {1.0f, 2.0f, -0.5f};
     ts_vec3 corners[8];
@@ -60,7 +50,7 @@ static void test_hull_matches_box(void **state)
     ts_shape_def sd = ts_default_shape_def();
     ts_shape_id hull = ts_create_hull_shape(static_body(world, at, q), &sd, &(ts_hull_def){corners, 8});
     assert_false(ts_shape_id_is_null(hull));
-    ts_world_id boxes = make_world(0, 1);
+    ts_world_id boxes = test_world_at_width(0, 1);
     ts_shape_id box = ts_create_box_shape(static_body(boxes, at, q), &sd, &(ts_box){{0.5f, 0.5f, 0.5f}});
     int hits = 0;
     for (int k = 0; k < 2000; ++k) {
@@ -101,7 +91,7 @@ static void test_hull_matches_box(void **state)
 static void test_mesh_and_heightfield_planes(void **state)
 {
     (void)state;
-    ts_world_id world = make_world(0, 1);
+    ts_world_id world = test_world_at_width(0, 1);
     enum { n = 21 };
     static ts_vec3 vertices[n * n];
     static int32_t indices[(n - 1) * (n - 1) * 6];
@@ -183,7 +173,7 @@ static void test_batch_equals_single(void **state)
                 continue;
             }
             rng = 777u;
-            ts_world_id world = make_world(width, threads);
+            ts_world_id world = test_world_at_width(width, threads);
             ts_shape_def sd = ts_default_shape_def();
             static float heights[16 * 16];
             for (int i = 0; i < 16 * 16; ++i) {
