@@ -97,25 +97,7 @@ static uint64_t pile_moves(int width, int threads, bool on, uint64_t *state_hash
 static void test_moves_deterministic(void **state)
 {
     (void)state;
-    uint64_t plain;
-    pile_moves(1, 1, false, &plain);
-    uint64_t first = 0;
-    const int widths[4] = {1, 4, 8, 16};
-    for (int w = 0; w < 4; ++w) {
-        for (int threads = 1; threads <= 2; ++threads) {
-            int width = test_entry_width(widths[w], threads);
-            if (width == 0) {
-                continue;
-            }
-            uint64_t state_hash;
-            uint64_t h = pile_moves(width, threads, true, &state_hash);
-            if (w == 0 && threads == 1) {
-                first = h;
-            }
-            assert_true(h == first);
-            assert_true(state_hash == plain);
-        }
-    }
+    test_report_same_everywhere(pile_moves);
 }
 
 /* Bad input: each refused with its error naming the problem; turning the

@@ -173,6 +173,36 @@ static inline int test_entry_width(int width, int threads)
     return threads > 1 ? 1 : 0;
 }
 
+/* A run of a scene that lists something a step reports (on) or not (off):
+ * returns the hash of the lists and sets *state_hash to the world's. */
+typedef uint64_t test_report_run(int width, int threads, bool on, uint64_t *state_hash);
+
+/* What a report must be: the same list hash at every built width on 1 and
+ * 2 threads, and the same world state hash as with the report off (a
+ * report only reads the step). */
+static inline void test_report_same_everywhere(test_report_run *run)
+{
+    uint64_t plain;
+    run(1, 1, false, &plain);
+    uint64_t first = 0;
+    const int widths[4] = {1, 4, 8, 16};
+    for (int w = 0; w < 4; ++w) {
+        for (int threads = 1; threads <= 2; ++threads) {
+            int width = test_entry_width(widths[w], threads);
+            if (width == 0) {
+                continue;
+            }
+            uint64_t state_hash;
+            uint64_t h = run(width, threads, true, &state_hash);
+            if (w == 0 && threads == 1) {
+                first = h;
+            }
+            assert_true(h == first);
+            assert_true(state_hash == plain);
+        }
+    }
+}
+
 static inline ts_body_id test_dynamic_body(ts_world_id world, ts_vec3 position)
 {
     ts_body_def def = ts_default_body_def();

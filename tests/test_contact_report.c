@@ -173,25 +173,7 @@ static uint64_t pile_reports(int width, int threads, bool reports, uint64_t *sta
 static void test_reports_deterministic(void **state)
 {
     (void)state;
-    uint64_t plain;
-    pile_reports(1, 1, false, &plain);
-    uint64_t first = 0;
-    const int widths[4] = {1, 4, 8, 16};
-    for (int w = 0; w < 4; ++w) {
-        for (int threads = 1; threads <= 2; ++threads) {
-            int width = test_entry_width(widths[w], threads);
-            if (width == 0) {
-                continue;
-            }
-            uint64_t state_hash;
-            uint64_t h = pile_reports(width, threads, true, &state_hash);
-            if (w == 0 && threads == 1) {
-                first = h;
-            }
-            assert_true(h == first);
-            assert_true(state_hash == plain);
-        }
-    }
+    test_report_same_everywhere(pile_reports);
 }
 
 /* Bad input: each refused with its error, naming the argument, and the
