@@ -103,6 +103,10 @@ static ts_vec3 inverse_of(ts_vec3 d)
                      d.z != 0.0f ? 1.0f / d.z : 0.0f};
 }
 
+/* A walk down a mesh's tree holds at most one sibling per level: its
+ * build halves past depth 40, so 40 + 26 levels for 2^26 triangles. */
+#define RAY_MESH_STACK 128
+
 /* Mesh: its tree nearest-first is not needed for the closest hit (every
  * node the shrinking ray still meets is visited, in tree order); ties in t
  * go to the first triangle in tree order. */
@@ -110,7 +114,7 @@ bool ts_ray_mesh(const ts_mesh_data *mesh, const ts_local_ray *ray, float *t, ts
 {
     ts_vec3 inverse = inverse_of(ray->direction);
     float best = INFINITY;
-    int32_t stack[64];
+    int32_t stack[RAY_MESH_STACK];
     int top = 0;
     stack[top++] = 0;
     while (top > 0) {
@@ -119,7 +123,7 @@ bool ts_ray_mesh(const ts_mesh_data *mesh, const ts_local_ray *ray, float *t, ts
             continue;
         }
         if (node->count == 0) {
-            if (top + 2 <= 64) { /* the build keeps the tree shallower (mesh_build.c) */
+            if (top + 2 <= RAY_MESH_STACK) { /* the build keeps the tree shallower (mesh_build.c) */
                 stack[top++] = node->index + 1;
                 stack[top++] = node->index;
             }
