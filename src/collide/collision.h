@@ -46,6 +46,10 @@ typedef struct ts_collision {
     int32_t doomed_count;
     ts_soa_removal contact_removal; /* scratch: the parted contacts leave the store in one batch */
     int32_t narrowphase_pairs;      /* contacts the last narrowphase updated */
+    /* scratch: the narrowphase's copy of every body's pose and velocity,
+     * one record per body store slot (contact_recycle.h) */
+    struct ts_recycle_body *recycle_bodies;
+    int32_t recycle_bodies_capacity;
 } ts_collision;
 
 #endif

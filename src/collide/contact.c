@@ -4,6 +4,7 @@
  * contact.h. The narrowphase is in narrowphase_stage.c, the events in
  * contact_events.c. */
 #include "collide/contact.h"
+#include "collide/contact_recycle.h"
 #include "collide/rolling_resistance.h"
 
 #include "base/array.h"
@@ -193,6 +194,8 @@ void ts_contacts_free(ts_records *records, ts_collision *collision)
     ts_array_free(a, (void **)&collision->doomed_contacts, &collision->doomed_capacity, sizeof(int32_t));
     ts_array_free(a, (void **)&collision->contact_news, &collision->contact_news_capacity, sizeof(int32_t));
     ts_array_free(a, (void **)&collision->block_news, &collision->block_news_capacity, sizeof(int32_t));
+    ts_array_free(a, (void **)&collision->recycle_bodies, &collision->recycle_bodies_capacity,
+                  sizeof(ts_recycle_body));
     ts_soa_removal_destroy(&collision->contact_removal, a);
     ts_contact_events_buffer *e = &collision->events;
     ts_array_free(a, (void **)&e->begin_pending, &e->begin_pending_capacity, sizeof(ts_contact_begin_event));

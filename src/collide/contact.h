@@ -54,9 +54,10 @@ void ts_contacts_destroy_parted(ts_records *records, ts_collision *collision, ts
  * updates those. Then, on worker 0 in slot order, only the listed contacts:
  * their begin / end events, and the lists the step acts on
  * (collision.h): those that began or stopped touching, and the ids of
- * those that parted. dt: the step's, for the speculative margin. */
+ * those that parted. dt: the step's, for the speculative margin; width:
+ * the SIMD width of the recycle kernel (1, 4, 8, 16: the same bits). */
 ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, ts_parallel *parallel, float dt,
-                                  void (*register_new)(void *), void *register_context);
+                                  int width, void (*register_new)(void *), void *register_context);
 
 /* Adds a begin / end event of a shape pair to the collection (out of
  * memory: TS_ERROR_OUT_OF_MEMORY; a destroy call then drops the event). */

@@ -3,12 +3,6 @@
 
 #include "base/math3.h"
 
-/* Neither body may have turned more than ~10 degrees since the full test:
- * the anchors' world orientation is that old. cos^2 of half of 10 degrees,
- * compared with w^2 of the turn q q0^-1, cos^2 of half its angle (the sign
- * of q does not matter). */
-#define TS_RECYCLE_TURN_COS_SQ 0.99240388f
-
 /* How far the farthest point of a body can be from its centre of mass; 0 for
  * a static body, which never turns. */
 static float reach(const ts_body_store *s, int32_t body)
@@ -120,5 +114,44 @@ void ts_contact_remember(ts_records *records, int32_t i, ts_transform xa, ts_tra
     s->shift_z[i] = shift.z;
     for (int k = 0; k < s->point_count[i]; ++k) {
         s->base_separation[4 * i + k] = s->separation[4 * i + k];
+    }
+}
+
+uint32_t ts_contact_recycle_batch(ts_records *records, const ts_recycle_body *bodies, float dt,
+                                  const ts_recycle_lanes *lanes, int width)
+{
+    switch (width) { /* every width gives the same bits; 16 runs 8 lanes (a batch has 8) */
+#ifdef TS_BUILT_W4
+    case 4: return ts_contact_recycle_lanes_w4(records, bodies, dt, lanes);
+#endif
+#ifdef TS_BUILT_W8
+    case 8:
+    case 16: return ts_contact_recycle_lanes_w8(records, bodies, dt, lanes);
+#endif
+    default: return ts_contact_recycle_lanes_w1(records, bodies, dt, lanes);
+    }
+}
+
+void ts_recycle_bodies_write(const ts_body_store *s, ts_recycle_body *bodies, int32_t begin, int32_t end)
+{
+    int32_t awake = s->table.end[TS_RANGE_AWAKE], sleeping = s->table.end[TS_RANGE_SLEEPING];
+    for (int32_t i = begin; i < end; ++i) {
+        float *f = bodies[i].f;
+        f[TS_RECYCLE_BODY_P] = s->px[i];
+        f[TS_RECYCLE_BODY_P + 1] = s->py[i];
+        f[TS_RECYCLE_BODY_P + 2] = s->pz[i];
+        f[TS_RECYCLE_BODY_Q] = s->qx[i];
+        f[TS_RECYCLE_BODY_Q + 1] = s->qy[i];
+        f[TS_RECYCLE_BODY_Q + 2] = s->qz[i];
+        f[TS_RECYCLE_BODY_Q + 3] = s->qw[i];
+        f[TS_RECYCLE_BODY_V] = s->vx[i];
+        f[TS_RECYCLE_BODY_V + 1] = s->vy[i];
+        f[TS_RECYCLE_BODY_V + 2] = s->vz[i];
+        f[TS_RECYCLE_BODY_W] = s->wx[i];
+        f[TS_RECYCLE_BODY_W + 1] = s->wy[i];
+        f[TS_RECYCLE_BODY_W + 2] = s->wz[i];
+        f[TS_RECYCLE_BODY_REACH] = i < sleeping ? s->max_extent[i] : 0.0f;
+        f[TS_RECYCLE_BODY_AWAKE] = i < awake ? 1.0f : 0.0f;
+        f[15] = 0.0f;
     }
 }

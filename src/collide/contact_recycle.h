@@ -49,6 +49,12 @@
  * check allows 0.05). */
 #define TS_RECYCLE_SLIDE 0.02f
 
+/* Neither body may have turned more than ~10 degrees since the full test:
+ * the anchors' world orientation is that old. cos^2 of half of 10 degrees,
+ * compared with w^2 of the turn q q0^-1, cos^2 of half its angle (the sign
+ * of q does not matter). */
+#define TS_RECYCLE_TURN_COS_SQ 0.99240388f
+
 /* Contact slot i, shapes at world poses xa, xb (their bodies' centres of
  * mass ca, cb), a step of dt: when the manifold of the last full test may
  * be recycled, brings its separations up to date and returns true. */
@@ -58,5 +64,57 @@ bool ts_contact_recycle(ts_records *records, float dt, int32_t i, ts_transform x
 /* After a full test that left points in slot i: remembers the poses and the
  * separations that ts_contact_recycle starts from. */
 void ts_contact_remember(ts_records *records, int32_t i, ts_transform xa, ts_transform xb, ts_vec3 ca, ts_vec3 cb);
+
+/* What the lane kernel reads of a body, one 64-byte record per body store
+ * slot, written once a step before the contacts (ts_recycle_bodies_write):
+ * a lane's two bodies come in by 16-byte loads and 4 x 4 transposes
+ * instead of 26 scalar gathers from the store's columns. */
+enum {
+    TS_RECYCLE_BODY_P = 0,      /* centre of mass x, y, z */
+    TS_RECYCLE_BODY_Q = 3,      /* rotation x, y, z, w */
+    TS_RECYCLE_BODY_V = 7,      /* velocity */
+    TS_RECYCLE_BODY_W = 10,     /* angular velocity */
+    TS_RECYCLE_BODY_REACH = 13, /* max_extent, 0 if static (as ts_contact_recycle's) */
+    TS_RECYCLE_BODY_AWAKE = 14, /* 1 for an awake body, else 0 */
+    TS_RECYCLE_BODY_FLOATS = 16,
+};
+
+typedef struct ts_recycle_body {
+    float f[TS_RECYCLE_BODY_FLOATS];
+} ts_recycle_body;
+
+/* The records of body store slots [begin, end). */
+void ts_recycle_bodies_write(const ts_body_store *store, ts_recycle_body *bodies, int32_t begin, int32_t end);
+
+/* A batch of cached contacts for the lane kernel (contact_recycle_wide.c),
+ * each of two shapes at their bodies' centres of mass on the principal axes
+ * (sim_local the identity): what the narrowphase stage looked up for each. */
+#define TS_RECYCLE_LANES 8
+
+typedef struct ts_recycle_lanes {
+    int32_t count;                     /* lanes in use; the kernel reads all TS_RECYCLE_LANES */
+    int32_t contact[TS_RECYCLE_LANES]; /* contact store slots, increasing */
+    int32_t slot_a[TS_RECYCLE_LANES], slot_b[TS_RECYCLE_LANES];   /* body store slots */
+    float radius_a[TS_RECYCLE_LANES], radius_b[TS_RECYCLE_LANES]; /* bounding radii of the shapes */
+    uint32_t cached; /* bit l: lane l is cached (TS_CONTACT_CACHED), else it has no points */
+} ts_recycle_lanes;
+
+/* For the batch's contacts, whose fat bounds overlap: the narrowphase
+ * stage's reach test and ts_contact_recycle with the same operations,
+ * lane-parallel at the SIMD width (1, 4, 8; 16 runs 8), the bodies read
+ * from `bodies` (this step's records, by body store slot). A cached lane
+ * that is recycled gets its separations and flags (TOUCHING | CACHED), a
+ * lane without points whose bounding spheres are out of reach flags 0, as
+ * the one-contact path writes them. Returns the mask of the lanes done (bit
+ * l: lane l); the others are untouched, and none of them is recycled.
+ * Every width gives the same bits. */
+uint32_t ts_contact_recycle_batch(ts_records *records, const ts_recycle_body *bodies, float dt,
+                                  const ts_recycle_lanes *lanes, int width);
+uint32_t ts_contact_recycle_lanes_w1(ts_records *records, const ts_recycle_body *bodies, float dt,
+                                     const ts_recycle_lanes *lanes);
+uint32_t ts_contact_recycle_lanes_w4(ts_records *records, const ts_recycle_body *bodies, float dt,
+                                     const ts_recycle_lanes *lanes);
+uint32_t ts_contact_recycle_lanes_w8(ts_records *records, const ts_recycle_body *bodies, float dt,
+                                     const ts_recycle_lanes *lanes);
 
 #endif

@@ -14,6 +14,8 @@
 #include "collide/manifold_match.h"
 #include "collide/narrowphase.h"
 
+#include <string.h>
+
 TS_FORCE_INLINE ts_transform shape_transform(const ts_records *records, const ts_shape *shape)
 {
     const ts_body_store *s = &records->store;
@@ -48,7 +50,7 @@ static float speculative_margin(const ts_records *records, float dt, int32_t bod
     return TS_SPECULATIVE_DISTANCE + closing;
 }
 
-static float bounding_radius(const ts_shape *shape)
+TS_FORCE_INLINE float bounding_radius(const ts_shape *shape)
 {
     switch (shape->type) {
     case TS_SHAPE_SPHERE: return shape->geometry.sphere.radius;
@@ -72,7 +74,9 @@ static const void *shape_geometry(const ts_shape *shape)
     }
 }
 
-static void update_contact(ts_records *records, float dt, int32_t i)
+/* The one-contact path: the contact's manifold refreshed (try_recycle:
+ * false when the recycle kernel already found that it is not recycled). */
+static void update_contact(ts_records *records, float dt, int32_t i, bool try_recycle)
 {
     ts_contact_store *s = &records->contact_store;
     const ts_shape *a = records->shapes + s->shape_a[i];
@@ -101,7 +105,7 @@ static void update_contact(ts_records *records, float dt, int32_t i)
             return;
         }
         m.point_count = 0;
-    } else if ((s->flags[i] & TS_CONTACT_CACHED) != 0 &&
+    } else if (try_recycle && (s->flags[i] & TS_CONTACT_CACHED) != 0 &&
                ts_contact_recycle(records, dt, i, xa, xb, center_a, center_b)) {
         /* a recycled manifold keeps its points, their order and impulses */
         s->flags[i] = TS_CONTACT_TOUCHING | TS_CONTACT_CACHED;
@@ -164,6 +168,67 @@ static void update_contact(ts_records *records, float dt, int32_t i)
     s->flags[i] = touching | (m.point_count > 0 ? TS_CONTACT_CACHED : 0u);
 }
 
+/* Whether a shape sits at its body's centre of mass on its principal axes,
+ * bit for bit (a -0 in sim_local does not count: such a shape takes the
+ * one-contact path, which gives the same bits). */
+static bool at_body_center(const ts_shape *shape)
+{
+    static const ts_transform identity = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    return memcmp(&shape->sim_local, &identity, sizeof identity) == 0;
+}
+
+/* Adds contact i to the batch of the recycle kernel when it can take it:
+ * its fat bounds overlap (else it parted: the one-contact path lists it),
+ * both shapes sit at their bodies' centres, and it is cached (the kernel
+ * tries to recycle it) or has no points (the kernel drops it if far). */
+static bool add_lane(const ts_records *records, int32_t i, ts_recycle_lanes *lanes)
+{
+    const ts_contact_store *s = &records->contact_store;
+    bool cached = (s->flags[i] & TS_CONTACT_CACHED) != 0;
+    if (!cached && s->point_count[i] != 0) {
+        return false;
+    }
+    const ts_shape *a = records->shapes + s->shape_a[i];
+    const ts_shape *b = records->shapes + s->shape_b[i];
+    if (!ts_aabb_overlaps(a->fat_aabb, b->fat_aabb) || !at_body_center(a) || !at_body_center(b)) {
+        return false;
+    }
+    const int32_t *slot_of_id = records->store.table.slot_of_id;
+    int l = lanes->count++;
+    lanes->contact[l] = i;
+    lanes->slot_a[l] = slot_of_id[a->body];
+    lanes->slot_b[l] = slot_of_id[b->body];
+    lanes->radius_a[l] = bounding_radius(a);
+    lanes->radius_b[l] = bounding_radius(b);
+    lanes->cached |= (cached ? 1u : 0u) << l;
+    return true;
+}
+
+/* Runs the batch through the recycle kernel, then the one-contact path on
+ * the lanes it did not recycle; the batch is empty afterwards. */
+static void flush_lanes(ts_records *records, const ts_recycle_body *bodies, float dt, int width,
+                        ts_recycle_lanes *lanes)
+{
+    if (lanes->count == 0) {
+        return;
+    }
+    for (int l = lanes->count; l < TS_RECYCLE_LANES; ++l) { /* padding: copies of lane 0, never written */
+        lanes->contact[l] = lanes->contact[0];
+        lanes->slot_a[l] = lanes->slot_a[0];
+        lanes->slot_b[l] = lanes->slot_b[0];
+        lanes->radius_a[l] = lanes->radius_a[0];
+        lanes->radius_b[l] = lanes->radius_b[0];
+    }
+    uint32_t done = ts_contact_recycle_batch(records, bodies, dt, lanes, width);
+    for (int l = 0; l < lanes->count; ++l) {
+        if ((done >> l & 1u) == 0u) {
+            update_contact(records, dt, lanes->contact[l], false);
+        }
+    }
+    lanes->count = 0;
+    lanes->cached = 0u;
+}
+
 /* The flags that need worker 0 after the narrowphase. */
 #define TS_CONTACT_NEWS (TS_CONTACT_STARTED | TS_CONTACT_STOPPED | TS_CONTACT_DISJOINT)
 
@@ -180,6 +245,7 @@ typedef struct narrowphase_stage {
     int32_t block_size;
     int32_t first_block; /* the stage's blocks' entries in block_news */
     bool fill;           /* new contacts: fill each slot first */
+    int width;           /* the recycle kernel's SIMD width */
 } narrowphase_stage;
 
 static void stage_range(const narrowphase_stage *stage, int32_t block, int32_t *begin, int32_t *end)
@@ -199,13 +265,31 @@ static void narrowphase_block(void *context, int32_t block, int worker)
     const uint32_t *flags = records->contact_store.flags;
     int32_t begin, end;
     stage_range(stage, block, &begin, &end);
+    if (stage->fill) {
+        for (int32_t i = begin; i < end; ++i) {
+            ts_contacts_fill_slots(records, i, i + 1);
+            update_contact(records, stage->dt, i, true);
+        }
+    } else {
+        /* contacts go to the recycle kernel in batches (add_lane); the
+         * rest, and those it leaves, take the one-contact path (each slot
+         * is written once, so the order does not matter) */
+        const ts_recycle_body *bodies = stage->collision->recycle_bodies;
+        ts_recycle_lanes lanes;
+        lanes.count = 0;
+        lanes.cached = 0u;
+        for (int32_t i = begin; i < end; ++i) {
+            if (!add_lane(records, i, &lanes)) {
+                update_contact(records, stage->dt, i, true);
+            } else if (lanes.count == TS_RECYCLE_LANES) {
+                flush_lanes(records, bodies, stage->dt, stage->width, &lanes);
+            }
+        }
+        flush_lanes(records, bodies, stage->dt, stage->width, &lanes);
+    }
     int32_t *news = stage->collision->contact_news + begin;
     int32_t n = 0;
     for (int32_t i = begin; i < end; ++i) {
-        if (stage->fill) {
-            ts_contacts_fill_slots(records, i, i + 1);
-        }
-        update_contact(records, stage->dt, i);
         if ((flags[i] & TS_CONTACT_NEWS) != 0) {
             news[n++] = i;
         }
@@ -213,7 +297,22 @@ static void narrowphase_block(void *context, int32_t block, int worker)
     stage->collision->block_news[stage->first_block + block] = n;
 }
 
-/* Worker 0's serial task next to the first stage. */
+/* The bodies' records for the recycle kernel, in blocks. */
+typedef struct body_stage {
+    const ts_body_store *store;
+    ts_recycle_body *bodies;
+    int32_t count, block_size;
+} body_stage;
+
+static void body_block(void *context, int32_t block, int worker)
+{
+    (void)worker;
+    const body_stage *stage = context;
+    int32_t begin, end;
+    ts_block_range(block, stage->block_size, stage->count, &begin, &end);
+    ts_recycle_bodies_write(stage->store, stage->bodies, begin, end);
+}
+
 /* Worker 0, in slot order: the events of the listed contacts, the list of
  * those that began or stopped touching (compacted to the front of
  * contact_news: no block's list starts before the slots listed ahead of it)
@@ -260,7 +359,7 @@ static ts_result list_news(ts_records *records, ts_collision *collision, const n
 }
 
 ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, ts_parallel *parallel, float dt,
-                                  void (*register_new)(void *), void *register_context)
+                                  int width, void (*register_new)(void *), void *register_context)
 {
     ts_contact_store *s = &records->contact_store;
     collision->news_count = 0;
@@ -268,20 +367,30 @@ ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, 
     /* Room in the news lists for every slot the table can hold, so that the
      * contacts made next to the first stage find it too. */
     if (!ts_contact_news_reserve(&records->allocator, collision, s->table.capacity) ||
-        !ts_soa_removal_reserve(&collision->contact_removal, &records->allocator, s->table.capacity)) {
+        !ts_soa_removal_reserve(&collision->contact_removal, &records->allocator, s->table.capacity) ||
+        !ts_array_reserve(&records->allocator, (void **)&collision->recycle_bodies,
+                          &collision->recycle_bodies_capacity, records->store.table.capacity,
+                          sizeof(ts_recycle_body))) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
+    }
+    /* Every body's pose and velocity, for the recycle kernel's loads */
+    int32_t bodies = records->store.table.end[TS_RANGE_STATIC];
+    if (s->table.end[TS_CONTACT_RANGE_AWAKE] > 0) {
+        body_stage poses = {&records->store, collision->recycle_bodies, bodies, ts_block_size(bodies, 256)};
+        ts_parallel_for(parallel, body_block, &poses, ts_block_count(bodies, poses.block_size));
     }
     /* The contacts there were, while worker 0 makes the new ones: those
      * take the slots past the old awake range and touch nothing below it. */
     int32_t old = s->table.end[TS_CONTACT_RANGE_AWAKE];
-    narrowphase_stage first = {records, collision, dt, 0, old, ts_block_size(old, TS_CONTACT_BLOCK), 0, false};
+    narrowphase_stage first = {records, collision, dt, 0, old, ts_block_size(old, TS_CONTACT_BLOCK), 0, false,
+                                width};
     int32_t first_blocks = ts_block_count(old, first.block_size);
     ts_parallel_for_with(parallel, narrowphase_block, &first, first_blocks, register_new, register_context);
     /* Then the new awake ones, filled and updated. */
     int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
     collision->narrowphase_pairs = count;
     narrowphase_stage second = {records, collision, dt, old, count - old, ts_block_size(count - old, TS_CONTACT_BLOCK),
-                                first_blocks, true};
+                                first_blocks, true, width};
     int32_t second_blocks = ts_block_count(count - old, second.block_size);
     ts_parallel_for(parallel, narrowphase_block, &second, second_blocks);
     return list_news(records, collision, &first, &second, first_blocks + second_blocks);

@@ -164,7 +164,8 @@ static ts_result step_body(void *context)
 
     /* The new pairs' contacts are made on worker 0 while the others start
      * the narrowphase (its time includes theirs). */
-    TS_TRY(ts_contacts_narrowphase(records, collision, &world->parallel, s->dt, register_pairs, world));
+    TS_TRY(ts_contacts_narrowphase(records, collision, &world->parallel, s->dt, world->solver.simd_width,
+                                   register_pairs, world));
     TS_TRY(ts_step_link_touches(world));
     profile->narrowphase = ts_now_ms() - mark;
 
