@@ -1,19 +1,33 @@
 /* Contact recycling for many contacts at once (see contact_recycle.h), built
- * once per width: the narrowphase stage hands over up to TS_RECYCLE_LANES
- * cached contacts (ts_recycle_lanes), and this kernel runs, TS_W lanes at a
- * time, the part of the stage's per-contact work that decides whether each
- * one is recycled (the speculative margin, the bounding-sphere reach test,
- * each body's turn since the full test, the motion test) and, for those
- * recycled, brings the separations up to date.
+ * once per width (1, 4, 8; width 16 runs the 8-lane kernel).
  *
- * Every lane does exactly the operations the scalar code does, in the same
- * order (ts_quat_mul, ts_rotate, ts_dot and ts_length have their lane twins
- * in base/wide.h, and the && of the tests becomes an and of their masks:
- * the tests have no side effects), so a recycled lane's separations are the
- * bits narrowphase_stage.c's one-contact path writes, at every width. A
- * lane that is not recycled is left untouched: the stage runs its usual
- * path on it (a full test, or the far and parted cases), so no lane needs
- * the rare branches here. Width 16 runs the 8-lane kernel (contact_recycle.c). */
+ * The narrowphase stage (narrowphase_stage.c) hands over batches of up to
+ * TS_RECYCLE_LANES contacts whose fat bounds overlap and whose shapes sit at
+ * their bodies' centres of mass: cached ones, and ones without points. This
+ * kernel runs, TS_W lanes at a time, the part of the stage's one-contact
+ * path that decides them: the speculative margin and the bounding-sphere
+ * reach test (an uncached contact out of reach is done: flags 0), then for
+ * a cached one each body's turn since the full test and the motion test of
+ * ts_contact_recycle, and for those recycled the separations of their
+ * points. Whatever it does not finish (a cached contact out of reach or not
+ * recycled, an uncached one in reach) it leaves untouched, and the stage
+ * runs the one-contact path on it without retrying the recycle.
+ *
+ * Bits: every lane does exactly the operations of the scalar code in the
+ * same order (ts_quat_mul, ts_rotate, ts_dot and ts_length have their lane
+ * twins in base/wide.h, fabsf is max(a, -a), and the && of the tests is an
+ * and of their masks: the tests have no side effects), so a lane's results
+ * are the bits the one-contact path writes, at every width, and the state
+ * hashes do not change (tests/expected_hashes.txt).
+ *
+ * Data: a lane's two bodies come from this step's 64-byte body records
+ * (ts_recycle_body, written once a step) by four 16-byte loads each and
+ * 4 x 4 transposes, not 26 scalar gathers from the body store's columns.
+ * A batch's contacts usually follow each other in the store (a block's
+ * contacts are mostly cached or far), so its per-contact columns come in by
+ * plain loads and its per-point columns (point k of slot i at [4 i + k]:
+ * 4 W floats in a row) by transposes, and the separations go back the same
+ * way; a batch with gaps gathers and scatters lane by lane instead. */
 #include "collide/contact_recycle.h"
 
 #include "base/wide.h"

@@ -2,7 +2,16 @@
  * in parallel blocks (points matched to last step's, so they keep their
  * impulses), each block listing its contacts that began, ended or parted;
  * then, on worker 0 in slot order, their events and the lists the step acts
- * on (see contact.h, collision.h). */
+ * on (see contact.h, collision.h).
+ *
+ * Most contacts of a resting pile or stack are recycled (contact_recycle.h)
+ * or far apart: a block sends those (add_lane: overlapping fat bounds,
+ * shapes at their bodies' centres, cached or without points) to the recycle
+ * kernel in batches of 8 (contact_recycle_wide.c), which decides and
+ * finishes them lane-parallel with the same bits, reading each body's pose
+ * and velocity from records written once a step (body_block). The others,
+ * and what the kernel leaves (full tests, parted and far cached contacts),
+ * take the one-contact path, update_contact. */
 #include "collide/contact.h"
 
 #include "base/array.h"
