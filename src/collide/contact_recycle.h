@@ -97,6 +97,8 @@ typedef struct ts_recycle_lanes {
     int32_t slot_a[TS_RECYCLE_LANES], slot_b[TS_RECYCLE_LANES];   /* body store slots */
     float radius_a[TS_RECYCLE_LANES], radius_b[TS_RECYCLE_LANES]; /* bounding radii of the shapes */
     uint32_t cached; /* bit l: lane l is cached (TS_CONTACT_CACHED), else it has no points */
+    uint32_t boxes;  /* bit l: lane l is uncached, of two boxes, and no body has locks */
+    float half_a[3][TS_RECYCLE_LANES], half_b[3][TS_RECYCLE_LANES]; /* the boxes' half extents */
 } ts_recycle_lanes;
 
 /* For the batch's contacts, whose fat bounds overlap: the narrowphase
@@ -104,8 +106,10 @@ typedef struct ts_recycle_lanes {
  * lane-parallel at the SIMD width (1, 4, 8; 16 runs 8), the bodies read
  * from `bodies` (this step's records, by body store slot). A cached lane
  * that is recycled gets its separations and flags (TOUCHING | CACHED), a
- * lane without points whose bounding spheres are out of reach flags 0, as
- * the one-contact path writes them. Returns the mask of the lanes done (bit
+ * lane without points whose bounding spheres are out of reach flags 0, and
+ * a box lane (`boxes`) that a face axis of either box separates by the
+ * margin (ts_collide_boxes' first two queries) its empty manifold, as the
+ * one-contact path writes them. Returns the mask of the lanes done (bit
  * l: lane l); the others are untouched, and none of them is recycled.
  * Every width gives the same bits. */
 uint32_t ts_contact_recycle_batch(ts_records *records, const ts_recycle_body *bodies, float dt,

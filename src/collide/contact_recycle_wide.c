@@ -15,7 +15,7 @@
  *
  * Bits: every lane does exactly the operations of the scalar code in the
  * same order (ts_quat_mul, ts_rotate, ts_dot and ts_length have their lane
- * twins in base/wide.h, fabsf is max(a, -a), and the && of the tests is an
+ * twins in base/wide.h, fabsf is max(a, -a) where only compares read it, and the && of the tests is an
  * and of their masks: the tests have no side effects), so a lane's results
  * are the bits the one-contact path writes, at every width, and the state
  * hashes do not change (tests/expected_hashes.txt).
@@ -35,7 +35,9 @@
 
 #if TS_W <= TS_RECYCLE_LANES
 
-/* |a|, as fabsf: max(a, -a) is a for a > -a, else -a; -0 gives +0 and NaN stays NaN. */
+/* |a| as fabsf gives it, but for the sign of a zero (+0 gives -0): max(a,
+ * -a) is a for a > -a, else -a; NaN stays NaN. Only compares read it (and
+ * sums that feed compares), and no compare tells -0 from +0. */
 static inline ts_wf lane_abs(ts_wf a) { return ts_w_max(a, ts_w_neg(a)); }
 
 /* a < b per lane, as the scalar compare (false for NaN) */
@@ -131,6 +133,94 @@ static inline ts_wquat load_contact_quat(const float *x, const float *y, const f
 
 static inline ts_wf length3(ts_wv3 a) { return ts_w_sqrt(ts_wv3_dot(a, a)); }
 
+/* The rotation matrix of q, tsn_mat3_from_quat's operations (collide_math.h):
+ * col[j] is the world direction of the body's axis j. */
+typedef struct lane_mat3 {
+    ts_wv3 col[3];
+} lane_mat3;
+
+static inline lane_mat3 lane_matrix(ts_wquat q)
+{
+    ts_wf two = ts_w_splat(2.0f), one = ts_w_splat(1.0f);
+    ts_wf xx = ts_w_mul(q.x, q.x), yy = ts_w_mul(q.y, q.y), zz = ts_w_mul(q.z, q.z);
+    ts_wf xy = ts_w_mul(q.x, q.y), xz = ts_w_mul(q.x, q.z), yz = ts_w_mul(q.y, q.z);
+    ts_wf wx = ts_w_mul(q.w, q.x), wy = ts_w_mul(q.w, q.y), wz = ts_w_mul(q.w, q.z);
+    lane_mat3 m;
+    m.col[0] = (ts_wv3){ts_w_sub(one, ts_w_mul(two, ts_w_add(yy, zz))), ts_w_mul(two, ts_w_add(xy, wz)),
+                        ts_w_mul(two, ts_w_sub(xz, wy))};
+    m.col[1] = (ts_wv3){ts_w_mul(two, ts_w_sub(xy, wz)), ts_w_sub(one, ts_w_mul(two, ts_w_add(xx, zz))),
+                        ts_w_mul(two, ts_w_add(yz, wx))};
+    m.col[2] = (ts_wv3){ts_w_mul(two, ts_w_add(xz, wy)), ts_w_mul(two, ts_w_sub(yz, wx)),
+                        ts_w_sub(one, ts_w_mul(two, ts_w_add(xx, yy)))};
+    return m;
+}
+
+/* R^T v, as tsn_mul_tv */
+static inline ts_wv3 lane_mul_tv(const lane_mat3 *r, ts_wv3 v)
+{
+    return (ts_wv3){ts_wv3_dot(r->col[0], v), ts_wv3_dot(r->col[1], v), ts_wv3_dot(r->col[2], v)};
+}
+
+/* The lanes whose two boxes a face axis of A or of B separates by the
+ * margin: ts_collide_boxes' query_faces_a and query_faces_b with the same
+ * operations (collide_box.c; the largest separation of three reaches the
+ * margin exactly when one of them does, NaN counting as none). Such a pair
+ * has no points. */
+static uint32_t faces_separate(const ts_recycle_lanes *lanes, int first, ts_wquat qa, ts_wquat qb, ts_wv3 centres,
+                               ts_wf margin)
+{
+    lane_mat3 ra = lane_matrix(qa), rb = lane_matrix(qb);
+    lane_mat3 c; /* A^T B, as tsn_mul_tm */
+    for (int j = 0; j < 3; ++j) {
+        c.col[j] = lane_mul_tv(&ra, rb.col[j]);
+    }
+    ts_wv3 t = lane_mul_tv(&ra, centres);
+    ts_wf ha[3], hb[3];
+    for (int k = 0; k < 3; ++k) {
+        ha[k] = ts_w_load(lanes->half_a[k] + first);
+        hb[k] = ts_w_load(lanes->half_b[k] + first);
+    }
+    ts_wf ti[3] = {t.x, t.y, t.z};
+    ts_wm apart = ts_w_gt(ts_w_zero(), ts_w_zero()); /* none */
+    for (int i = 0; i < 3; ++i) { /* A's face axis i */
+        ts_wf cj[3] = {i == 0 ? c.col[0].x : (i == 1 ? c.col[0].y : c.col[0].z),
+                       i == 0 ? c.col[1].x : (i == 1 ? c.col[1].y : c.col[1].z),
+                       i == 0 ? c.col[2].x : (i == 1 ? c.col[2].y : c.col[2].z)};
+        ts_wf r = ts_w_zero();
+        for (int j = 0; j < 3; ++j) {
+            r = ts_w_add(r, ts_w_mul(hb[j], lane_abs(cj[j])));
+        }
+        ts_wf sep = ts_w_sub(ts_w_sub(lane_abs(ti[i]), ha[i]), r);
+        apart = ts_w_or(apart, ts_w_ge(sep, margin));
+    }
+    for (int j = 0; j < 3; ++j) { /* B's face axis j */
+        ts_wv3 cj = c.col[j];
+        ts_wf r = ts_w_add(ts_w_add(ts_w_mul(ha[0], lane_abs(cj.x)), ts_w_mul(ha[1], lane_abs(cj.y))),
+                           ts_w_mul(ha[2], lane_abs(cj.z)));
+        ts_wf sep = ts_w_sub(ts_w_sub(lane_abs(ts_wv3_dot(t, cj)), hb[j]), r);
+        apart = ts_w_or(apart, ts_w_ge(sep, margin));
+    }
+    return ts_w_mask_bits(apart);
+}
+
+/* A lane whose full test gives no points, as update_contact writes it for a
+ * contact that had none (no events: it was not touching). */
+static void write_empty(ts_contact_store *s, int32_t i)
+{
+    s->friction_impulse1[i] = 0.0f;
+    s->friction_impulse2[i] = 0.0f;
+    s->twist_impulse[i] = 0.0f;
+    s->rolling_impulse1[i] = 0.0f;
+    s->rolling_impulse2[i] = 0.0f;
+    s->slip1[i] = 0.0f;
+    s->slip2[i] = 0.0f;
+    s->nx[i] = 0.0f;
+    s->ny[i] = 0.0f;
+    s->nz[i] = 0.0f;
+    s->point_count[i] = 0;
+    s->flags[i] = 0u;
+}
+
 /* What a recycled lane's points need: the separation's terms of
  * ts_contact_recycle, per lane. */
 typedef struct lane_terms {
@@ -140,10 +230,11 @@ typedef struct lane_terms {
 
 /* Lanes [first, first + TS_W) of the batch: the mask of those recycled (bit
  * l for lane first + l), their terms in *terms; in *dropped, the lanes
- * without points out of reach. */
+ * without points out of reach; in *emptied, the box lanes in reach that a
+ * face axis separates. */
 static uint32_t decide_lanes(const ts_records *records, const ts_recycle_body *bodies, float dt,
                              const ts_recycle_lanes *lanes, int first, contact_lanes contact, lane_terms *terms,
-                             uint32_t *dropped)
+                             uint32_t *dropped, uint32_t *emptied)
 {
     const ts_contact_store *s = &records->contact_store;
 
@@ -194,6 +285,8 @@ static uint32_t decide_lanes(const ts_records *records, const ts_recycle_body *b
     uint32_t cached = lanes->cached >> first;
     uint32_t recycled = ts_w_mask_bits(small) & ~turned & ~far & cached;
     *dropped = far & ~cached;
+    uint32_t boxes = (lanes->boxes >> first) & ~far & ((1u << TS_W) - 1u);
+    *emptied = boxes != 0u ? faces_separate(lanes, first, a.q, b.q, centres, margin) & boxes : 0u;
     if (recycled == 0u) {
         return 0u;
     }
@@ -329,18 +422,22 @@ uint32_t TS_WIDE(ts_contact_recycle_lanes)(ts_records *records, const ts_recycle
         const int32_t *slot = lanes->contact + first;
         contact_lanes contact = {slot, slot[TS_W - 1] == slot[0] + TS_W - 1};
         lane_terms terms;
-        uint32_t dropped;
-        uint32_t bits = decide_lanes(records, bodies, dt, lanes, first, contact, &terms, &dropped);
+        uint32_t dropped, emptied;
+        uint32_t bits = decide_lanes(records, bodies, dt, lanes, first, contact, &terms, &dropped, &emptied);
         uint32_t used = first + TS_W > lanes->count ? (1u << (lanes->count - first)) - 1u : (1u << TS_W) - 1u;
         bits &= used; /* not the padding lanes */
         dropped &= used;
+        emptied &= used;
+        for (uint32_t left = emptied; left != 0u; left &= left - 1u) {
+            write_empty(s, slot[ts_ctz32(left)]);
+        }
         if (bits != 0u) {
             update_points(s, contact, &terms, bits);
         }
         for (uint32_t left = dropped; left != 0u; left &= left - 1u) {
             s->flags[slot[ts_ctz32(left)]] = 0u; /* narrowphase_stage.c: far, and nothing to forget */
         }
-        done |= (bits | dropped) << first;
+        done |= (bits | dropped | emptied) << first;
     }
     return done;
 }

@@ -210,6 +210,13 @@ static bool add_lane(const ts_records *records, int32_t i, ts_recycle_lanes *lan
     lanes->radius_a[l] = bounding_radius(a);
     lanes->radius_b[l] = bounding_radius(b);
     lanes->cached |= (cached ? 1u : 0u) << l;
+    if (!cached && a->type == TS_SHAPE_BOX && b->type == TS_SHAPE_BOX && records->store.locked_count == 0) {
+        lanes->boxes |= 1u << l;
+        for (int k = 0; k < 3; ++k) {
+            lanes->half_a[k][l] = ts_component(a->geometry.box.half_extents, k);
+            lanes->half_b[k][l] = ts_component(b->geometry.box.half_extents, k);
+        }
+    }
     return true;
 }
 
@@ -227,6 +234,10 @@ static void flush_lanes(ts_records *records, const ts_recycle_body *bodies, floa
         lanes->slot_b[l] = lanes->slot_b[0];
         lanes->radius_a[l] = lanes->radius_a[0];
         lanes->radius_b[l] = lanes->radius_b[0];
+        for (int k = 0; k < 3; ++k) {
+            lanes->half_a[k][l] = lanes->half_a[k][0];
+            lanes->half_b[k][l] = lanes->half_b[k][0];
+        }
     }
     uint32_t done = ts_contact_recycle_batch(records, bodies, dt, lanes, width);
     for (int l = 0; l < lanes->count; ++l) {
@@ -236,6 +247,7 @@ static void flush_lanes(ts_records *records, const ts_recycle_body *bodies, floa
     }
     lanes->count = 0;
     lanes->cached = 0u;
+    lanes->boxes = 0u;
 }
 
 /* The flags that need worker 0 after the narrowphase. */
@@ -287,6 +299,7 @@ static void narrowphase_block(void *context, int32_t block, int worker)
         ts_recycle_lanes lanes;
         lanes.count = 0;
         lanes.cached = 0u;
+        lanes.boxes = 0u;
         for (int32_t i = begin; i < end; ++i) {
             if (!add_lane(records, i, &lanes)) {
                 update_contact(records, stage->dt, i, true);
