@@ -58,6 +58,12 @@ bool ts_contact_news_reserve(const ts_allocator *a, ts_collision *collision, int
                             sizeof(int32_t));
 }
 
+bool ts_contact_recycle_reserve(const ts_allocator *a, ts_collision *collision, int32_t bodies)
+{
+    return ts_array_reserve(a, (void **)&collision->recycle_bodies, &collision->recycle_bodies_capacity, bodies,
+                            sizeof(ts_recycle_body));
+}
+
 /* Room for `extra` more contacts, and for one begin or end event per contact
  * in both event buffers, so that a step's events never allocate. */
 bool ts_contacts_reserve(ts_records *records, ts_collision *collision, int32_t extra)

@@ -74,6 +74,11 @@ ts_result ts_contact_events_publish(ts_contact_events_buffer *events);
  * (and as many blocks). */
 bool ts_contact_news_reserve(const ts_allocator *allocator, ts_collision *collision, int32_t slots);
 
+/* The narrowphase's copy of the bodies' poses (collision->recycle_bodies):
+ * room for `bodies` body store slots. The step takes it before it changes
+ * anything (false: out of memory). */
+bool ts_contact_recycle_reserve(const ts_allocator *allocator, ts_collision *collision, int32_t bodies);
+
 /* Frees the contact records, their store and pool, the pair map, the events
  * and the narrowphase's lists. */
 void ts_contacts_free(ts_records *records, ts_collision *collision);

@@ -9,9 +9,13 @@
  * reach test (an uncached contact out of reach is done: flags 0), then for
  * a cached one each body's turn since the full test and the motion test of
  * ts_contact_recycle, and for those recycled the separations of their
- * points. Whatever it does not finish (a cached contact out of reach or not
- * recycled, an uncached one in reach) it leaves untouched, and the stage
- * runs the one-contact path on it without retrying the recycle.
+ * points; for an uncached pair of boxes in reach, the face axes of
+ * ts_collide_boxes' separating axis test (most such pairs of a pile are
+ * side by side, apart along a face normal: an empty manifold). Whatever it
+ * does not finish (a cached contact out of reach or not recycled, an
+ * uncached one in reach and not separated by a face) it leaves untouched,
+ * and the stage runs the one-contact path on it without retrying the
+ * recycle.
  *
  * Bits: every lane does exactly the operations of the scalar code in the
  * same order (ts_quat_mul, ts_rotate, ts_dot and ts_length have their lane
@@ -32,6 +36,8 @@
 
 #include "base/wide.h"
 #include "collide/manifold.h"
+
+#include <string.h>
 
 #if TS_W <= TS_RECYCLE_LANES
 
@@ -288,6 +294,7 @@ static uint32_t decide_lanes(const ts_records *records, const ts_recycle_body *b
     uint32_t boxes = (lanes->boxes >> first) & ~far & ((1u << TS_W) - 1u);
     *emptied = boxes != 0u ? faces_separate(lanes, first, a.q, b.q, centres, margin) & boxes : 0u;
     if (recycled == 0u) {
+        memset(terms, 0, sizeof *terms); /* unread, but defined */
         return 0u;
     }
 

@@ -8,10 +8,11 @@
  * or far apart: a block sends those (add_lane: overlapping fat bounds,
  * shapes at their bodies' centres, cached or without points) to the recycle
  * kernel in batches of 8 (contact_recycle_wide.c), which decides and
- * finishes them lane-parallel with the same bits, reading each body's pose
- * and velocity from records written once a step (body_block). The others,
- * and what the kernel leaves (full tests, parted and far cached contacts),
- * take the one-contact path, update_contact. */
+ * finishes them lane-parallel with the same bits (recycled, far, or two
+ * boxes apart along a face axis), reading each body's pose and velocity
+ * from records written once a step (body_block). The others, and what the
+ * kernel leaves (full tests, parted and far cached contacts), take the
+ * one-contact path, update_contact. */
 #include "collide/contact.h"
 
 #include "base/array.h"
@@ -387,12 +388,12 @@ ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, 
     collision->news_count = 0;
     collision->doomed_count = 0;
     /* Room in the news lists for every slot the table can hold, so that the
-     * contacts made next to the first stage find it too. */
+     * contacts made next to the first stage find it too (the step took all
+     * this room before it changed anything, the bodies' copy too: none of
+     * these allocates here). */
     if (!ts_contact_news_reserve(&records->allocator, collision, s->table.capacity) ||
         !ts_soa_removal_reserve(&collision->contact_removal, &records->allocator, s->table.capacity) ||
-        !ts_array_reserve(&records->allocator, (void **)&collision->recycle_bodies,
-                          &collision->recycle_bodies_capacity, records->store.table.capacity,
-                          sizeof(ts_recycle_body))) {
+        !ts_contact_recycle_reserve(&records->allocator, collision, records->store.table.count)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
     }
     /* Every body's pose and velocity, for the recycle kernel's loads */

@@ -138,6 +138,7 @@ static bool reserve_step(ts_world *world)
         return false;
     }
     return ts_graph_reserve(&world->graph, &records->allocator, records->body_ids.next_index, adds) &&
+           ts_contact_recycle_reserve(&records->allocator, collision, bodies) &&
            ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator, bodies,
                                        records->shape_ids.next_index) &&
            ts_solver_reserve_step(&world->solver, records, &world->graph, adds, overflow_bound, world);
