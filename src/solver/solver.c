@@ -64,6 +64,7 @@ typedef struct solve_context {
     bool report_impulses;  /* ... impulses: the totals lanes are kept */
     int32_t first_bad[TS_MAX_THREADS]; /* per worker: the first body held at its last finite state */
     bool free_found[TS_MAX_THREADS];   /* per worker: the states' start met a full bundle of free bodies */
+    bool bounce_found[TS_MAX_THREADS]; /* per worker: prepare met a bundle that restitutes */
     bool free_bodies;                  /* some worker did: the body passes treat them so (integrate.h) */
 } solve_context;
 
@@ -178,8 +179,8 @@ static void run_joint_bundles(solve_context *c, int32_t begin, int32_t end, pass
     }
 }
 
-/* Prepares bundles [begin, end), which may span colours. */
-static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
+/* Prepares bundles [begin, end), which may span colours, on `worker`. */
+static void prepare_bundles(solve_context *c, int32_t begin, int32_t end, int worker)
 {
     const int32_t *color_begin = c->scratch->color_begin;
     ts_contact_bundle *bundles = c->scratch->bundles;
@@ -193,6 +194,9 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end)
                                            c->scratch->ordered + c->scratch->ordered_begin[color],
                                            c->graph->colors[color].count, (k - color_begin[color]) * lanes,
                                            lanes);
+        if (bundles[k].restitutes && bundles[k].bounces && !c->bounce_found[worker]) {
+            c->bounce_found[worker] = true; /* written only then: the workers' entries share a cache line */
+        }
         if (c->report_impulses) {
             memset((ts_contact_total_lanes *)c->scratch->totals + k, 0, sizeof(ts_contact_total_lanes));
         }
@@ -253,7 +257,7 @@ static void run_block(void *context, int32_t block, int worker)
     case PASS_ORDER: order_colors(c, begin, end); break;
     case PASS_PREPARE:
         if (begin < end) {
-            prepare_bundles(c, begin, end);
+            prepare_bundles(c, begin, end, worker);
         }
         break;
     default:
@@ -358,7 +362,7 @@ static void run_colors(solve_context *c, pass kind)
     }
     if (kind == PASS_PREPARE) {
         if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1]) {
-            prepare_bundles(c, begin[TS_OVERFLOW_COLOR], begin[TS_OVERFLOW_COLOR + 1]);
+            prepare_bundles(c, begin[TS_OVERFLOW_COLOR], begin[TS_OVERFLOW_COLOR + 1], 0);
         }
     } else {
         for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
@@ -405,7 +409,13 @@ static void run_solver(solve_context *c)
         run_colors(c, PASS_RELAX);
         lap(&mark, &p->relax);
     }
-    run_colors(c, PASS_RESTITUTION);
+    bool bounce = false; /* most steps: no bundle restitutes, and the pass's stages are skipped */
+    for (int w = 0; w < c->parallel->worker_count; ++w) {
+        bounce |= c->bounce_found[w];
+    }
+    if (bounce) {
+        run_colors(c, PASS_RESTITUTION);
+    }
     lap(&mark, &p->restitution);
     run_colors(c, PASS_STORE);
     lap(&mark, &p->store_impulses);
