@@ -210,7 +210,10 @@ static void order_colors(solve_context *c, int32_t begin, int32_t end)
         if (c->graph->colors[color].count == 0) {
             continue; /* nothing to order (and `ordered` is NULL before the first contact) */
         }
-        ts_contact_order_color(c->records, c->graph->colors + color, c->parallel->worker_count,
+        /* the overflow set runs in this order on worker 0 (its contacts share
+         * bodies): by point count alone, whatever the worker count */
+        int ranges = color == TS_OVERFLOW_COLOR ? 1 : c->parallel->worker_count;
+        ts_contact_order_color(c->records, c->graph->colors + color, ranges,
                                c->scratch->ordered + c->scratch->ordered_begin[color]);
     }
 }
