@@ -116,31 +116,88 @@ static void limit_mass_ratio(float ratio, ts_contact_bundle *b, int l)
     }
 }
 
-static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
-                          int32_t i)
+/* The points of every lane: the store keeps a contact's four points side by
+ * side in each point column (point k of slot i at 4 i + k), so four lanes'
+ * groups of four, transposed, are four lanes of the rows of points 0..3.
+ * Points past a lane's count (and empty lanes, which read lane 0's slot
+ * with count 0) are masked to +0, as the lane loop of W = 1 writes them.
+ * load = 2 (0 + λ0 + λ1 + λ2 + λ3) / count: the unused λ are +0, and adding
+ * +0 leaves a sum that started at +0 unchanged, so the bits are the lane
+ * loop's. */
+#if TS_W == 1
+static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in,
+                          const int32_t slot[TS_W], const int count[TS_W])
 {
     const ts_contact_store *s = &c->records->contact_store;
-    int count = i < 0 ? 0 : s->point_count[i];
-    in->inv_count[l] = count > 0 ? 1.0f / (float)count : 0.0f;
     float load = 0.0f;
     for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
         ts_contact_point_lanes *cp = b->points + k;
-        if (k < count) {
-            int p = 4 * i + k;
-            store3(cp->anchor_a, l, s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]);
-            in->separation[k][l] = s->separation[p];
-            in->point_used[k][l] = 1.0f;
-            cp->normal_impulse[l] = c->warm_start ? s->normal_impulse[p] : 0.0f;
-            load += cp->normal_impulse[l];
+        if (k < count[0]) {
+            int p = 4 * slot[0] + k;
+            store3(cp->anchor_a, 0, s->anchor_ax[p], s->anchor_ay[p], s->anchor_az[p]);
+            in->separation[k][0] = s->separation[p];
+            in->point_used[k][0] = 1.0f;
+            cp->normal_impulse[0] = c->warm_start ? s->normal_impulse[p] : 0.0f;
+            load += cp->normal_impulse[0];
         } else {
-            store3(cp->anchor_a, l, 0.0f, 0.0f, 0.0f);
-            in->separation[k][l] = 0.0f;
-            in->point_used[k][l] = 0.0f;
-            cp->normal_impulse[l] = 0.0f;
+            store3(cp->anchor_a, 0, 0.0f, 0.0f, 0.0f);
+            in->separation[k][0] = 0.0f;
+            in->point_used[k][0] = 0.0f;
+            cp->normal_impulse[0] = 0.0f;
         }
     }
-    b->load[l] = 2.0f * load * in->inv_count[l];
+    b->load[0] = 2.0f * load * in->inv_count[0];
 }
+#else
+/* Four lanes (from l) of one point column into the rows of points 0..3
+ * (row k at rows + k * stride floats). */
+TS_FORCE_INLINE void gather_point_column(const float *column, const int32_t *slot, const simde__m128 used[4],
+                                         float *rows, size_t stride, int l)
+{
+    simde__m128 r0 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l]), used[0]);
+    simde__m128 r1 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l + 1]), used[1]);
+    simde__m128 r2 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l + 2]), used[2]);
+    simde__m128 r3 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l + 3]), used[3]);
+    SIMDE_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    simde_mm_storeu_ps(rows + l, r0);
+    simde_mm_storeu_ps(rows + stride + l, r1);
+    simde_mm_storeu_ps(rows + 2 * stride + l, r2);
+    simde_mm_storeu_ps(rows + 3 * stride + l, r3);
+}
+
+static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in,
+                          const int32_t slot[TS_W], const int count[TS_W])
+{
+    const ts_contact_store *s = &c->records->contact_store;
+    const size_t point_stride = sizeof(ts_contact_point_lanes) / sizeof(float);
+    const simde__m128i index = simde_mm_setr_epi32(0, 1, 2, 3);
+    for (int l = 0; l < TS_W; l += 4) {
+        simde__m128 used[4], impulse_used[4];
+        for (int j = 0; j < 4; ++j) {
+            used[j] = simde_mm_castsi128_ps(simde_mm_cmpgt_epi32(simde_mm_set1_epi32(count[l + j]), index));
+            impulse_used[j] = c->warm_start ? used[j] : simde_mm_setzero_ps();
+        }
+        gather_point_column(s->anchor_ax, slot, used, b->points[0].anchor_a[0], point_stride, l);
+        gather_point_column(s->anchor_ay, slot, used, b->points[0].anchor_a[1], point_stride, l);
+        gather_point_column(s->anchor_az, slot, used, b->points[0].anchor_a[2], point_stride, l);
+        gather_point_column(s->normal_impulse, slot, impulse_used, b->points[0].normal_impulse, point_stride, l);
+        gather_point_column(s->separation, slot, used, in->separation[0], TS_W, l);
+        /* point_used: 1.0f where the mask is set */
+        simde__m128 one = simde_mm_set1_ps(1.0f);
+        simde__m128 u0 = used[0], u1 = used[1], u2 = used[2], u3 = used[3];
+        SIMDE_MM_TRANSPOSE4_PS(u0, u1, u2, u3);
+        simde_mm_storeu_ps(in->point_used[0] + l, simde_mm_and_ps(u0, one));
+        simde_mm_storeu_ps(in->point_used[1] + l, simde_mm_and_ps(u1, one));
+        simde_mm_storeu_ps(in->point_used[2] + l, simde_mm_and_ps(u2, one));
+        simde_mm_storeu_ps(in->point_used[3] + l, simde_mm_and_ps(u3, one));
+    }
+    ts_wf load = ts_w_zero();
+    for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
+        load = ts_w_add(load, ts_w_load(b->points[k].normal_impulse));
+    }
+    ts_w_store(b->load, ts_w_mul(ts_w_mul(ts_w_splat(2.0f), load), ts_w_load(in->inv_count)));
+}
+#endif
 
 static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l)
 {
@@ -164,11 +221,13 @@ static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bu
     b->mass_scale[l] = 1.0f;
     b->impulse_scale[l] = 0.0f;
     b->spring_rate[l] = 0.0f;
-    gather_points(c, b, in, l, -1);
+    in->inv_count[l] = 0.0f;
 }
 
-static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
-                        int32_t contact)
+/* One lane's contact (its points come after, gather_points); returns its
+ * slot and point count. */
+static int32_t gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
+                           int32_t contact, int *count)
 {
     const ts_contact_store *s = &c->records->contact_store;
     const ts_body_store *bodies = &c->records->store;
@@ -193,7 +252,9 @@ static void gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *
     b->mass_scale[l] = soft.mass_scale;
     b->impulse_scale[l] = soft.impulse_scale;
     b->spring_rate[l] = soft.spring_rate;
-    gather_points(c, b, in, l, i);
+    *count = s->point_count[i];
+    in->inv_count[l] = *count > 0 ? 1.0f / (float)*count : 0.0f;
+    return i;
 }
 
 /* Whether some lane has rolling resistance (never in a world whose shapes
@@ -339,17 +400,13 @@ static void derive(const ts_contact_prepare_context *c, ts_contact_bundle *b, ts
 }
 
 /* The most points of any lane, and whether some used lane has fewer. */
-static void count_points(ts_contact_bundle *b, const lane_inputs *in)
+static void count_points(ts_contact_bundle *b, const int points[TS_W])
 {
     int most = 0, fewest = TS_CONTACT_POINTS;
     for (int l = 0; l < TS_W; ++l) {
-        int n = 0;
-        for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
-            n += in->point_used[k][l] > 0.0f;
-        }
         if (b->contact_slot[l] >= 0) {
-            most = n > most ? n : most;
-            fewest = n < fewest ? n : fewest;
+            most = points[l] > most ? points[l] : most;
+            fewest = points[l] < fewest ? points[l] : fewest;
         }
     }
     b->point_count = most;
@@ -372,14 +429,19 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
                                         int32_t first_contact, int lanes)
 {
     lane_inputs in;
+    int32_t slot[TS_W];
+    int points[TS_W];
     for (int l = 0; l < TS_W; ++l) {
         int32_t k = first_contact + l;
         if (l < lanes && k < count) {
-            gather_lane(c, b, &in, l, contacts[k]);
+            slot[l] = gather_lane(c, b, &in, l, contacts[k], &points[l]);
         } else {
             gather_empty_lane(c, b, &in, l);
+            slot[l] = l > 0 ? slot[0] : 0; /* any slot (lane 0 is a contact): count 0 masks it out */
+            points[l] = 0;
         }
     }
+    gather_points(c, b, &in, slot, points);
     b->restitutes = any_restitution(b);
     b->rolls = gather_rolling(c, b);
     b->bounces = (b->restitutes || c->track_approach) && bounce != NULL;
@@ -388,7 +450,7 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
         gather_velocities(c, b->body_b, in.vb, in.wb, in.gravity_scale_b);
     }
     derive(c, b, b->bounces ? bounce : NULL, &in);
-    count_points(b, &in);
+    count_points(b, points);
 }
 
 void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bundle *b)
