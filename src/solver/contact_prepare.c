@@ -38,29 +38,6 @@ static void store3(float rows[3][TS_W], int l, float x, float y, float z)
     rows[2][l] = z;
 }
 
-/* One body of a lane: its state index (the dummy unless awake) and masses. */
-static void gather_body(const ts_contact_prepare_context *c, int32_t i, int l, int32_t *state, float *inv_mass,
-                        float inv_inertia[6][TS_W])
-{
-    const ts_body_store *s = &c->records->store;
-    if (i >= c->awake) {
-        *state = c->awake;
-        *inv_mass = 0.0f;
-        for (int k = 0; k < 6; ++k) {
-            inv_inertia[k][l] = 0.0f;
-        }
-        return;
-    }
-    *state = i;
-    *inv_mass = s->inv_mass[i];
-    inv_inertia[0][l] = s->inv_iw_xx[i];
-    inv_inertia[1][l] = s->inv_iw_yy[i];
-    inv_inertia[2][l] = s->inv_iw_zz[i];
-    inv_inertia[3][l] = s->inv_iw_xy[i];
-    inv_inertia[4][l] = s->inv_iw_xz[i];
-    inv_inertia[5][l] = s->inv_iw_yz[i];
-}
-
 /* The velocities at the step's start and the gravity scales of one body of
  * each lane (zero for the dummy), read only for bundles that bounce. */
 static void gather_velocities(const ts_contact_prepare_context *c, const int32_t state[TS_W], float v[3][TS_W],
@@ -81,6 +58,14 @@ static void gather_velocities(const ts_contact_prepare_context *c, const int32_t
     }
 }
 
+/* m scaled by s in the lanes of `where` */
+TS_FORCE_INLINE ts_wsym3 scale_where(ts_wm where, ts_wsym3 m, ts_wf s)
+{
+    return (ts_wsym3){ts_w_select(where, ts_w_mul(m.xx, s), m.xx), ts_w_select(where, ts_w_mul(m.yy, s), m.yy),
+                      ts_w_select(where, ts_w_mul(m.zz, s), m.zz), ts_w_select(where, ts_w_mul(m.xy, s), m.xy),
+                      ts_w_select(where, ts_w_mul(m.xz, s), m.xz), ts_w_select(where, ts_w_mul(m.yz, s), m.yz)};
+}
+
 /* A contact between two dynamic bodies whose masses differ by more than
  * ratio (ts_world_def.contact_mass_ratio) sees the lighter one as the
  * heavier one's mass / ratio: its inverse mass and inverse inertia scaled
@@ -91,29 +76,27 @@ static void gather_velocities(const ts_contact_prepare_context *c, const int32_t
  * sooner); at 100:1 it rests 8 mm deep. The price: between bodies more than
  * `ratio` apart, the heavier one's velocity change in a contact is off by up
  * to 1 / ratio of the exact one (1% at the default 100). */
-static void limit_mass_ratio(float ratio, ts_contact_bundle *b, int l)
+TS_FORCE_INLINE void limit_mass_ratio(float ratio, ts_wf *inv_mass_a, ts_wf *inv_mass_b, ts_wsym3 *inertia_a,
+                                      ts_wsym3 *inertia_b)
 {
-    float ima = b->inv_mass_a[l], imb = b->inv_mass_b[l];
-    if (ratio <= 0.0f || ima <= 0.0f || imb <= 0.0f) {
+    if (ratio <= 0.0f) {
         return;
     }
-    float (*inertia)[TS_W] = NULL;
-    float *inv_mass = NULL, scale = 1.0f;
-    if (ima > ratio * imb) {
-        scale = ratio * imb / ima;
-        inv_mass = &b->inv_mass_a[l];
-        inertia = b->inv_inertia_a;
-    } else if (imb > ratio * ima) {
-        scale = ratio * ima / imb;
-        inv_mass = &b->inv_mass_b[l];
-        inertia = b->inv_inertia_b;
-    } else {
-        return;
-    }
-    *inv_mass *= scale;
-    for (int k = 0; k < 6; ++k) {
-        inertia[k][l] *= scale;
-    }
+    /* lane by lane: if mA > r mB, A's scaled by r mB / mA; else if mB > r mA,
+     * B's by r mA / mB (both masses positive); the same operations as one
+     * lane at a time, selected */
+    ts_wf zero = ts_w_zero(), r = ts_w_splat(ratio);
+    ts_wf ima = *inv_mass_a, imb = *inv_mass_b;
+    ts_wm both = ts_w_and(ts_w_gt(ima, zero), ts_w_gt(imb, zero));
+    ts_wf ra = ts_w_mul(r, imb), rb = ts_w_mul(r, ima);
+    ts_wm scale_a = ts_w_and(both, ts_w_gt(ima, ra));
+    ts_wf a_scaled = ts_w_select(scale_a, ts_w_splat(1.0f), zero);
+    ts_wm scale_b = ts_w_and(ts_w_and(both, ts_w_gt(imb, rb)), ts_w_gt(ts_w_splat(0.5f), a_scaled));
+    ts_wf sa = ts_w_div(ra, ima), sb = ts_w_div(rb, imb);
+    *inv_mass_a = ts_w_select(scale_a, ts_w_mul(ima, sa), ima);
+    *inv_mass_b = ts_w_select(scale_b, ts_w_mul(imb, sb), imb);
+    *inertia_a = scale_where(scale_a, *inertia_a, sa);
+    *inertia_b = scale_where(scale_b, *inertia_b, sb);
 }
 
 /* The points of every lane: the store keeps a contact's four points side by
@@ -199,62 +182,118 @@ static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle
 }
 #endif
 
-static void gather_empty_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l)
-{
-    b->body_a[l] = c->awake;
-    b->body_b[l] = c->awake;
-    b->contact_slot[l] = -1;
-    b->inv_mass_a[l] = 0.0f;
-    b->inv_mass_b[l] = 0.0f;
-    for (int k = 0; k < 6; ++k) {
-        b->inv_inertia_a[k][l] = 0.0f;
-        b->inv_inertia_b[k][l] = 0.0f;
-    }
-    store3(b->normal, l, 0.0f, 1.0f, 0.0f);
-    store3(b->anchor_shift, l, 0.0f, 0.0f, 0.0f);
-    b->friction[l] = 0.0f;
-    b->restitution[l] = 0.0f;
-    b->friction_impulse[0][l] = 0.0f;
-    b->friction_impulse[1][l] = 0.0f;
-    b->twist_impulse[l] = 0.0f;
-    b->bias_rate[l] = 0.0f;
-    b->mass_scale[l] = 1.0f;
-    b->impulse_scale[l] = 0.0f;
-    b->spring_rate[l] = 0.0f;
-    in->inv_count[l] = 0.0f;
-}
+/* Where each lane reads: its contact slot (lane 0's for an empty lane, whose
+ * rows are then masked), its bodies' store slots (0 for the dummy, masked
+ * likewise) and its point count. Found for all lanes first, a level at a
+ * time (contact slots, then bodies), so that the W lookups of a level are
+ * independent loads rather than one chain per lane. */
+typedef struct lane_slots {
+    int32_t contact[TS_W];
+    int32_t body_a[TS_W], body_b[TS_W];
+    int points[TS_W];
+    float real[TS_W], awake_a[TS_W], awake_b[TS_W]; /* 1 where the lane has a contact, an awake body, else 0 */
+} lane_slots;
 
-/* One lane's contact (its points come after, gather_points); returns its
- * slot and point count. */
-static int32_t gather_lane(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in, int l,
-                           int32_t contact, int *count)
+static void gather_slots(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in,
+                         const int32_t *contacts, int32_t count, int32_t first_contact, int lanes, lane_slots *x)
 {
     const ts_contact_store *s = &c->records->contact_store;
-    const ts_body_store *bodies = &c->records->store;
-    int32_t i = s->table.slot_of_id[contact];
-    int32_t ia = bodies->table.slot_of_id[s->body_a[i]];
-    int32_t ib = bodies->table.slot_of_id[s->body_b[i]];
-    gather_body(c, ia, l, &b->body_a[l], &b->inv_mass_a[l], b->inv_inertia_a);
-    gather_body(c, ib, l, &b->body_b[l], &b->inv_mass_b[l], b->inv_inertia_b);
-    limit_mass_ratio(c->mass_ratio, b, l);
-    b->contact_slot[l] = i;
-    store3(b->normal, l, s->nx[i], s->ny[i], s->nz[i]);
+    const int32_t *body_slot = c->records->store.table.slot_of_id;
+    int32_t awake = c->awake;
+    for (int l = 0; l < TS_W; ++l) {
+        int32_t k = first_contact + l;
+        bool real = l < lanes && k < count;
+        int32_t i = real ? s->table.slot_of_id[contacts[k]] : -1;
+        b->contact_slot[l] = i;
+        x->contact[l] = real ? i : x->contact[0]; /* lane 0 has a contact */
+        x->real[l] = real ? 1.0f : 0.0f;
+    }
+    for (int l = 0; l < TS_W; ++l) {
+        int32_t i = b->contact_slot[l];
+        int32_t ia = i >= 0 ? body_slot[s->body_a[i]] : awake;
+        int32_t ib = i >= 0 ? body_slot[s->body_b[i]] : awake;
+        b->body_a[l] = ia < awake ? ia : awake;
+        b->body_b[l] = ib < awake ? ib : awake;
+        x->body_a[l] = ia < awake ? ia : 0;
+        x->body_b[l] = ib < awake ? ib : 0;
+        x->awake_a[l] = ia < awake ? 1.0f : 0.0f;
+        x->awake_b[l] = ib < awake ? 1.0f : 0.0f;
+        x->points[l] = i >= 0 ? s->point_count[i] : 0;
+        in->inv_count[l] = x->points[l] > 0 ? 1.0f / (float)x->points[l] : 0.0f;
+    }
+}
+
+/* column[index[l]] where keep, else `otherwise` */
+TS_FORCE_INLINE ts_wf read_lanes(const float *column, const int32_t index[TS_W], ts_wm keep, ts_wf otherwise)
+{
+    return ts_w_select(keep, ts_w_load_indexed(column, index), otherwise);
+}
+
+/* A body's inverse mass and world inverse inertia (ts_states_begin's),
+ * zero for the dummy. */
+TS_FORCE_INLINE void read_body(const ts_body_store *s, const int32_t index[TS_W], ts_wm keep, ts_wf *inv_mass,
+                               ts_wsym3 *inertia)
+{
+    ts_wf zero = ts_w_zero();
+    *inv_mass = read_lanes(s->inv_mass, index, keep, zero);
+    *inertia = (ts_wsym3){read_lanes(s->inv_iw_xx, index, keep, zero), read_lanes(s->inv_iw_yy, index, keep, zero),
+                          read_lanes(s->inv_iw_zz, index, keep, zero), read_lanes(s->inv_iw_xy, index, keep, zero),
+                          read_lanes(s->inv_iw_xz, index, keep, zero), read_lanes(s->inv_iw_yz, index, keep, zero)};
+}
+
+TS_FORCE_INLINE void store_sym3(float rows[6][TS_W], ts_wsym3 m)
+{
+    ts_w_store(rows[0], m.xx);
+    ts_w_store(rows[1], m.yy);
+    ts_w_store(rows[2], m.zz);
+    ts_w_store(rows[3], m.xy);
+    ts_w_store(rows[4], m.xz);
+    ts_w_store(rows[5], m.yz);
+}
+
+/* The lanes' rows from the stores: masses (with the mass ratio's limit),
+ * normal, shift, friction, restitution, warm-start impulses and softness.
+ * An empty lane gets zeros but the normal +y and mass_scale 1. */
+static void gather_lanes(const ts_contact_prepare_context *c, ts_contact_bundle *b, const lane_slots *x)
+{
+    const ts_contact_store *s = &c->records->contact_store;
+    ts_wf zero = ts_w_zero();
+    ts_wm real = ts_w_gt(ts_w_load(x->real), zero);
+    ts_wf inv_mass_a, inv_mass_b;
+    ts_wsym3 inertia_a, inertia_b;
+    read_body(&c->records->store, x->body_a, ts_w_gt(ts_w_load(x->awake_a), zero), &inv_mass_a, &inertia_a);
+    read_body(&c->records->store, x->body_b, ts_w_gt(ts_w_load(x->awake_b), zero), &inv_mass_b, &inertia_b);
+    limit_mass_ratio(c->mass_ratio, &inv_mass_a, &inv_mass_b, &inertia_a, &inertia_b);
+    ts_w_store(b->inv_mass_a, inv_mass_a);
+    ts_w_store(b->inv_mass_b, inv_mass_b);
+    store_sym3(b->inv_inertia_a, inertia_a);
+    store_sym3(b->inv_inertia_b, inertia_b);
+    const int32_t *i = x->contact;
+    ts_w_store(b->normal[0], read_lanes(s->nx, i, real, zero));
+    ts_w_store(b->normal[1], read_lanes(s->ny, i, real, ts_w_splat(1.0f)));
+    ts_w_store(b->normal[2], read_lanes(s->nz, i, real, zero));
     /* B's anchors are A's plus the manifold's shift (contact_recycle.h) */
-    store3(b->anchor_shift, l, s->shift_x[i], s->shift_y[i], s->shift_z[i]);
-    b->friction[l] = s->friction[i];
-    b->restitution[l] = s->restitution[i];
-    b->friction_impulse[0][l] = c->warm_start ? s->friction_impulse1[i] : 0.0f;
-    b->friction_impulse[1][l] = c->warm_start ? s->friction_impulse2[i] : 0.0f;
-    b->twist_impulse[l] = c->warm_start ? s->twist_impulse[i] : 0.0f;
+    ts_w_store(b->anchor_shift[0], read_lanes(s->shift_x, i, real, zero));
+    ts_w_store(b->anchor_shift[1], read_lanes(s->shift_y, i, real, zero));
+    ts_w_store(b->anchor_shift[2], read_lanes(s->shift_z, i, real, zero));
+    ts_w_store(b->friction, read_lanes(s->friction, i, real, zero));
+    ts_w_store(b->restitution, read_lanes(s->restitution, i, real, zero));
+    ts_wm warm = c->warm_start ? real : ts_w_gt(zero, zero);
+    ts_w_store(b->friction_impulse[0], read_lanes(s->friction_impulse1, i, warm, zero));
+    ts_w_store(b->friction_impulse[1], read_lanes(s->friction_impulse2, i, warm, zero));
+    ts_w_store(b->twist_impulse, read_lanes(s->twist_impulse, i, warm, zero));
     /* static and kinematic partners are stiffer (see ts_world_def) */
-    ts_softness soft = b->inv_mass_a[l] == 0.0f || b->inv_mass_b[l] == 0.0f ? c->stiff : c->soft;
-    b->bias_rate[l] = soft.bias_rate;
-    b->mass_scale[l] = soft.mass_scale;
-    b->impulse_scale[l] = soft.impulse_scale;
-    b->spring_rate[l] = soft.spring_rate;
-    *count = s->point_count[i];
-    in->inv_count[l] = *count > 0 ? 1.0f / (float)*count : 0.0f;
-    return i;
+    ts_wm zero_a = ts_w_and(ts_w_ge(inv_mass_a, zero), ts_w_ge(zero, inv_mass_a)); /* == 0 */
+    ts_wm zero_b = ts_w_and(ts_w_ge(inv_mass_b, zero), ts_w_ge(zero, inv_mass_b));
+    ts_wm stiff = ts_w_or(zero_a, zero_b);
+#define TS_SOFT_ROW(row, field, empty)                                                                                 \
+    ts_w_store(b->row, ts_w_select(real, ts_w_select(stiff, ts_w_splat(c->stiff.field), ts_w_splat(c->soft.field)),   \
+                                   ts_w_splat(empty)))
+    TS_SOFT_ROW(bias_rate, bias_rate, 0.0f);
+    TS_SOFT_ROW(mass_scale, mass_scale, 1.0f);
+    TS_SOFT_ROW(impulse_scale, impulse_scale, 0.0f);
+    TS_SOFT_ROW(spring_rate, spring_rate, 0.0f);
+#undef TS_SOFT_ROW
 }
 
 /* Whether some lane has rolling resistance (never in a world whose shapes
@@ -429,19 +468,10 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
                                         int32_t first_contact, int lanes)
 {
     lane_inputs in;
-    int32_t slot[TS_W];
-    int points[TS_W];
-    for (int l = 0; l < TS_W; ++l) {
-        int32_t k = first_contact + l;
-        if (l < lanes && k < count) {
-            slot[l] = gather_lane(c, b, &in, l, contacts[k], &points[l]);
-        } else {
-            gather_empty_lane(c, b, &in, l);
-            slot[l] = l > 0 ? slot[0] : 0; /* any slot (lane 0 is a contact): count 0 masks it out */
-            points[l] = 0;
-        }
-    }
-    gather_points(c, b, &in, slot, points);
+    lane_slots x;
+    gather_slots(c, b, &in, contacts, count, first_contact, lanes, &x);
+    gather_lanes(c, b, &x);
+    gather_points(c, b, &in, x.contact, x.points);
     b->restitutes = any_restitution(b);
     b->rolls = gather_rolling(c, b);
     b->bounces = (b->restitutes || c->track_approach) && bounce != NULL;
@@ -450,7 +480,7 @@ void TS_WIDE(ts_contact_prepare_bundle)(const ts_contact_prepare_context *c, ts_
         gather_velocities(c, b->body_b, in.vb, in.wb, in.gravity_scale_b);
     }
     derive(c, b, b->bounces ? bounce : NULL, &in);
-    count_points(b, points);
+    count_points(b, x.points);
 }
 
 void TS_WIDE(ts_contact_store_impulses)(ts_records *records, const ts_contact_bundle *b)
