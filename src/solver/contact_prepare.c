@@ -132,54 +132,94 @@ static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle
     b->load[0] = 2.0f * load * in->inv_count[0];
 }
 #else
-/* Four lanes (from l) of one point column into the rows of points 0..3
- * (row k at rows + k * stride floats). */
-TS_FORCE_INLINE void gather_point_column(const float *column, const int32_t *slot, const simde__m128 used[4],
-                                         float *rows, size_t stride, int l)
+#define TS_GROUPS (TS_W / 4)
+
+/* Four 4-lane parts (lanes 0..3, 4..7, ...) as one row of lanes. */
+TS_FORCE_INLINE ts_wf join_parts(const simde__m128 part[TS_GROUPS])
 {
-    simde__m128 r0 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l]), used[0]);
-    simde__m128 r1 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l + 1]), used[1]);
-    simde__m128 r2 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l + 2]), used[2]);
-    simde__m128 r3 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l + 3]), used[3]);
-    SIMDE_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-    simde_mm_storeu_ps(rows + l, r0);
-    simde_mm_storeu_ps(rows + stride + l, r1);
-    simde_mm_storeu_ps(rows + 2 * stride + l, r2);
-    simde_mm_storeu_ps(rows + 3 * stride + l, r3);
+#if TS_W == 4
+    return part[0];
+#elif TS_W == 8
+    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(part[0]), part[1], 1);
+#else
+    simde__m512 r = simde_mm512_castps128_ps512(part[0]);
+    r = simde_mm512_insertf32x4(r, part[1], 1);
+    r = simde_mm512_insertf32x4(r, part[2], 2);
+    return simde_mm512_insertf32x4(r, part[3], 3);
+#endif
+}
+
+/* One point column of all lanes as the rows of points 0..3 (row k of the
+ * lanes' four-float groups, masked by used), joined in registers: a row
+ * stored a quarter at a time and then loaded whole stalls its load. */
+TS_FORCE_INLINE void gather_point_column(const float *column, const int32_t slot[TS_W],
+                                         const simde__m128 used[TS_W], ts_wf rows[4])
+{
+    simde__m128 part[4][TS_GROUPS];
+    for (int g = 0; g < TS_GROUPS; ++g) {
+        const int l = 4 * g;
+        simde__m128 r0 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l]), used[l]);
+        simde__m128 r1 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l + 1]), used[l + 1]);
+        simde__m128 r2 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l + 2]), used[l + 2]);
+        simde__m128 r3 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l + 3]), used[l + 3]);
+        SIMDE_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        part[0][g] = r0;
+        part[1][g] = r1;
+        part[2][g] = r2;
+        part[3][g] = r3;
+    }
+    for (int k = 0; k < 4; ++k) {
+        rows[k] = join_parts(part[k]);
+    }
 }
 
 static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle *b, lane_inputs *in,
                           const int32_t slot[TS_W], const int count[TS_W])
 {
     const ts_contact_store *s = &c->records->contact_store;
-    const size_t point_stride = sizeof(ts_contact_point_lanes) / sizeof(float);
     const simde__m128i index = simde_mm_setr_epi32(0, 1, 2, 3);
-    for (int l = 0; l < TS_W; l += 4) {
-        simde__m128 used[4], impulse_used[4];
-        for (int j = 0; j < 4; ++j) {
-            used[j] = simde_mm_castsi128_ps(simde_mm_cmpgt_epi32(simde_mm_set1_epi32(count[l + j]), index));
-            impulse_used[j] = c->warm_start ? used[j] : simde_mm_setzero_ps();
-        }
-        gather_point_column(s->anchor_ax, slot, used, b->points[0].anchor_a[0], point_stride, l);
-        gather_point_column(s->anchor_ay, slot, used, b->points[0].anchor_a[1], point_stride, l);
-        gather_point_column(s->anchor_az, slot, used, b->points[0].anchor_a[2], point_stride, l);
-        gather_point_column(s->normal_impulse, slot, impulse_used, b->points[0].normal_impulse, point_stride, l);
-        gather_point_column(s->separation, slot, used, in->separation[0], TS_W, l);
-        /* point_used: 1.0f where the mask is set */
-        simde__m128 one = simde_mm_set1_ps(1.0f);
-        simde__m128 u0 = used[0], u1 = used[1], u2 = used[2], u3 = used[3];
-        SIMDE_MM_TRANSPOSE4_PS(u0, u1, u2, u3);
-        simde_mm_storeu_ps(in->point_used[0] + l, simde_mm_and_ps(u0, one));
-        simde_mm_storeu_ps(in->point_used[1] + l, simde_mm_and_ps(u1, one));
-        simde_mm_storeu_ps(in->point_used[2] + l, simde_mm_and_ps(u2, one));
-        simde_mm_storeu_ps(in->point_used[3] + l, simde_mm_and_ps(u3, one));
+    simde__m128 used[TS_W], impulse_used[TS_W];
+    for (int l = 0; l < TS_W; ++l) {
+        used[l] = simde_mm_castsi128_ps(simde_mm_cmpgt_epi32(simde_mm_set1_epi32(count[l]), index));
+        impulse_used[l] = c->warm_start ? used[l] : simde_mm_setzero_ps();
     }
+    ts_wf rows[4];
+    gather_point_column(s->anchor_ax, slot, used, rows);
+    for (int k = 0; k < 4; ++k) {
+        ts_w_store(b->points[k].anchor_a[0], rows[k]);
+    }
+    gather_point_column(s->anchor_ay, slot, used, rows);
+    for (int k = 0; k < 4; ++k) {
+        ts_w_store(b->points[k].anchor_a[1], rows[k]);
+    }
+    gather_point_column(s->anchor_az, slot, used, rows);
+    for (int k = 0; k < 4; ++k) {
+        ts_w_store(b->points[k].anchor_a[2], rows[k]);
+    }
+    gather_point_column(s->separation, slot, used, rows);
+    for (int k = 0; k < 4; ++k) {
+        ts_w_store(in->separation[k], rows[k]);
+    }
+    gather_point_column(s->normal_impulse, slot, impulse_used, rows);
     ts_wf load = ts_w_zero();
-    for (int k = 0; k < TS_CONTACT_POINTS; ++k) {
-        load = ts_w_add(load, ts_w_load(b->points[k].normal_impulse));
+    for (int k = 0; k < 4; ++k) {
+        ts_w_store(b->points[k].normal_impulse, rows[k]);
+        load = ts_w_add(load, rows[k]);
     }
     ts_w_store(b->load, ts_w_mul(ts_w_mul(ts_w_splat(2.0f), load), ts_w_load(in->inv_count)));
+    /* point_used: 1.0f where the mask is set (the masks, transposed alike) */
+    simde__m128 ones[TS_W];
+    for (int l = 0; l < TS_W; ++l) {
+        ones[l] = simde_mm_and_ps(used[l], simde_mm_set1_ps(1.0f));
+    }
+    const float one_group[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    int32_t same[TS_W] = {0}; /* every lane reads the ones */
+    gather_point_column(one_group, same, ones, rows);
+    for (int k = 0; k < 4; ++k) {
+        ts_w_store(in->point_used[k], rows[k]);
+    }
 }
+#undef TS_GROUPS
 #endif
 
 /* Where each lane reads: its contact slot (lane 0's for an empty lane, whose
