@@ -1,19 +1,26 @@
 /* Preparing the contact bundles of a step (see contact_prepare.h), in two
  * parts per bundle:
  *
- *   gather (scalar, lane by lane): copy what the store holds into the lanes:
- *   body state indices, inverse masses and world inverse inertias (computed
- *   once per body by ts_states_begin), normal, anchors, separations, the last
- *   step's impulses, friction, restitution and the softness of the pair;
+ *   gather: copy what the stores hold into the lanes: body state indices,
+ *   inverse masses and world inverse inertias (computed once per body by
+ *   ts_states_begin), normal, anchors, separations, the last step's
+ *   impulses, friction, restitution and the softness of the pair. First the
+ *   lanes' slots, a level at a time (contact slots, then body slots, so that
+ *   the W lookups of a level are independent loads, not one chain per lane);
+ *   then each row at once: W indexed reads assembled in registers and one
+ *   store (no row stored lane by lane and then loaded whole, which stalls
+ *   the load); the points four lanes at a time, since the store keeps a
+ *   contact's four points side by side (4x4 transposes);
  *
  *   derive (wide, all lanes at once): tangents, effective masses, friction
  *   centre and its 2x2 mass, twist mass, lever arms and approach speeds.
  *
- * Unused points and empty lanes gather zeros (an empty lane gets the normal
- * +y so that its tangents stay finite) and are masked to zero mass, so the
- * kernels leave them alone without a branch. The derive part is the same
- * lane-wise IEEE operations at every width, so every width gives the same
- * bits. */
+ * Unused points and empty lanes gather zeros (an empty lane reads lane 0's
+ * slot, masked, and gets the normal +y so that its tangents stay finite) and
+ * are masked to zero mass, so the kernels leave them alone without a branch.
+ * Both parts copy or compute each lane with the same IEEE operations at
+ * every width (selects where the lane loop had branches), so every width
+ * gives the same bits as W = 1. */
 #include "solver/contact_prepare.h"
 #include "solver/contact_report.h"
 
@@ -28,6 +35,43 @@ typedef struct lane_inputs {
     float vb[3][TS_W], wb[3][TS_W];
     float gravity_scale_a[TS_W], gravity_scale_b[TS_W]; /* 0 for the dummy (bundles that bounce) */
 } lane_inputs;
+
+/* ---- lanes from indices ---- */
+
+#if TS_W > 1
+/* Four 4-lane parts (lanes 0..3, 4..7, ...) as one row of lanes. */
+TS_FORCE_INLINE ts_wf join_parts(const simde__m128 part[TS_W / 4])
+{
+#if TS_W == 4
+    return part[0];
+#elif TS_W == 8
+    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(part[0]), part[1], 1);
+#else
+    simde__m512 r = simde_mm512_castps128_ps512(part[0]);
+    r = simde_mm512_insertf32x4(r, part[1], 1);
+    r = simde_mm512_insertf32x4(r, part[2], 2);
+    return simde_mm512_insertf32x4(r, part[3], 3);
+#endif
+}
+
+#endif
+
+/* base[index[l]] in every lane l. At W > 4 from 4-lane groups joined: GCC
+ * makes one simde_mm512_setr_ps (ts_w_load_indexed) a chain of sixteen
+ * masked broadcasts, each waiting for the one before. */
+TS_FORCE_INLINE ts_wf load_lanes(const float *base, const int32_t index[TS_W])
+{
+#if TS_W == 1
+    return base[index[0]];
+#else
+    simde__m128 part[TS_W / 4];
+    for (int g = 0; g < TS_W / 4; ++g) {
+        const int32_t *i = index + 4 * g;
+        part[g] = simde_mm_setr_ps(base[i[0]], base[i[1]], base[i[2]], base[i[3]]);
+    }
+    return join_parts(part);
+#endif
+}
 
 /* ---- gather ---- */
 
@@ -132,31 +176,14 @@ static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle
     b->load[0] = 2.0f * load * in->inv_count[0];
 }
 #else
-#define TS_GROUPS (TS_W / 4)
-
-/* Four 4-lane parts (lanes 0..3, 4..7, ...) as one row of lanes. */
-TS_FORCE_INLINE ts_wf join_parts(const simde__m128 part[TS_GROUPS])
-{
-#if TS_W == 4
-    return part[0];
-#elif TS_W == 8
-    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(part[0]), part[1], 1);
-#else
-    simde__m512 r = simde_mm512_castps128_ps512(part[0]);
-    r = simde_mm512_insertf32x4(r, part[1], 1);
-    r = simde_mm512_insertf32x4(r, part[2], 2);
-    return simde_mm512_insertf32x4(r, part[3], 3);
-#endif
-}
-
 /* One point column of all lanes as the rows of points 0..3 (row k of the
  * lanes' four-float groups, masked by used), joined in registers: a row
  * stored a quarter at a time and then loaded whole stalls its load. */
 TS_FORCE_INLINE void gather_point_column(const float *column, const int32_t slot[TS_W],
                                          const simde__m128 used[TS_W], ts_wf rows[4])
 {
-    simde__m128 part[4][TS_GROUPS];
-    for (int g = 0; g < TS_GROUPS; ++g) {
+    simde__m128 part[4][TS_W / 4];
+    for (int g = 0; g < TS_W / 4; ++g) {
         const int l = 4 * g;
         simde__m128 r0 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l]), used[l]);
         simde__m128 r1 = simde_mm_and_ps(simde_mm_loadu_ps(column + 4 * (size_t)slot[l + 1]), used[l + 1]);
@@ -219,7 +246,6 @@ static void gather_points(const ts_contact_prepare_context *c, ts_contact_bundle
         ts_w_store(in->point_used[k], rows[k]);
     }
 }
-#undef TS_GROUPS
 #endif
 
 /* Where each lane reads: its contact slot (lane 0's for an empty lane, whose
@@ -245,7 +271,7 @@ static void gather_slots(const ts_contact_prepare_context *c, ts_contact_bundle 
         bool real = l < lanes && k < count;
         int32_t i = real ? s->table.slot_of_id[contacts[k]] : -1;
         b->contact_slot[l] = i;
-        x->contact[l] = real ? i : x->contact[0]; /* lane 0 has a contact */
+        x->contact[l] = real ? i : l > 0 ? x->contact[0] : 0; /* a bundle's lane 0 has a contact */
         x->real[l] = real ? 1.0f : 0.0f;
     }
     for (int l = 0; l < TS_W; ++l) {
@@ -266,7 +292,7 @@ static void gather_slots(const ts_contact_prepare_context *c, ts_contact_bundle 
 /* column[index[l]] where keep, else `otherwise` */
 TS_FORCE_INLINE ts_wf read_lanes(const float *column, const int32_t index[TS_W], ts_wm keep, ts_wf otherwise)
 {
-    return ts_w_select(keep, ts_w_load_indexed(column, index), otherwise);
+    return ts_w_select(keep, load_lanes(column, index), otherwise);
 }
 
 /* A body's inverse mass and world inverse inertia (ts_states_begin's),
