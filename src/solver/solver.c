@@ -101,14 +101,7 @@ typedef struct solve_stage {
 /* A pass streams its bundles from memory (a large scene's outgrow the
  * caches) and reads each one's rows out of order (head, points, tail), so the
  * next bundle's lines are asked for while this one is solved. */
-static void prefetch_bundle(const ts_contact_bundle *b)
-{
-    const char *p = (const char *)b;
-    /* not the rolling rows at the end: most bundles never read them */
-    for (size_t offset = 0; offset < offsetof(ts_contact_bundle, rolling_resistance); offset += 64) {
-        TS_PREFETCH(p + offset);
-    }
-}
+static void prefetch_bundle(const ts_contact_bundle *b) { ts_contact_prefetch_bundle(b); }
 
 /* Contact bundle k. Most contacts do not bounce: their bundles leave the
  * restitution bookkeeping alone and skip the restitution pass. */
