@@ -252,7 +252,7 @@ TS_FORCE_INLINE void project_point(const ts_contact_bundle *b, ts_xpbd_contact_l
  * substeps; two hold it within 1 cm. Three since the over-relaxation
  * below: it adds to what the sweeps found, so what they leave uneven
  * between the points tilts the box more; with two, large_pyramid B = 100
- * (8 substeps) left its plane by 0.054 m (bound 0.05), with three 0.036 m,
+ * (8 substeps, ω 1.3) left its plane by 0.054 m (bound 0.05), three 0.036 m,
  * with four 0.028 m but its boxes still moved at 0.046 m/s after 10 s. */
 #define TS_XPBD_POINT_SWEEPS 3
 
@@ -264,7 +264,8 @@ TS_FORCE_INLINE void project_point(const ts_contact_bundle *b, ts_xpbd_contact_l
  * between them is not amplified into a tilt. Measured on large_pyramid
  * B = 100 at 8 substeps (3 sweeps), the mean box speed after 10 s (bound
  * 0.05 m/s): 0.070 at ω = 1 (0.112 with 2 sweeps), 0.048 at 1.25, 0.023
- * at 1.3, 0.013 at 1.35 (a prototype's bits; as built, 1.3: 0.032). Why
+ * at 1.3, 0.013 at 1.35 (a prototype's bits; as built 0.032 at 1.3 and
+ * 0.016 at 1.35, and at B = 110 0.060 and 0.021). Why
  * it helps: the pyramid's residual motion is a vertical mode of ~2.6 Hz (a
  * box halfway up moved 9 mm at 0.16 m/s) whose stiffness is what the
  * single pass per substep leaves unconverged; a faster-converging pass
@@ -275,7 +276,7 @@ TS_FORCE_INLINE void project_point(const ts_contact_bundle *b, ts_xpbd_contact_l
  * passed along a touching row of a Newton's cradle and the row left with
  * 1.145 times the energy it was hit with (test_cradle). */
 #ifndef TS_XPBD_OVER_RELAX
-#define TS_XPBD_OVER_RELAX 1.3f
+#define TS_XPBD_OVER_RELAX 1.35f
 #endif
 
 /* The over-relaxation (above): start holds the multipliers at the pass's
