@@ -111,7 +111,7 @@ static ts_result solve_body(void *context)
 static int32_t stage_capacity(const ts_solver_context *c)
 {
     const int32_t colors = TS_COLOR_COUNT + 1;
-    return 16 + 2 * colors + c->solver.substeps * (2 + 3 * colors);
+    return 16 + 3 * colors + c->solver.substeps * (2 + 3 * colors);
 }
 
 static ts_result solve(ts_solver_context *c, float dt, int32_t *held)

@@ -53,13 +53,14 @@ typedef struct step_context {
 
 /* The most stages a step publishes: pairs, narrowphase, body passes, the
  * tree's enlarge, its refit and its rebuild's levels, and a stage per colour
- * per pass over bundles (base/parallel.h: past this they run on worker 0 alone,
- * still correct). */
+ * per pass over bundles (prepare, the substeps' passes, restitution and
+ * store; base/parallel.h: past this they run on worker 0 alone, still
+ * correct). */
 static int32_t stage_capacity(const ts_world *world)
 {
     const int32_t colors = TS_COLOR_COUNT + 1;
     const int32_t per_substep = 2 + 3 * colors;
-    return 16 + 2 * colors + (TS_TREE_BUILD_LEVELS + 3) + world->solver.substeps * per_substep;
+    return 16 + 3 * colors + (TS_TREE_BUILD_LEVELS + 3) + world->solver.substeps * per_substep;
 }
 
 /* Worker 0's task beside the narrowphase of the contacts there were: the
