@@ -89,7 +89,8 @@ cmake --build "$BUILD_DIR" --target docs
 # task-callback tests run their pthread pools in the same build, so both ways
 # of running a step's stages (src/base/parallel.c) are checked.
 # TESSERA_TEST_MAX_STEPS shortens test_simd's 600-step runs: TSan runs ~10x
-# slower, and the races it looks for show in the first steps as in the last.
+# slower, and the races it looks for show in the first steps as in the last;
+# it also shortens the heaviest tests' loops (test_short_run, tests/test_common.h).
 # doc_snippets only compiles the docs' code (the default build runs it).
 # The sanitizer suites leave out the physics tests' 8-substep variants
 # (`*_8`: the same code as their 4-substep runs, more steps of it; the
