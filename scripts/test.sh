@@ -9,7 +9,8 @@
 # CI has two cores and a 15-minute budget. The stages that keep one core
 # busy (the aarch64 check under qemu, the fuzz run) run beside the others
 # (their output goes to $LOG_DIR and is printed if they fail), and each
-# stage prints the seconds since the start.
+# stage prints the seconds since the start. The viewer's test also runs
+# beside, from the start of the install-and-link stage on.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -66,6 +67,13 @@ ctest --test-dir "$BUILD_DIR" -j "$(nproc)" --output-on-failure
 cmake --build "$BUILD_DIR" --target tessera-hashes >/dev/null
 ARM_HOST_BUILT=1 beside arm scripts/check_arm.sh
 
+# The browser viewer: its reader and the built page in headless Chromium
+# (installs chromium and the npm packages on first use). It needs only the
+# default build's bench, so it runs beside the stages that follow instead
+# of alone at the end (34 s of CI's time there: npm, vite, then one
+# Chromium page at a time).
+beside viewer scripts/test_viewer.sh
+
 # The library as a user gets it: installed into a temporary prefix, the
 # examples built against it with find_package and pkg-config, static and
 # shared, and run (scripts/test_consumer.sh). Then the API reference:
@@ -81,7 +89,8 @@ cmake --build "$BUILD_DIR" --target docs
 # task-callback tests run their pthread pools in the same build, so both ways
 # of running a step's stages (src/base/parallel.c) are checked.
 # TESSERA_TEST_MAX_STEPS shortens test_simd's 600-step runs: TSan runs ~10x
-# slower, and the races it looks for show in the first steps as in the last.
+# slower, and the races it looks for show in the first steps as in the last;
+# it also shortens the heaviest tests' loops (test_short_run, tests/test_common.h).
 # doc_snippets only compiles the docs' code (the default build runs it).
 # The sanitizer suites leave out the physics tests' 8-substep variants
 # (`*_8`: the same code as their 4-substep runs, more steps of it; the
@@ -131,20 +140,23 @@ cmake -S . -B "$ASAN_DIR" $(scripts/generator.sh "$ASAN_DIR") -DCMAKE_C_COMPILER
     "-DCMAKE_C_FLAGS=-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-psabi" \
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined \
     -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address,undefined >/dev/null
-cmake --build "$ASAN_DIR" -j "$(nproc)" >/dev/null
+# The fuzz driver first (the library and fuzz_api.c, ~70% of this build's
+# compile time), so that the fuzz run starts beside the rest of the build
+# (the tests' ~120 s of CPU) instead of after it: with the tests' short
+# runs (test_short_run in tests/test_common.h) the suite alone would end
+# well before the fuzz run's 120 s, and CI would wait on the fuzz run.
+cmake --build "$ASAN_DIR" -j "$(nproc)" --target fuzz_api >/dev/null
 rm -rf "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
 mkdir -p "$ASAN_DIR/fuzz-corpus" "$ASAN_DIR/fuzz-crashes"
 cp tests/fuzz/corpus/* "$ASAN_DIR/fuzz-corpus/"
 beside fuzz "$ASAN_DIR/tests/fuzz/fuzz_api" "$ASAN_DIR/fuzz-corpus" tests/fuzz/corpus -max_total_time="$FUZZ_SECONDS" \
     -max_len=4096 -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$ASAN_DIR/fuzz-crashes/" -print_final_stats=1
+stage "portable + ASan/UBSan build of the tests"
+cmake --build "$ASAN_DIR" -j "$(nproc)" >/dev/null
 stage "portable + ASan/UBSan suite"
 ASAN_OPTIONS="detect_leaks=1 abort_on_error=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1" \
     LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp ${LSAN_OPTIONS:-}" \
     TESSERA_TEST_MAX_STEPS=120 ctest --test-dir "$ASAN_DIR" -LE slow -E '^(test_threads|doc_snippets|.*_8)$' -j "$(nproc)" --output-on-failure
-# The browser viewer: its reader and the built page in headless Chromium
-# (installs chromium and the npm packages on first use).
-stage "viewer"
-scripts/test_viewer.sh
 wait_beside
 # what the fuzz run covered (libFuzzer's final stats)
 grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb)' "$LOG_DIR/fuzz.log" | sed 's/^/fuzz: /' || true

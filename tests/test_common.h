@@ -33,6 +33,14 @@
         }                                                                                                      \
     } while (0)
 
+/* The sanitizer jobs of scripts/test.sh set TESSERA_TEST_MAX_STEPS (120):
+ * there a test may shorten the loops whose extra rounds a sanitizer learns
+ * nothing from (more of the same single-threaded work, or more random
+ * operations of the kinds already done). The default build runs every test
+ * at full size, with every assertion; the short runs keep every assertion
+ * kind too, on less work. */
+static inline bool test_short_run(void) { return getenv("TESSERA_TEST_MAX_STEPS") != NULL; }
+
 /* An allocator that counts what the world takes and returns (tests of "no
  * allocation once warmed up"); fail_after >= 0 makes it return NULL after
  * that many allocations. Start it as (counting_allocator){0, 0, 0, -1}. */

@@ -8,6 +8,7 @@
 #include "base/alloc.h"
 #include "base/aabb.h"
 #include "collide/dynamic_tree.h"
+#include "test_common.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -1073,7 +1074,14 @@ static void test_parallel_refit_same_tree(void **state)
     assert_true(ts_tree_init(&serial, &allocator, 0));
     assert_true(ts_tree_init(&parts, &allocator, 0));
     rng r1 = {777u}, r2 = {777u};
-    scene s1 = scene_make(20000), s2 = scene_make(20000);
+    /* The sanitizer jobs (test_short_run) take a quarter of the proxies and
+     * of the moves: this test runs on one thread (the parts are refitted in
+     * turn), so the sanitizers see the same code paths, 5,000 proxies still
+     * split into all the parts, and the same share of moved proxies gives
+     * both answers of the refit (the rebuild count is asserted below). */
+    int proxies = test_short_run() ? 5000 : 20000;
+    int moves = proxies * 3 / 20;
+    scene s1 = scene_make(proxies), s2 = scene_make(proxies);
     fill_tree(&serial, &s1, &r1, 200.0f);
     fill_tree(&parts, &s2, &r2, 200.0f);
     assert_true(ts_tree_rebuild(&serial, true));
@@ -1081,8 +1089,8 @@ static void test_parallel_refit_same_tree(void **state)
     int rebuilds = 0;
     for (int round = 0; round < 8; ++round) {
         float drift = round < 4 ? 2.0f : 60.0f; /* small moves keep the shape, large ones stale it */
-        enlarge_some(&serial, &s1, &r1, 3000, drift);
-        enlarge_some(&parts, &s2, &r2, 3000, drift);
+        enlarge_some(&serial, &s1, &r1, moves, drift);
+        enlarge_some(&parts, &s2, &r2, moves, drift);
         bool serial_asks = ts_tree_refit_enlarged(&serial);
         int count = ts_tree_refit_begin(&parts);
         assert_true(count > 1 && count <= TS_TREE_REFIT_PARTS);

@@ -577,7 +577,13 @@ static uint64_t run_jointed_scene(int width, int threads)
     }
     int touched = 0; /* boxes were on the net at some step (they may slide off it by the end) */
     ts_world_counters counters;
-    for (int step = 0; step < 120; ++step) {
+    /* The sanitizer jobs (test_short_run) run 60 steps of the 120: the
+     * boxes land on the net by step ~40, so every joint kind, the contacts
+     * on the net and the stages that solve them together all run (and are
+     * compared bit for bit) in the short run too; the default build runs
+     * the 120. */
+    int steps = test_short_run() ? 60 : 120;
+    for (int step = 0; step < steps; ++step) {
         assert_ok(ts_world_step(world, DT));
         assert_ok(ts_world_get_counters(world, &counters));
         touched = counters.touching_count > touched ? counters.touching_count : touched;
@@ -604,8 +610,8 @@ static void test_jointed_scene_same_at_every_width_and_thread_count(void **state
     int threads[] = {1, 1, 1, 2, 2};
     for (int k = 0; k < 5; ++k) {
         int width = test_entry_width(widths[k], threads[k]);
-        if (width == 0) {
-            continue;
+        if (width == 0 || (k == 4 && width == test_entry_width(widths[3], threads[3]))) {
+            continue; /* or the entry before ran it already (width 8 not built: width 1 on 2 threads) */
         }
         uint64_t other = run_jointed_scene(width, threads[k]);
         if (other != reference) {

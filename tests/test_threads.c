@@ -427,6 +427,53 @@ static void test_sleeping_same_state_for_every_thread_count(void **state)
     }
 }
 
+/* A plate carrying 64 boxes: its contacts need more colours than there are
+ * (a colour holds a body once), so 40-odd of them go to the overflow set,
+ * which is solved in order on worker 0. That order must not depend on the
+ * worker count (the colours' order does, for locality: contact_order.h), or
+ * the bodies on the plate would end at other bits on 2 workers than on 1. */
+static uint64_t run_plate(int width, int threads)
+{
+    ts_world_id world = test_world_at_width(width, threads);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){20, 1, 20}, 1.0f);
+    ts_body_id ids[65];
+    for (int i = 0; i < 64; ++i) {
+        int cell = i * 37 % 64; /* body slots scattered over the plate: its contacts' order mixes both halves */
+        ts_vec3 p = {-7.0f + 2.0f * (float)(cell % 8), 0.9f, -7.0f + 2.0f * (float)(cell / 8)};
+        ids[i] = test_box(world, TS_BODY_DYNAMIC, p, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 0.5f, 0.5f}, 1.0f);
+    }
+    ids[64] = test_box(world, TS_BODY_DYNAMIC, (ts_vec3){0, 0.2f, 0}, TS_QUAT_IDENTITY, (ts_vec3){9, 0.2f, 9}, 1.0f);
+    int overflow = 0;
+    for (int step = 0; step < 60; ++step) {
+        assert_ok(ts_world_step(world, 1.0f / 60.0f));
+        ts_world_counters counters;
+        assert_ok(ts_world_get_counters(world, &counters));
+        overflow = counters.overflow_count > overflow ? counters.overflow_count : overflow;
+    }
+    assert_true(overflow > 0); /* the case this test is about */
+    uint64_t h = test_hash_bodies(TEST_FNV_START, ids, 65);
+    assert_ok(ts_destroy_world(world));
+    return h;
+}
+
+static void test_overflow_same_state_for_every_thread_count(void **state)
+{
+    (void)state;
+    uint64_t reference = run_plate(1, 1);
+    for (int w = 0; w < WIDTHS; ++w) {
+        if (!test_width_built(widths[w])) {
+            continue;
+        }
+        for (int t = 0; t < THREAD_COUNTS; ++t) {
+            uint64_t h = run_plate(widths[w], thread_counts[t]);
+            if (h != reference) {
+                fail_msg("plate with overflow, width %d, %d workers: hash %016llx, on 1 worker at width 1 %016llx",
+                         widths[w], thread_counts[t], (unsigned long long)h, (unsigned long long)reference);
+            }
+        }
+    }
+}
+
 /* ts_world_set_threads between steps changes nothing in the result. */
 static void test_set_threads_between_steps(void **state)
 {
@@ -495,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_task_callbacks_same_state),
         cmocka_unit_test(test_task_callbacks_with_fewer_pool_threads),
         cmocka_unit_test(test_sleeping_same_state_for_every_thread_count),
+        cmocka_unit_test(test_overflow_same_state_for_every_thread_count),
         cmocka_unit_test(test_set_threads_between_steps),
         cmocka_unit_test(test_set_threads_out_of_range),
         cmocka_unit_test(test_half_a_task_system_is_refused),

@@ -33,6 +33,8 @@
 /* Index of the lowest set bit of x (x != 0). */
 #define ts_ctz32(x) __builtin_ctz(x)
 #define TS_FORCE_INLINE static inline __attribute__((always_inline))
+/* A rare path kept out of its caller, whose registers it would crowd. */
+#define TS_NOINLINE __attribute__((noinline))
 #define TS_RESTRICT __restrict__
 #define TS_THREAD_LOCAL __thread
 #define TS_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -50,6 +52,7 @@ static __forceinline int ts_ctz32(uint32_t x)
     return (int)index;
 }
 #define TS_FORCE_INLINE static __forceinline
+#define TS_NOINLINE __declspec(noinline)
 #define TS_RESTRICT __restrict
 #define TS_THREAD_LOCAL __declspec(thread)
 #define TS_UNLIKELY(x) (x)
@@ -78,6 +81,7 @@ static inline int ts_popcount64(uint64_t x)
     return n;
 }
 #define TS_FORCE_INLINE static inline
+#define TS_NOINLINE
 #define TS_RESTRICT
 #define TS_THREAD_LOCAL _Thread_local
 #define TS_UNLIKELY(x) (x)

@@ -249,9 +249,18 @@ TS_FORCE_INLINE void solve_normal(const ts_contact_solver_context *c, const ts_c
  * dθ = I^-1 (r x P n)), so the overlap beyond d shrinks by β of itself, at
  * most push_step per pass. Bodies end apart at rest instead of launched; the
  * points are taken in turn with the separation recomputed after each move. */
-TS_FORCE_INLINE void push_out(const ts_contact_solver_context *c, const ts_contact_bundle *b, pair_lanes *p, ts_wv3 n,
-                              ts_wv3 shift, ts_wf rate, ts_wm deep)
+/* Kept out of the passes (it runs in few bundles): it gathers the pair
+ * again after the pass has written its velocities back (the positions are
+ * still the step's: only this writes them) and writes the positions back
+ * itself, so the passes need not keep positions and rotations in registers
+ * past the separation frame (they spilled at W = 16). */
+static TS_NOINLINE void push_out(const ts_contact_solver_context *c, const ts_contact_bundle *b, ts_wm deep)
 {
+    pair_lanes pair = TS_PAIR_LOAD(c->states, b);
+    pair_lanes *p = &pair;
+    ts_wv3 n = ts_wv3_load(b->normal);
+    ts_wv3 shift = ts_wv3_load(b->anchor_shift);
+    ts_wf rate = ts_w_load(b->spring_rate);
     ts_wf zero = ts_w_zero();
     ts_wf half = ts_w_splat(0.5f);
     for (int k = 0; k < b->point_count; ++k) {
@@ -281,6 +290,8 @@ TS_FORCE_INLINE void push_out(const ts_contact_solver_context *c, const ts_conta
         p->a.dq = ts_wquat_select(moves, ts_wquat_rotate_by(p->a.dq, turn_a, half), p->a.dq);
         p->b.dq = ts_wquat_select(moves, ts_wquat_rotate_by(p->b.dq, turn_b, half), p->b.dq);
     }
+    scatter_position(c->states, b->body_a, b->inv_mass_a, p->a);
+    scatter_position(c->states, b->body_b, b->inv_mass_b, p->b);
 }
 
 /* Coulomb friction at the manifold centre: the 2D tangent impulse is
@@ -382,12 +393,10 @@ TS_FORCE_INLINE void solve_pass(const ts_contact_solver_context *c, ts_contact_b
             ts_w_store(totals->tangent[t], ts_w_add(ts_w_load(totals->tangent[t]), ts_w_load(b->friction_impulse[t])));
         }
     }
-    if (ts_w_mask_bits(deep) != 0) {
-        push_out(c, b, &p, n, shift, rate, deep);
-        TS_PAIR_STORE_POSE(c->states, b, &p);
-        return;
-    }
     TS_PAIR_STORE(c->states, b, &p);
+    if (ts_w_mask_bits(deep) != 0) {
+        push_out(c, b, deep);
+    }
 }
 
 void TS_WIDE(ts_contact_solve)(const ts_contact_solver_context *c, ts_contact_bundle *b,

@@ -20,6 +20,8 @@
 
 #include "base/core.h"
 
+#include <stddef.h>
+
 typedef struct ts_contact_point_lanes {
     float anchor_a[3][TS_W]; /* point - centre of mass of A at the step's start, world; B's is anchor_a + anchor_shift */
     float base_separation[TS_W]; /* separation - n . anchor_shift: add n . (moved B - moved A) */
@@ -104,6 +106,30 @@ typedef struct ts_contact_total_lanes {
     float normal[TS_W];     /* sum over the points and substeps, N s */
     float tangent[2][TS_W]; /* friction along tangent1 and tangent2, summed over the substeps */
 } ts_contact_total_lanes;
+
+/* Asks for the lines of a bundle that a pass will read (all but the
+ * rolling rows at the end: most bundles never read them), eight at a time:
+ * a loop of one prefetch a turn spent three instructions of loop on each
+ * line, 10% of a pass's instructions (callgrind, W = 8). */
+TS_FORCE_INLINE void ts_contact_prefetch_bundle(const ts_contact_bundle *b)
+{
+    const char *p = (const char *)b;
+    enum { lines = (offsetof(ts_contact_bundle, rolling_resistance) + 63) / 64 };
+    int k = 0;
+    for (; k + 8 <= lines; k += 8) {
+        TS_PREFETCH(p + 64 * k);
+        TS_PREFETCH(p + 64 * k + 64);
+        TS_PREFETCH(p + 64 * k + 128);
+        TS_PREFETCH(p + 64 * k + 192);
+        TS_PREFETCH(p + 64 * k + 256);
+        TS_PREFETCH(p + 64 * k + 320);
+        TS_PREFETCH(p + 64 * k + 384);
+        TS_PREFETCH(p + 64 * k + 448);
+    }
+    for (; k < lines; ++k) {
+        TS_PREFETCH(p + 64 * k);
+    }
+}
 
 /* B's anchor of a point, and the tangent not stored. */
 TS_FORCE_INLINE ts_wv3 ts_contact_anchor_b(ts_wv3 anchor_a, ts_wv3 shift) { return ts_wv3_add(anchor_a, shift); }

@@ -101,14 +101,7 @@ typedef struct solve_stage {
 /* A pass streams its bundles from memory (a large scene's outgrow the
  * caches) and reads each one's rows out of order (head, points, tail), so the
  * next bundle's lines are asked for while this one is solved. */
-static void prefetch_bundle(const ts_contact_bundle *b)
-{
-    const char *p = (const char *)b;
-    /* not the rolling rows at the end: most bundles never read them */
-    for (size_t offset = 0; offset < offsetof(ts_contact_bundle, rolling_resistance); offset += 64) {
-        TS_PREFETCH(p + offset);
-    }
-}
+static void prefetch_bundle(const ts_contact_bundle *b) { ts_contact_prefetch_bundle(b); }
 
 /* Contact bundle k. Most contacts do not bounce: their bundles leave the
  * restitution bookkeeping alone and skip the restitution pass. */
@@ -210,7 +203,10 @@ static void order_colors(solve_context *c, int32_t begin, int32_t end)
         if (c->graph->colors[color].count == 0) {
             continue; /* nothing to order (and `ordered` is NULL before the first contact) */
         }
-        ts_contact_order_color(c->records, c->graph->colors + color, c->parallel->worker_count,
+        /* the overflow set runs in this order on worker 0 (its contacts share
+         * bodies): by point count alone, whatever the worker count */
+        int ranges = color == TS_OVERFLOW_COLOR ? 1 : c->parallel->worker_count;
+        ts_contact_order_color(c->records, c->graph->colors + color, ranges,
                                c->scratch->ordered + c->scratch->ordered_begin[color]);
     }
 }

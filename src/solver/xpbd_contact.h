@@ -14,8 +14,9 @@
  *               friction and twist impulses, whole, as velocity changes;
  *   positions:  each point's separation from the fixed anchors and the body
  *               deltas dp, dq; a rigid position correction along the normal
- *               (two sweeps over the points, in an order that alternates
- *               from substep to substep), continuing the warm-started
+ *               (three sweeps over the points, in an order that alternates
+ *               from substep to substep, then the manifold's change
+ *               over-relaxed by TS_XPBD_OVER_RELAX), continuing the warm-started
  *               multiplier, which stays >= 0; the velocities follow;
  *   velocities: each pushing point's normal velocity to its restitution
  *               target (0, or -e times the approach speed above

@@ -15,7 +15,7 @@
  *   projection   one pass over the contacts and joints, colour by colour
  *                (xpbd_contact.c, xpbd_joint.c, and custom constraints'
  *                rows, custom_constraint.c): rigid non-penetration with
- *                a capped push-out, the joints' locks, limits and springs;
+ *                a capped push-out, over-relaxed by manifold, the joints' locks, limits and springs;
  *                each correction moves the velocities with the pose
  *                (xpbd_lanes.h); then a second pass over the joints alone;
  *   velocities   one pass over the contacts and joints: restitution or
