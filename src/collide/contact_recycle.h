@@ -121,4 +121,17 @@ uint32_t ts_contact_recycle_lanes_w4(ts_records *records, const ts_recycle_body 
 uint32_t ts_contact_recycle_lanes_w8(ts_records *records, const ts_recycle_body *bodies, float dt,
                                      const ts_recycle_lanes *lanes);
 
+/* A contact that stopped touching forgets its tangent impulses and slips:
+ * friction starts over when it touches again. */
+static inline void ts_contact_forget_friction(ts_contact_store *s, int32_t i)
+{
+    s->friction_impulse1[i] = 0.0f;
+    s->friction_impulse2[i] = 0.0f;
+    s->twist_impulse[i] = 0.0f;
+    s->rolling_impulse1[i] = 0.0f;
+    s->rolling_impulse2[i] = 0.0f;
+    s->slip1[i] = 0.0f;
+    s->slip2[i] = 0.0f;
+}
+
 #endif

@@ -213,13 +213,7 @@ static uint32_t faces_separate(const ts_recycle_lanes *lanes, int first, ts_wqua
  * contact that had none (no events: it was not touching). */
 static void write_empty(ts_contact_store *s, int32_t i)
 {
-    s->friction_impulse1[i] = 0.0f;
-    s->friction_impulse2[i] = 0.0f;
-    s->twist_impulse[i] = 0.0f;
-    s->rolling_impulse1[i] = 0.0f;
-    s->rolling_impulse2[i] = 0.0f;
-    s->slip1[i] = 0.0f;
-    s->slip2[i] = 0.0f;
+    ts_contact_forget_friction(s, i);
     s->nx[i] = 0.0f;
     s->ny[i] = 0.0f;
     s->nz[i] = 0.0f;

@@ -143,13 +143,7 @@ static void update_contact(ts_records *records, float dt, int32_t i, bool try_re
 
     if (m.point_count == 0) {
         m.normal = ts_v3(0, 0, 0); /* unspecified without points: keep the columns deterministic */
-        s->friction_impulse1[i] = 0.0f; /* the manifold's friction starts over when it touches again */
-        s->friction_impulse2[i] = 0.0f;
-        s->twist_impulse[i] = 0.0f;
-        s->rolling_impulse1[i] = 0.0f;
-        s->rolling_impulse2[i] = 0.0f;
-        s->slip1[i] = 0.0f;
-        s->slip2[i] = 0.0f;
+        ts_contact_forget_friction(s, i);
     }
     s->nx[i] = m.normal.x;
     s->ny[i] = m.normal.y;

@@ -23,6 +23,7 @@
  * gives the same bits as W = 1. */
 #include "solver/contact_prepare.h"
 #include "solver/contact_report.h"
+#include "solver/point_mass.h"
 
 #include "base/core.h"
 
@@ -307,16 +308,6 @@ TS_FORCE_INLINE void read_body(const ts_body_store *s, const int32_t index[TS_W]
                           read_lanes(s->inv_iw_xz, index, keep, zero), read_lanes(s->inv_iw_yz, index, keep, zero)};
 }
 
-TS_FORCE_INLINE void store_sym3(float rows[6][TS_W], ts_wsym3 m)
-{
-    ts_w_store(rows[0], m.xx);
-    ts_w_store(rows[1], m.yy);
-    ts_w_store(rows[2], m.zz);
-    ts_w_store(rows[3], m.xy);
-    ts_w_store(rows[4], m.xz);
-    ts_w_store(rows[5], m.yz);
-}
-
 /* The lanes' rows from the stores: masses (with the mass ratio's limit),
  * normal, shift, friction, restitution, warm-start impulses and softness.
  * An empty lane gets zeros but the normal +y and mass_scale 1. */
@@ -332,8 +323,8 @@ static void gather_lanes(const ts_contact_prepare_context *c, ts_contact_bundle 
     limit_mass_ratio(c->mass_ratio, &inv_mass_a, &inv_mass_b, &inertia_a, &inertia_b);
     ts_w_store(b->inv_mass_a, inv_mass_a);
     ts_w_store(b->inv_mass_b, inv_mass_b);
-    store_sym3(b->inv_inertia_a, inertia_a);
-    store_sym3(b->inv_inertia_b, inertia_b);
+    ts_wsym3_store(b->inv_inertia_a, inertia_a);
+    ts_wsym3_store(b->inv_inertia_b, inertia_b);
     const int32_t *i = x->contact;
     ts_w_store(b->normal[0], read_lanes(s->nx, i, real, zero));
     ts_w_store(b->normal[1], read_lanes(s->ny, i, real, ts_w_splat(1.0f)));
