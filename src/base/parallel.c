@@ -34,6 +34,16 @@ bool ts_parallel_init(ts_parallel *p, const ts_allocator *allocator)
     for (int32_t b = 0; b < TS_MAX_STAGE_BLOCKS; ++b) {
         atomic_init(&p->block_flags[b], 0);
     }
+    p->cursors = ts_alloc(allocator, TS_MAX_THREADS * sizeof(ts_worker_line));
+    p->done = ts_alloc(allocator, TS_MAX_THREADS * sizeof(ts_worker_line));
+    if (p->cursors == NULL || p->done == NULL) {
+        return false;
+    }
+    for (int w = 0; w < TS_MAX_THREADS; ++w) {
+        atomic_init(&p->cursors[w].value, 0);
+        atomic_init(&p->done[w].value, 0);
+    }
+    p->entry_sequence = 1;
     atomic_init(&p->published, 0);
     atomic_init(&p->sleepers, 0);
     p->worker_count = 1;
@@ -52,6 +62,10 @@ bool ts_parallel_init(ts_parallel *p, const ts_allocator *allocator)
 void ts_parallel_destroy(ts_parallel *p, const ts_allocator *allocator)
 {
     ts_free(allocator, (void *)p->block_flags, TS_MAX_STAGE_BLOCKS * sizeof(_Atomic uint64_t));
+    ts_free(allocator, p->cursors, TS_MAX_THREADS * sizeof(ts_worker_line));
+    ts_free(allocator, p->done, TS_MAX_THREADS * sizeof(ts_worker_line));
+    p->cursors = NULL;
+    p->done = NULL;
     if (p->sync_ready) {
         pthread_cond_destroy(&p->wake);
         pthread_mutex_destroy(&p->lock);
@@ -183,6 +197,7 @@ void ts_parallel_for_with(ts_parallel *p, ts_block_fn *run, void *context, int32
     stage->run = run;
     stage->context = context;
     stage->block_count = block_count;
+    stage->list = NULL;
     atomic_store_explicit(&stage->completed, 0, memory_order_relaxed);
     publish(p, sequence);
     if (serial != NULL) {
@@ -190,6 +205,174 @@ void ts_parallel_for_with(ts_parallel *p, ts_block_fn *run, void *context, int32
     }
     execute_stage(p, stage, sequence, 0, p->worker_count);
     wait_until_complete(p, stage);
+}
+
+/* ---- stage lists ----
+ *
+ * A list is published once; then each worker walks its stages alone. Per
+ * stage, worker w claims blocks from the front of its share [count * w / n,
+ * count * (w + 1) / n) through its cursor, a word on its own cache line
+ * that stays in its core's cache while nobody else needs it, then takes
+ * blocks from the back of the other workers' shares through theirs, then
+ * adds what it ran to its done counter (also its own line) and waits until
+ * the counters of all workers add up to the blocks of the list so far. On
+ * time, that wait costs one line transfer per worker (reading the others'
+ * counters); the publish per stage it replaces cost about four in a row
+ * (the sequence, the stage record, the first claim past the share, the
+ * completed count and its read back), ~0.5-1.5 us a stage on a two-core VM
+ * whose cores pass a line in 130-500 ns.
+ *
+ * A cursor is (tag << 32 | front << 16 | back): blocks [front, back) of
+ * worker w's share of the list stage whose sequence number's low 32 bits
+ * are tag. A cursor with an older tag was not touched in this stage: the
+ * first claim, by its owner or a thief, starts it at the full share. A
+ * cursor with a newer tag tells a worker that it is late (the stage is
+ * over): it claims nothing and walks on. Done counters only grow, so a late
+ * worker passes every wait it meets; it leaves the list as soon as worker 0
+ * has published something else. The region's end joins every worker each
+ * step, so tags compared within a step never wrap. */
+
+static inline uint64_t cursor_pack(uint32_t tag, int32_t front, int32_t back)
+{
+    return (uint64_t)tag << 32 | (uint64_t)front << 16 | (uint64_t)back;
+}
+
+static int32_t share_begin(const ts_stage_def *stage, int worker, int workers)
+{
+    return (int32_t)((int64_t)stage->block_count * worker / workers);
+}
+
+/* One block of the share [begin, end) behind `cursor` for the stage tagged
+ * `tag`: its front (the owner) or its back (a thief); -1 if none is left. */
+static int32_t claim_from(ts_worker_line *cursor, uint32_t tag, int32_t begin, int32_t end, bool front)
+{
+    uint64_t seen = atomic_load_explicit(&cursor->value, memory_order_relaxed);
+    for (;;) {
+        int32_t age = (int32_t)(tag - (uint32_t)(seen >> 32));
+        if (age < 0) {
+            return -1; /* a later stage's: this one is over */
+        }
+        int32_t f = age > 0 ? begin : (int32_t)(seen >> 16 & 0xffff);
+        int32_t b = age > 0 ? end : (int32_t)(seen & 0xffff);
+        if (f >= b) {
+            return -1;
+        }
+        uint64_t want = front ? cursor_pack(tag, f + 1, b) : cursor_pack(tag, f, b - 1);
+        if (atomic_compare_exchange_weak_explicit(&cursor->value, &seen, want, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            return front ? f : b - 1;
+        }
+    }
+}
+
+/* Waits until the workers' done counters reach target. Returns false if
+ * worker 0 published something else meanwhile (a late helper: the list is
+ * over). Worker 0's waits past the spins are timed (judge_step). */
+static bool wait_for_blocks(ts_parallel *p, uint64_t sequence, uint64_t target, int worker, int workers)
+{
+    double start = 0.0;
+    for (int spin = 0;; ++spin) {
+        uint64_t sum = 0;
+        for (int w = 0; w < workers; ++w) {
+            sum += atomic_load_explicit(&p->done[w].value, memory_order_acquire);
+        }
+        if (sum >= target) {
+            if (start > 0.0) {
+                p->waited_ms += ts_now_ms() - start;
+            }
+            return true;
+        }
+        if (worker != 0 && atomic_load_explicit(&p->published, memory_order_relaxed) != sequence) {
+            return false;
+        }
+        if (spin < TS_SPINS_BEFORE_YIELD) {
+            ts_cpu_pause();
+        } else {
+            start = spin == TS_SPINS_BEFORE_YIELD && worker == 0 ? ts_now_ms() : start;
+            sched_yield();
+        }
+    }
+}
+
+/* Worker `worker`'s walk through a list (see above). */
+static void run_list(ts_parallel *p, const ts_stage *list, uint64_t sequence, int worker, int workers,
+                     ts_stage_done_fn *done, void *done_context)
+{
+    uint64_t target = list->list_done;
+    uint64_t mine = atomic_load_explicit(&p->done[worker].value, memory_order_relaxed);
+    for (int32_t i = 0; i < list->list_count; ++i) {
+        const ts_stage_def *stage = list->list + i;
+        uint32_t tag = (uint32_t)(list->list_tag + (uint64_t)i);
+        int32_t count = stage->block_count, b;
+        uint64_t ran = 0;
+        target += (uint64_t)count;
+        int32_t begin = share_begin(stage, worker, workers), end = share_begin(stage, worker + 1, workers);
+        while ((b = claim_from(p->cursors + worker, tag, begin, end, true)) >= 0) {
+            stage->run(stage->context, b, worker);
+            ++ran;
+        }
+        for (int k = 1; k < workers; ++k) {
+            int v = worker + k < workers ? worker + k : worker + k - workers;
+            begin = share_begin(stage, v, workers);
+            end = share_begin(stage, v + 1, workers);
+            while ((b = claim_from(p->cursors + v, tag, begin, end, false)) >= 0) {
+                stage->run(stage->context, b, worker);
+                ++ran;
+            }
+        }
+        if (ran > 0) {
+            mine += ran;
+            atomic_store_explicit(&p->done[worker].value, mine, memory_order_release);
+        }
+        if (!wait_for_blocks(p, sequence, target, worker, workers)) {
+            return;
+        }
+        if (done != NULL) {
+            done(done_context, i);
+        }
+    }
+}
+
+void ts_parallel_for_list(ts_parallel *p, const ts_stage_def *stages, int32_t count, ts_stage_done_fn *done,
+                          void *done_context)
+{
+    if (p->worker_count <= 1 || p->stage_count >= p->stage_capacity) {
+        for (int32_t i = 0; i < count; ++i) {
+            for (int32_t b = 0; b < stages[i].block_count; ++b) {
+                stages[i].run(stages[i].context, b, 0);
+            }
+            if (done != NULL) {
+                done(done_context, i);
+            }
+        }
+        return;
+    }
+    for (int32_t i = 0; i < count; ++i) {
+        TS_ASSERT(stages[i].block_count <= TS_MAX_STAGE_BLOCKS);
+    }
+    ts_stage *list = p->stages + p->stage_count;
+    uint64_t sequence = p->base + (uint64_t)p->stage_count;
+    p->stage_count += 1;
+    /* every cursor older than the list's first stage and empty (a worker
+     * still late in an earlier list of this step reads it as newer) */
+    uint64_t tag = p->entry_sequence + 1;
+    p->entry_sequence += (uint64_t)count + 1;
+    for (int w = 0; w < p->worker_count; ++w) {
+        atomic_store_explicit(&p->cursors[w].value, cursor_pack((uint32_t)(tag - 1), 0, 0), memory_order_relaxed);
+    }
+    list->run = NULL;
+    list->block_count = 0;
+    list->list = stages;
+    list->list_count = count;
+    list->list_tag = tag;
+    /* the step's workers' counters, final: every earlier stage is done (and
+     * a worker of an earlier step with more workers counts no more) */
+    list->list_done = 0;
+    for (int w = 0; w < p->worker_count; ++w) {
+        list->list_done += atomic_load_explicit(&p->done[w].value, memory_order_acquire);
+    }
+    publish(p, sequence);
+    run_list(p, list, sequence, 0, p->worker_count, done, done_context);
 }
 
 /* ---- helpers ---- */
@@ -205,7 +388,12 @@ static void help(ts_parallel *p, int worker, int workers)
         if (sequence == TS_STAGE_QUIT) {
             return;
         }
-        execute_stage(p, p->stages + (sequence - p->base), sequence, worker, workers);
+        const ts_stage *stage = p->stages + (sequence - p->base);
+        if (stage->list != NULL) {
+            run_list(p, stage, sequence, worker, workers, NULL, NULL);
+        } else {
+            execute_stage(p, p->stages + (sequence - p->base), sequence, worker, workers);
+        }
         last = sequence;
     }
 }

@@ -26,6 +26,13 @@
  * are merged in a fixed order afterwards). Block boundaries depend on item
  * counts only, never on the worker count.
  *
+ * Stage lists (ts_parallel_for_list): a run of stages known in advance (the
+ * solver's substeps) is published once, and each worker walks it alone,
+ * claiming from its own share first (a cursor on its own cache line), then
+ * the tails of the others', and waiting between stages only until the
+ * workers' done counters add up (parallel.c). Same claiming, same
+ * determinism rule.
+ *
  * Runners: an OpenMP parallel region, or the user's task callbacks
  * (ts_world_def.enqueue_task / finish_task), or worker 0 alone.
  *
@@ -55,7 +62,26 @@ typedef struct ts_stage {
     void *context;
     int32_t block_count;
     _Atomic int32_t completed; /* blocks done */
+    /* a list of stages (ts_parallel_for_list), or NULL: */
+    const struct ts_stage_def *list;
+    int32_t list_count;
+    uint64_t list_tag;  /* entry sequence number of list[0] */
+    uint64_t list_done; /* the step's workers' done counters' sum before the list */
 } ts_stage;
+
+/* One stage of a list (ts_parallel_for_list). */
+typedef struct ts_stage_def {
+    ts_block_fn *run;
+    void *context;
+    int32_t block_count;
+} ts_stage_def;
+
+/* A worker's claim cursor and done counter for stage lists, each on its own
+ * cache line (parallel.c). */
+typedef struct ts_worker_line {
+    _Atomic uint64_t value;
+    char pad[64 - sizeof(uint64_t)];
+} ts_worker_line;
 
 typedef struct ts_parallel {
     ts_stage *stages; /* this step's published stages, in order; never moves during a step */
@@ -76,6 +102,9 @@ typedef struct ts_parallel {
     ts_enqueue_task_fn *enqueue_task; /* the user's task callbacks (ts_world_def), or NULL: OpenMP */
     ts_finish_task_fn *finish_task;
     void *user_task_context;
+    ts_worker_line *cursors; /* TS_MAX_THREADS: worker w's share of the list stage in progress (parallel.c) */
+    ts_worker_line *done;    /* TS_MAX_THREADS: blocks of list stages worker w has run, ever */
+    uint64_t entry_sequence; /* the sequence number the next list stage takes */
 } ts_parallel;
 
 bool ts_parallel_init(ts_parallel *parallel, const ts_allocator *allocator);
@@ -107,6 +136,21 @@ void ts_parallel_for(ts_parallel *parallel, ts_block_fn *run, void *context, int
  * read or write. */
 void ts_parallel_for_with(ts_parallel *parallel, ts_block_fn *run, void *context, int32_t block_count,
                           void (*serial)(void *), void *serial_context);
+
+/* Called by worker 0 after stage `index` of a list is done (for timing). */
+typedef void ts_stage_done_fn(void *context, int32_t index);
+
+/* Worker 0 only: runs the stages of a list in order, as count calls of
+ * ts_parallel_for would, but published once: every worker goes from one
+ * stage to the next by itself, claiming its share from a cursor on its own
+ * cache line, taking the tail of the others' shares when done, and waiting
+ * only until the done counters of all workers add up to the stage's end
+ * (parallel.c says why this costs one cache-line transfer a stage where a
+ * publish per stage cost several). `stages` must stay unchanged until the
+ * step ends. done(done_context, i), if not NULL, runs on worker 0 after
+ * stage i. */
+void ts_parallel_for_list(ts_parallel *parallel, const ts_stage_def *stages, int32_t count, ts_stage_done_fn *done,
+                          void *done_context);
 
 /* The body of a step, run by worker 0 while the others help. */
 typedef ts_result ts_step_body_fn(void *context);

@@ -10,8 +10,11 @@
  * the bodies back and runs the step's pass over them (ts_solve_input.finish:
  * their bounds and sleep timers). Runs on worker 0 inside
  * the step's parallel region: every pass over bodies and every colour of a
- * pass over bundles is one stage of the step's workers (base/parallel.h), colours
- * in order; the overflow bundles run on worker 0 after the colours. */
+ * pass over bundles is one stage of the step's workers (base/parallel.h),
+ * colours in order, the overflow bundles a stage of one block after them.
+ * The stages are listed first and published as two lists (prepare's; the
+ * substeps' to the write-back), so the workers walk from stage to stage
+ * without a publish each (ts_parallel_for_list). */
 #include "solver/solver.h"
 
 #include "base/array.h"
@@ -52,12 +55,11 @@ typedef struct solve_context {
     ts_contact_prepare_context prepare;
     ts_contact_solver_context kernels;
     ts_joint_prepare_context joint_prepare;
-    ts_joint_solver_context joint_kernels;
+    ts_joint_solver_context joint_kernels[2]; /* [1]: the step's last relax pass (last_relax) */
     ts_vec3 gravity;
     float h;
     ts_speed_limit limit; /* the world's speed limits in a substep */
     int substeps;
-    int substep; /* the one in progress */
     int32_t awake;
     int32_t step;          /* the world's step count: the report's stamp */
     bool reports;          /* the world reports impulses or hits (solver/contact_report.h) */
@@ -66,6 +68,15 @@ typedef struct solve_context {
     bool free_found[TS_MAX_THREADS];   /* per worker: the states' start met a full bundle of free bodies */
     bool bounce_found[TS_MAX_THREADS]; /* per worker: prepare met a bundle that restitutes */
     bool free_bodies;                  /* some worker did: the body passes treat them so (integrate.h) */
+    /* the step's stages, published as lists (base/parallel.h): */
+    ts_stage_def *defs;
+    struct solve_stage *stages; /* defs[i].context */
+    int32_t listed;             /* stages so far */
+    int32_t list_first;         /* the first of the list being built */
+    int32_t list_capacity;
+    int substep;     /* the substep whose stages are being listed */
+    double *slot;    /* the profile stage they are charged to */
+    double mark;     /* worker 0: when the last charged stage ended */
 } solve_context;
 
 static inline int32_t min_slot(int32_t a, int32_t b) { return a < b ? a : b; }
@@ -87,7 +98,8 @@ typedef enum pass {
 /* One parallel stage: a pass over a range of items: bodies, or contact
  * bundles [first, first + count) followed by joint bundles
  * [joint_first, joint_first + joint_count) (a colour's joints touch other
- * bodies than its contacts, so both run in the same stage). */
+ * bodies than its contacts, so both run in the same stage); or over a run
+ * of small colours [first_color, end_color), or the overflow set. */
 typedef struct solve_stage {
     solve_context *c;
     pass kind;
@@ -96,6 +108,10 @@ typedef struct solve_stage {
     int32_t joint_first;
     int32_t joint_count;
     int32_t block_size;
+    int first_color, end_color;
+    int substep;
+    bool last_relax; /* the step's last relax pass (joint_solver.h) */
+    double *slot;    /* the profile stage its time is charged to */
 } solve_stage;
 
 /* A pass streams its bundles from memory (a large scene's outgrow the
@@ -138,37 +154,39 @@ static void run_bundle(solve_context *c, int32_t k, pass kind)
 #undef TOTALS
 }
 
-/* Joint bundle k of the solver's joint scratch (restitution is no joint pass). */
-static void run_joint_bundle(solve_context *c, int32_t k, pass kind)
+/* Joint bundle k of the solver's joint scratch in the stage's pass
+ * (restitution is no joint pass). */
+static void run_joint_bundle(const solve_stage *s, int32_t k)
 {
-    switch (kind) {
+    solve_context *c = s->c;
+    ts_joint_solver_context *kernels = c->joint_kernels + s->last_relax;
+    switch (s->kind) {
     case PASS_PREPARE: TS_WIDE(ts_joint_prepare_bundle)(&c->joint_prepare, k); break;
-    case PASS_WARM_START: TS_WIDE(ts_joint_warm_start)(&c->joint_kernels, k); break;
-    case PASS_SOLVE: TS_WIDE(ts_joint_solve)(&c->joint_kernels, k, true); break;
-    case PASS_RELAX: TS_WIDE(ts_joint_solve)(&c->joint_kernels, k, false); break;
-    case PASS_STORE:
-        TS_WIDE(ts_joint_store_impulses)(&c->solver->joint_scratch, c->records, k, c->joint_kernels.inv_h);
-        break;
+    case PASS_WARM_START: TS_WIDE(ts_joint_warm_start)(kernels, k); break;
+    case PASS_SOLVE: TS_WIDE(ts_joint_solve)(kernels, k, true); break;
+    case PASS_RELAX: TS_WIDE(ts_joint_solve)(kernels, k, false); break;
+    case PASS_STORE: TS_WIDE(ts_joint_store_impulses)(&c->solver->joint_scratch, c->records, k, kernels->inv_h); break;
     default: break;
     }
 }
 
 /* Joint bundles [begin, end): the solver passes a run at a time. */
-static void run_joint_bundles(solve_context *c, int32_t begin, int32_t end, pass kind)
+static void run_joint_bundles(const solve_stage *s, int32_t begin, int32_t end)
 {
+    pass kind = s->kind;
     if (kind == PASS_WARM_START || kind == PASS_SOLVE || kind == PASS_RELAX) {
         ts_joint_pass_kind joint_kind = kind == PASS_WARM_START ? TS_JOINT_PASS_WARM_START
                                         : kind == PASS_SOLVE    ? TS_JOINT_PASS_SOLVE
                                                                 : TS_JOINT_PASS_RELAX;
-        TS_WIDE(ts_joint_pass)(&c->joint_kernels, begin, end, joint_kind);
+        TS_WIDE(ts_joint_pass)(s->c->joint_kernels + s->last_relax, begin, end, joint_kind);
         return;
     }
     if (kind == PASS_PREPARE) {
-        TS_WIDE(ts_joint_prepare_bundles)(&c->joint_prepare, begin, end);
+        TS_WIDE(ts_joint_prepare_bundles)(&s->c->joint_prepare, begin, end);
         return;
     }
     for (int32_t k = begin; k < end; ++k) {
-        run_joint_bundle(c, k, kind);
+        run_joint_bundle(s, k);
     }
 }
 
@@ -221,7 +239,7 @@ static void run_block(void *context, int32_t block, int worker)
     ts_block_range(block, stage->block_size, stage->count + stage->joint_count, &begin, &end);
     if (end > stage->count) { /* the block's joint bundles */
         int32_t first = stage->joint_first + (begin > stage->count ? begin : stage->count) - stage->count;
-        run_joint_bundles(c, first, stage->joint_first + end - stage->count, stage->kind);
+        run_joint_bundles(stage, first, stage->joint_first + end - stage->count);
         end = stage->count;
     }
     begin += stage->first;
@@ -235,7 +253,7 @@ static void run_block(void *context, int32_t block, int worker)
         break;
     case PASS_INTEGRATE_VELOCITIES: {
         ts_free_bodies free = !c->free_bodies ? TS_FREE_AS_OTHERS
-                              : c->substep == 0 ? TS_FREE_ALL_SUBSTEPS
+                              : stage->substep == 0 ? TS_FREE_ALL_SUBSTEPS
                                                 : TS_FREE_SKIP;
         bad = TS_WIDE(ts_integrate_velocities)(states, store, begin, end, c->gravity, c->h, free, c->substeps,
                                                c->solver->forces_pending, c->limit);
@@ -270,7 +288,20 @@ static void run_block(void *context, int32_t block, int worker)
     }
 }
 
-static void run_stage(solve_context *c, pass kind, int32_t first, int32_t count, int32_t joint_first,
+/* Adds a stage to the list being built: `blocks` blocks of run over a copy
+ * of stage, charged to the current profile slot. */
+static void add_stage(solve_context *c, ts_block_fn *run, solve_stage stage, int32_t blocks)
+{
+    TS_ASSERT(c->listed < c->list_capacity);
+    stage.substep = c->substep;
+    stage.last_relax = stage.kind == PASS_RELAX && c->substep == c->substeps - 1;
+    stage.slot = c->slot;
+    c->stages[c->listed] = stage;
+    c->defs[c->listed] = (ts_stage_def){run, c->stages + c->listed, blocks};
+    c->listed += 1;
+}
+
+static void add_range(solve_context *c, pass kind, int32_t first, int32_t count, int32_t joint_first,
                       int32_t joint_count, int32_t min_block)
 {
     int32_t items = count + joint_count;
@@ -281,38 +312,61 @@ static void run_stage(solve_context *c, pass kind, int32_t first, int32_t count,
      * block were 2% of joint_grid's instructions); the blocks' split never
      * changes a result */
     int32_t block_size = c->parallel->worker_count > 1 ? ts_block_size(items, min_block) : items;
-    solve_stage stage = {c, kind, first, count, joint_first, joint_count, block_size};
-    ts_parallel_for(c->parallel, run_block, &stage, ts_block_count(items, stage.block_size));
+    solve_stage stage = {.c = c, .kind = kind, .first = first, .count = count, .joint_first = joint_first,
+                         .joint_count = joint_count, .block_size = block_size};
+    add_stage(c, run_block, stage, ts_block_count(items, block_size));
 }
 
-static void run_bodies(solve_context *c, pass kind) { run_stage(c, kind, 0, c->awake, 0, 0, TS_BODY_BLOCK); }
+static void add_bodies(solve_context *c, pass kind) { add_range(c, kind, 0, c->awake, 0, 0, TS_BODY_BLOCK); }
 
 /* A colour this small is one or two blocks: splitting it gains less than
  * the stage's synchronisation costs (~4 us a stage on two cores, pile). */
 #define TS_SMALL_COLOR_BUNDLES (2 * TS_BUNDLE_BLOCK)
 #define TS_SMALL_COLOR_JOINTS (2 * TS_JOINT_BLOCK)
 
-typedef struct color_run {
-    solve_context *c;
-    pass kind;
-    int first, end; /* colours [first, end) */
-} color_run;
-
-/* Colours [first, end) one after the other on one worker: the order is the
- * colours' order, as when each is a stage, so the result is the same. */
+/* Colours [first_color, end_color) one after the other on one worker: the
+ * order is the colours' order, as when each is a stage, so the result is
+ * the same. */
 static void run_color_run(void *context, int32_t block, int worker)
 {
     (void)block;
-    const color_run *run = context;
+    const solve_stage *run = context;
     solve_context *c = run->c;
     const int32_t *begin = c->scratch->color_begin;
     const int32_t *joint_begin = c->solver->joint_scratch.color_begin;
-    for (int color = run->first; color < run->end; ++color) {
+    for (int color = run->first_color; color < run->end_color; ++color) {
         int32_t contacts = begin[color + 1] - begin[color], joints = joint_begin[color + 1] - joint_begin[color];
-        solve_stage stage = {c, run->kind, begin[color], contacts, joint_begin[color], joints, contacts + joints};
+        solve_stage stage = *run;
+        stage.first = begin[color];
+        stage.count = contacts;
+        stage.joint_first = joint_begin[color];
+        stage.joint_count = joints;
+        stage.block_size = contacts + joints;
         if (contacts + joints > 0) {
             run_block(&stage, 0, worker);
         }
+    }
+}
+
+/* The overflow set's bundles in order on one worker (they may share bodies). */
+static void run_overflow(void *context, int32_t block, int worker)
+{
+    (void)block;
+    const solve_stage *s = context;
+    solve_context *c = s->c;
+    const int32_t *begin = c->scratch->color_begin;
+    const int32_t *joint_begin = c->solver->joint_scratch.color_begin;
+    if (s->kind == PASS_PREPARE) {
+        if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1]) {
+            prepare_bundles(c, begin[TS_OVERFLOW_COLOR], begin[TS_OVERFLOW_COLOR + 1], worker);
+        }
+    } else {
+        for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+            run_bundle(c, k, s->kind);
+        }
+    }
+    for (int32_t k = joint_begin[TS_OVERFLOW_COLOR]; k < joint_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+        run_joint_bundle(s, k);
     }
 }
 
@@ -326,8 +380,8 @@ static bool small_color(solve_context *c, int color)
 
 /* Colours in order, each a stage over its contact and joint bundles, but a
  * run of small colours is one stage of one block (a pile's last colours
- * hold a few bundles each); then the overflow bundles on worker 0, in order
- * (they may share bodies). Prepare and the impulse store go by colour too,
+ * hold a few bundles each); then the overflow bundles, one block (they may
+ * share bodies). Prepare and the impulse store go by colour too,
  * though their bundles are independent: a stage's blocks go to the same
  * workers in every pass (each starts at its share, parallel.h), so a bundle
  * and its bodies' states stay in one core's cache from prepare to store.
@@ -335,7 +389,7 @@ static bool small_color(solve_context *c, int color)
  * on a two-core machine whose cores pass a cache line in ~260 ns, the store
  * then took 5x longer on two workers than on one (scattered writes into the
  * contact store), and many_pyramids' step ~10% longer. */
-static void run_colors(solve_context *c, pass kind)
+static void add_colors(solve_context *c, pass kind)
 {
     const int32_t *begin = c->scratch->color_begin;
     const int32_t *joint_begin = c->solver->joint_scratch.color_begin;
@@ -346,28 +400,32 @@ static void run_colors(solve_context *c, pass kind)
             end += 1;
         }
         if (filled >= 2) {
-            color_run run = {c, kind, color, end};
-            ts_parallel_for(c->parallel, run_color_run, &run, 1);
+            add_stage(c, run_color_run, (solve_stage){.c = c, .kind = kind, .first_color = color, .end_color = end},
+                      1);
             color = end;
             continue;
         }
-        int32_t contacts = begin[color + 1] - begin[color], joints = joint_begin[color + 1] - joint_begin[color];
-        run_stage(c, kind, begin[color], contacts, joint_begin[color], joints,
-                  joints > contacts ? TS_JOINT_BLOCK : TS_BUNDLE_BLOCK);
-        color += 1;
-    }
-    if (kind == PASS_PREPARE) {
-        if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1]) {
-            prepare_bundles(c, begin[TS_OVERFLOW_COLOR], begin[TS_OVERFLOW_COLOR + 1], 0);
-        }
-    } else {
-        for (int32_t k = begin[TS_OVERFLOW_COLOR]; k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-            run_bundle(c, k, kind);
+        /* a colour that is not small, or small colours of which at most one
+         * holds bundles: each its own stage (empty ones add none) */
+        for (end = end > color ? end : color + 1; color < end; ++color) {
+            int32_t contacts = begin[color + 1] - begin[color];
+            int32_t joints = joint_begin[color + 1] - joint_begin[color];
+            add_range(c, kind, begin[color], contacts, joint_begin[color], joints,
+                      joints > contacts ? TS_JOINT_BLOCK : TS_BUNDLE_BLOCK);
         }
     }
-    for (int32_t k = joint_begin[TS_OVERFLOW_COLOR]; k < joint_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-        run_joint_bundle(c, k, kind);
+    if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1] ||
+        joint_begin[TS_OVERFLOW_COLOR] < joint_begin[TS_OVERFLOW_COLOR + 1]) {
+        add_stage(c, run_overflow, (solve_stage){.c = c, .kind = kind}, 1);
     }
+}
+
+/* The most stages a step lists: two lists (prepare's, the substeps' with
+ * restitution, store and finish) of at most a stage per colour and the
+ * overflow per pass over bundles, and the body passes. */
+static int32_t stage_list_capacity(int substeps)
+{
+    return 8 + (substeps + 1) * (2 + 3 * (TS_GRAPH_COLOR_COUNT + 1));
 }
 
 /* Charges the time since the last mark to a stage. */
@@ -378,45 +436,65 @@ static void lap(double *mark, double *stage)
     *mark = now;
 }
 
+/* Worker 0, after stage `index` of the running list: the last stage of a
+ * slot charges the slot. */
+static void stage_done(void *context, int32_t index)
+{
+    solve_context *c = context;
+    int32_t i = c->list_first + index;
+    if (i + 1 == c->listed || c->stages[i + 1].slot != c->stages[i].slot) {
+        lap(&c->mark, c->stages[i].slot);
+    }
+}
+
+/* Publishes the stages listed since the last list, once (base/parallel.h). */
+static void run_list(solve_context *c)
+{
+    ts_parallel_for_list(c->parallel, c->defs + c->list_first, c->listed - c->list_first, stage_done, c);
+    c->list_first = c->listed;
+}
+
+/* The step's stages in two lists: the states and the bundles' prepare;
+ * then (once worker 0 has read what prepare found: free bodies, bounces) the
+ * substeps, restitution, the store and the write-back. */
 static void run_solver(solve_context *c)
 {
     ts_step_profile *p = c->profile;
-    double mark = ts_now_ms();
+    c->mark = ts_now_ms();
 
-    run_bodies(c, PASS_STATES_BEGIN);
+    c->slot = &p->prepare;
+    add_bodies(c, PASS_STATES_BEGIN);
+    add_range(c, PASS_ORDER, 0, TS_OVERFLOW_COLOR + 1, 0, 0, 1);
+    add_colors(c, PASS_PREPARE);
+    run_list(c);
+    bool bounce = false; /* most steps: no bundle restitutes, and the pass's stages are skipped */
     for (int w = 0; w < c->parallel->worker_count; ++w) {
         c->free_bodies |= c->free_found[w];
+        bounce |= c->bounce_found[w];
     }
-    run_stage(c, PASS_ORDER, 0, TS_OVERFLOW_COLOR + 1, 0, 0, 1);
-    run_colors(c, PASS_PREPARE);
-    lap(&mark, &p->prepare);
 
     for (int sub = 0; sub < c->substeps; ++sub) {
         c->substep = sub;
-        run_bodies(c, PASS_INTEGRATE_VELOCITIES);
-        lap(&mark, &p->integrate_velocities);
-        run_colors(c, PASS_WARM_START);
-        lap(&mark, &p->warm_start);
-        run_colors(c, PASS_SOLVE);
-        lap(&mark, &p->solve);
-        run_bodies(c, PASS_INTEGRATE_POSITIONS);
-        lap(&mark, &p->integrate_positions);
-        c->joint_kernels.last_relax = sub == c->substeps - 1;
-        run_colors(c, PASS_RELAX);
-        lap(&mark, &p->relax);
-    }
-    bool bounce = false; /* most steps: no bundle restitutes, and the pass's stages are skipped */
-    for (int w = 0; w < c->parallel->worker_count; ++w) {
-        bounce |= c->bounce_found[w];
+        c->slot = &p->integrate_velocities;
+        add_bodies(c, PASS_INTEGRATE_VELOCITIES);
+        c->slot = &p->warm_start;
+        add_colors(c, PASS_WARM_START);
+        c->slot = &p->solve;
+        add_colors(c, PASS_SOLVE);
+        c->slot = &p->integrate_positions;
+        add_bodies(c, PASS_INTEGRATE_POSITIONS);
+        c->slot = &p->relax;
+        add_colors(c, PASS_RELAX);
     }
     if (bounce) {
-        run_colors(c, PASS_RESTITUTION);
+        c->slot = &p->restitution;
+        add_colors(c, PASS_RESTITUTION);
     }
-    lap(&mark, &p->restitution);
-    run_colors(c, PASS_STORE);
-    lap(&mark, &p->store_impulses);
-    run_bodies(c, PASS_FINISH);
-    lap(&mark, &p->finalize);
+    c->slot = &p->store_impulses;
+    add_colors(c, PASS_STORE);
+    c->slot = &p->finalize;
+    add_bodies(c, PASS_FINISH);
+    run_list(c);
 }
 
 /* ---- the entry ---- */
@@ -463,7 +541,10 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
     float dt = in->dt;
     int32_t awake = records->store.table.end[TS_RANGE_AWAKE];
     bool reports = solver->report.impulses || solver->report.hits;
+    int32_t list_capacity = stage_list_capacity(solver->substeps);
     if (!TS_WIDE(ts_solver_reserve_scratch)(&solver->scratch, &records->allocator, in->graph, awake) ||
+        !ts_array_reserve(&records->allocator, &solver->scratch.stage_list, &solver->scratch.stage_list_bytes,
+                          list_capacity * (int32_t)(sizeof(ts_stage_def) + sizeof(solve_stage)), 1) ||
         (reports && !reserve_report(solver, records)) ||
         !TS_WIDE(ts_joint_solver_begin)(&solver->joint_scratch, records, in->graph)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (solver scratch)");
@@ -494,8 +575,10 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
         .joint_prepare = {records, &solver->joint_scratch, awake, h, solver->enable_warm_starting,
                           TS_WIDE(ts_joint_take_ball_fill)(&solver->joint_scratch, records, in->step),
                           in->step % TS_BALL_REFRESH_STEPS == 0, scratch->states},
-        .joint_kernels = {scratch->states, &solver->joint_scratch, 1.0f / h, joint_soft.bias_rate,
-                          joint_soft.mass_scale, joint_soft.impulse_scale, false, h},
+        .joint_kernels = {{scratch->states, &solver->joint_scratch, 1.0f / h, joint_soft.bias_rate,
+                           joint_soft.mass_scale, joint_soft.impulse_scale, false, h},
+                          {scratch->states, &solver->joint_scratch, 1.0f / h, joint_soft.bias_rate,
+                           joint_soft.mass_scale, joint_soft.impulse_scale, true, h}},
         .gravity = solver->gravity,
         .h = h,
         .limit = {solver->max_linear_speed, solver->max_rotation / h},
@@ -504,6 +587,9 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
         .step = in->step,
         .reports = reports,
         .report_impulses = solver->report.impulses,
+        .defs = scratch->stage_list,
+        .stages = (solve_stage *)((ts_stage_def *)scratch->stage_list + list_capacity),
+        .list_capacity = list_capacity,
     };
     solver->joint_scratch.ball_impulses_pending = true; /* the ball bundles' impulses are the newest from here on */
     solver->joint_scratch.ball_inv_h = 1.0f / h;

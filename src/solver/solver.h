@@ -36,6 +36,8 @@ typedef struct ts_solver_scratch {
     int32_t xpbd_lane_bytes;
     void *xpbd_joint_bundles; /* XPBD: its joint bundles (xpbd_joint.h) */
     int32_t xpbd_joint_bundle_bytes;
+    void *stage_list; /* soft step: the step's stages as published lists (solver.c) */
+    int32_t stage_list_bytes;
 } ts_solver_scratch;
 
 void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allocator);

@@ -28,6 +28,7 @@ void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allo
     ts_array_free(allocator, (void **)&scratch->substep_start, &scratch->substep_start_capacity, sizeof(ts_body_state));
     ts_array_free(allocator, &scratch->xpbd_lanes, &scratch->xpbd_lane_bytes, 1);
     ts_array_free(allocator, &scratch->xpbd_joint_bundles, &scratch->xpbd_joint_bundle_bytes, 1);
+    ts_array_free(allocator, &scratch->stage_list, &scratch->stage_list_bytes, 1);
 }
 
 void ts_joint_flush_impulses(ts_joint_scratch *scratch, ts_records *records)
