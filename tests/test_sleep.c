@@ -519,6 +519,62 @@ static void test_sleep_and_wake_allocate_nothing(void **state)
     assert_int_equal(c.bytes_live, 0);
 }
 
+/* A touch that wakes sleeping islands mid-step colours their contacts
+ * there, where nothing may allocate: every step's reserve holds room for
+ * all the sleeping islands' contacts (islands/graph_bound.h). Four stacks
+ * of 5 are built one after the other, each asleep before the next is made
+ * (never two awake at once, so no earlier step coloured them all), then
+ * four balls fall 3 m onto them and wake all four in one step. From the
+ * step after the balls' contacts exist (fat bounds overlapping, no points
+ * yet) through the touch and 60 steps after it, no step allocates. */
+static void test_touch_wake_allocates_nothing(void **state)
+{
+    (void)state;
+    counting_allocator c = {0, 0, 0, -1};
+    ts_world_def def = ts_default_world_def();
+    def.threads = 1;
+    def.allocator = (ts_allocator){counting_alloc, counting_free, &c};
+    ts_world_id world = ts_create_world(&def);
+    ground(world);
+    ts_body_id boxes[4][5];
+    for (int s = 0; s < 4; ++s) {
+        stack(world, 3.0f * (float)s, 0, 5, boxes[s]);
+        assert_true(step_until_asleep(world, 240) > 0);
+    }
+    ts_world_counters asleep = counters_of(world);
+    ts_shape_def shape = ts_default_shape_def();
+    for (int s = 0; s < 4; ++s) {
+        ts_body_id ball = test_dynamic_body(world, (ts_vec3){3.0f * (float)s, 8.3f, 0}); /* 3 m above the top */
+        assert_false(ts_shape_id_is_null(ts_create_sphere_shape(ball, &shape, &(ts_sphere){0.3f})));
+    }
+    /* Warm-up: the balls fall until their contacts with the top boxes are
+     * made (a new contact may grow the contact store: not what this checks). */
+    int steps = 0;
+    while (counters_of(world).contact_count < asleep.contact_count + 4) {
+        assert_ok(ts_world_step(world, DT));
+        assert_true(++steps < 120);
+    }
+    assert_int_equal(counters_of(world).touching_count, asleep.touching_count); /* not touching yet */
+    assert_int_equal(counters_of(world).awake_body_count, 4);                  /* the balls only */
+    long before = c.allocations;
+    int woke = -1, after = 0;
+    for (int n = 0; n < 120 && after < 60; ++n) {
+        assert_ok(ts_world_step(world, DT));
+        int awake_bodies = counters_of(world).awake_body_count;
+        if (woke < 0 && awake_bodies > 4) {
+            woke = n;
+            assert_int_equal(awake_bodies, 24); /* all four stacks in the one step */
+            check_islands(world);
+        }
+        after += woke >= 0;
+    }
+    assert_true(woke >= 0);
+    assert_int_equal(c.allocations, before);
+    check_islands(world);
+    assert_ok(ts_destroy_world(world));
+    assert_int_equal(c.bytes_live, 0);
+}
+
 /* ---- determinism ---- */
 
 /* 250 stacks of 5 (1,250 boxes: above the solver's parallel threshold), all
@@ -684,6 +740,7 @@ int main(void)
         cmocka_unit_test(test_constraint_links),
         cmocka_unit_test(test_random_operations),
         cmocka_unit_test(test_sleep_and_wake_allocate_nothing),
+        cmocka_unit_test(test_touch_wake_allocates_nothing),
         cmocka_unit_test(test_sleep_is_deterministic),
         cmocka_unit_test(test_bad_input),
     };

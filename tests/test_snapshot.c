@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "snapshot_scenes.h"
+#include "api/world.h"      /* ts_world_lookup */
+#include "islands/island.h" /* ts_island_validate */
 #include "solver/solver.h" /* ts_simd_width_is_built */
 
 #define STATE_HASH_CORE_ONLY
@@ -75,6 +77,10 @@ static void expect_exact_resume(const scene_info *s, ts_solver_type solver, int 
     assert_int_equal(cb.island_count, ca.island_count);
     assert_int_equal(cb.step_count, ca.step_count);
     assert_int_equal(cb.simd_width, load_width);
+    if (sleep) { /* the sleeping islands' wake bounds, taken again by the load, hold */
+        const ts_world *wb = ts_world_lookup(b, "test");
+        assert_true(ts_island_validate(&wb->records, &wb->islands));
+    }
     step(b, after);
     uint64_t got = hash_of(b);
     if (got != expected) {

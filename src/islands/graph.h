@@ -35,7 +35,7 @@ typedef struct ts_graph_color {
 typedef struct ts_constraint_graph {
     ts_graph_color colors[TS_GRAPH_COLOR_COUNT + 1]; /* the last is the overflow set */
     uint32_t joint_revision; /* bumped when a joint is added or removed (the joint bundles' layout follows it) */
-    int32_t *degrees;        /* scratch of ts_graph_overflow_bound (graph_bound.h), by body id index */
+    int32_t *degrees;        /* a step's new pairs per body id index, zero between reserves (graph_bound.h) */
     int32_t degree_capacity;
 } ts_constraint_graph;
 

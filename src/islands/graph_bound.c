@@ -1,4 +1,4 @@
-/* The overflow bound of graph_bound.h.
+/* The colouring bounds of graph_bound.h.
  *
  * A contact reaches the overflow set only when no colour is free of both
  * its dynamic bodies. Body x with d(x) constraints (contacts and joints,
@@ -9,71 +9,103 @@
  *     (d(x) - 1) + (d(y) - 1) >= C        (two dynamic bodies)
  *     d(x) - 1 >= C                       (one: the other is static or kinematic)
  *
- * and a contact with no dynamic body takes no colour at all. The bound
- * counts the contacts that may be coloured in the step (the store's without
- * a colour, the new pairs) for which this holds. A pyramid's boxes touch
- * 5 to 10 others, far from C = 24: none is counted, where "every new
- * contact a bundle of its own" reserved 11 KB a contact at width 16. */
+ * and a contact with no dynamic body is counted as reaching it. A pyramid's
+ * boxes touch 5 to 10 others, far from C = 24: none is counted, where
+ * "every new contact a bundle of its own" reserved 11 KB a contact at
+ * width 16.
+ *
+ * What a step can colour: a contact that begins touching (one of the awake
+ * range not touching, or a new pair's), and the touching contacts of a
+ * sleeping island that such a touch wakes (sleep.c colours them then). A
+ * sleeping island's part is taken when it falls asleep and kept in the
+ * island (island.h); while it sleeps its touching contacts only go (one
+ * that begins touching wakes it) and its bodies' counts only grow by new
+ * pairs, which the step's reserve gives to the islands they reach (step.c)
+ * so that the part stays a bound. */
 #include "islands/graph_bound.h"
 
 #include "base/array.h"
 
 #include <string.h>
 
-static int32_t dynamic_or_none(const ts_records *records, int32_t body)
+static int32_t degree(const ts_records *records, const int32_t *extra, int32_t body)
 {
-    return records->bodies[body].type == TS_BODY_DYNAMIC ? body : -1;
+    const ts_body *b = records->bodies + body;
+    return b->contact_count + b->joint_count + (extra != NULL ? extra[body] : 0);
 }
 
-static bool may_overflow(const int32_t *degrees, const ts_records *records, int32_t a, int32_t b)
+static bool may_overflow(const ts_records *records, const int32_t *extra, int32_t a, int32_t b)
 {
-    a = dynamic_or_none(records, a);
-    b = dynamic_or_none(records, b);
-    if (a < 0 && b < 0) {
+    bool dynamic_a = records->bodies[a].type == TS_BODY_DYNAMIC;
+    bool dynamic_b = records->bodies[b].type == TS_BODY_DYNAMIC;
+    if (!dynamic_a && !dynamic_b) {
         return true;
     }
-    if (a < 0 || b < 0) {
-        int32_t x = a < 0 ? b : a;
-        return degrees[x] - 1 >= TS_GRAPH_COLOR_COUNT;
+    if (!dynamic_a || !dynamic_b) {
+        return degree(records, extra, dynamic_a ? a : b) - 1 >= TS_GRAPH_COLOR_COUNT;
     }
-    return (degrees[a] - 1) + (degrees[b] - 1) >= TS_GRAPH_COLOR_COUNT;
+    return (degree(records, extra, a) - 1) + (degree(records, extra, b) - 1) >= TS_GRAPH_COLOR_COUNT;
 }
 
-int32_t ts_graph_overflow_bound(ts_constraint_graph *graph, const ts_records *records, ts_pair_keys pairs)
+static int32_t pair_body(const ts_records *records, uint64_t key, int side)
 {
-    int32_t bodies = records->body_ids.next_index;
-    if (!ts_array_reserve(&records->allocator, (void **)&graph->degrees, &graph->degree_capacity, bodies,
-                          sizeof(int32_t))) {
-        return -1;
+    return records->shapes[side == 0 ? (int32_t)(key >> 32) : (int32_t)(key & 0xffffffffu)].body;
+}
+
+bool ts_graph_bound_reserve(ts_constraint_graph *graph, const ts_allocator *allocator, int32_t bodies)
+{
+    int32_t old = graph->degree_capacity;
+    if (!ts_array_reserve(allocator, (void **)&graph->degrees, &graph->degree_capacity, bodies, sizeof(int32_t))) {
+        return false;
     }
-    int32_t *degrees = graph->degrees;
-    for (int32_t b = 0; b < bodies; ++b) {
-        const ts_body *body = records->bodies + b;
-        degrees[b] = body->alive ? body->contact_count + body->joint_count : 0;
-    }
+    memset(graph->degrees + old, 0, (size_t)(graph->degree_capacity - old) * sizeof(int32_t));
+    return true;
+}
+
+void ts_graph_count_pairs(ts_constraint_graph *graph, const ts_records *records, ts_pair_keys pairs, int32_t sign)
+{
     for (int i = 0; i < pairs.buffers; ++i) {
         for (int32_t k = 0; k < pairs.counts[i]; ++k) {
-            uint64_t key = pairs.keys[i][k];
-            degrees[records->shapes[(int32_t)(key >> 32)].body] += 1;
-            degrees[records->shapes[(int32_t)(key & 0xffffffffu)].body] += 1;
+            graph->degrees[pair_body(records, pairs.keys[i][k], 0)] += sign;
+            graph->degrees[pair_body(records, pairs.keys[i][k], 1)] += sign;
         }
     }
+}
+
+int32_t ts_graph_awake_overflow_bound(const ts_constraint_graph *graph, const ts_records *records, ts_pair_keys pairs)
+{
+    const ts_contact_store *s = &records->contact_store;
     int32_t over = 0;
-    const ts_soa_table *table = &records->contact_store.table;
-    for (int32_t slot = 0; slot < table->count; ++slot) {
-        const ts_contact *c = records->contacts + table->id_of_slot[slot];
-        if (c->color < 0 && may_overflow(degrees, records, c->edges[0].body, c->edges[1].body)) {
-            over += 1;
-        }
+    for (int32_t i = 0; i < s->table.end[TS_CONTACT_RANGE_AWAKE]; ++i) {
+        bool may_begin = (s->flags[i] & TS_CONTACT_TOUCHING) == 0;
+        over += may_begin && may_overflow(records, graph->degrees, s->body_a[i], s->body_b[i]) ? 1 : 0;
     }
     for (int i = 0; i < pairs.buffers; ++i) {
         for (int32_t k = 0; k < pairs.counts[i]; ++k) {
-            uint64_t key = pairs.keys[i][k];
-            over += may_overflow(degrees, records, records->shapes[(int32_t)(key >> 32)].body,
-                                 records->shapes[(int32_t)(key & 0xffffffffu)].body)
-                        ? 1
-                        : 0;
+            int32_t a = pair_body(records, pairs.keys[i][k], 0), b = pair_body(records, pairs.keys[i][k], 1);
+            over += may_overflow(records, graph->degrees, a, b) ? 1 : 0;
         }
     }
     return over;
+}
+
+ts_wake_bound ts_island_wake_bound(const ts_records *records, const ts_island_set *set, int32_t island,
+                                   const int32_t *extra)
+{
+    const ts_contact_store *s = &records->contact_store;
+    ts_wake_bound bound = {0, 0};
+    for (int32_t body = set->islands[island].head_body; body != -1; body = records->bodies[body].island_next) {
+        for (int32_t key = records->bodies[body].contact_head; key != -1;) {
+            const ts_contact *c = records->contacts + (key >> 1);
+            int32_t other = c->edges[(key & 1) ^ 1].body;
+            /* a contact of two of the island's bodies counts once, from side 0 */
+            bool once = (key & 1) == 0 || records->bodies[other].island != island;
+            if (once && (s->flags[s->table.slot_of_id[key >> 1]] & TS_CONTACT_TOUCHING) != 0) {
+                bound.contacts += 1;
+                bound.over += may_overflow(records, extra, body, other) ? 1 : 0;
+            }
+            key = c->edges[key & 1].next_key;
+        }
+    }
+    return bound;
 }

@@ -2,6 +2,7 @@
 #include "islands/island.h"
 
 #include "base/array.h"
+#include "islands/graph_bound.h"
 
 void ts_island_set_destroy(ts_island_set *set, const ts_allocator *allocator)
 {
@@ -56,18 +57,21 @@ static int32_t new_island(ts_island_set *set)
 {
     int32_t id = ts_id_pool_take(&set->ids);
     TS_ASSERT(id < set->capacity);
-    set->islands[id] = (ts_island){-1, -1, 0, 0, -1, 0.0f};
+    set->islands[id] = (ts_island){-1, -1, 0, 0, -1, 0.0f, 0, 0, false};
     add_awake(set, id);
     return id;
 }
 
-/* A released island is empty (ts_wake_all and validation skip it). */
+/* A released island is empty (ts_wake_all and validation skip it); a
+ * sleeping one's wake bounds leave the totals. */
 static void release_island(ts_island_set *set, int32_t island)
 {
     if (set->islands[island].awake_index >= 0) {
         remove_awake(set, island);
     }
-    set->islands[island] = (ts_island){-1, -1, 0, 0, -1, 0.0f};
+    set->sleeping_contacts -= set->islands[island].wake_contacts;
+    set->sleeping_over -= set->islands[island].wake_over;
+    set->islands[island] = (ts_island){-1, -1, 0, 0, -1, 0.0f, 0, 0, false};
     ts_id_pool_release(&set->ids, island);
 }
 
@@ -222,6 +226,18 @@ void ts_island_split(ts_records *records, ts_island_set *set, int32_t island)
 
 /* ---- validation (tests) ---- */
 
+/* An awake island keeps no wake bounds; a sleeping one's are at least what
+ * its wake would colour now. */
+static bool wake_bounds_hold(const ts_records *records, const ts_island_set *set, int32_t island)
+{
+    const ts_island *isl = set->islands + island;
+    if (ts_island_is_awake(set, island)) {
+        return isl->wake_contacts == 0 && isl->wake_over == 0;
+    }
+    ts_wake_bound now = ts_island_wake_bound(records, set, island, NULL);
+    return isl->wake_contacts >= now.contacts && isl->wake_over >= now.over && isl->wake_over <= isl->wake_contacts;
+}
+
 bool ts_island_validate(const ts_records *records, const ts_island_set *set)
 {
     for (int32_t k = 0; k < set->awake_count; ++k) {
@@ -251,7 +267,7 @@ bool ts_island_validate(const ts_records *records, const ts_island_set *set)
             key = c->edges[key & 1].next_key;
         }
     }
-    int32_t counted = 0;
+    int32_t counted = 0, contacts = 0, over = 0;
     for (int32_t island = 0; island < set->ids.next_index; ++island) {
         const ts_island *isl = set->islands + island;
         int32_t n = 0;
@@ -268,10 +284,12 @@ bool ts_island_validate(const ts_records *records, const ts_island_set *set)
             }
             n += 1;
         }
-        if (n != isl->body_count || n == 0) {
+        if (n != isl->body_count || n == 0 || !wake_bounds_hold(records, set, island)) {
             return false;
         }
         counted += n;
+        contacts += isl->wake_contacts;
+        over += isl->wake_over;
     }
-    return counted == listed;
+    return counted == listed && contacts == set->sleeping_contacts && over == set->sleeping_over;
 }

@@ -33,6 +33,12 @@ typedef struct ts_island {
     int32_t constraint_removed; /* linking constraints removed since the island was last whole */
     int32_t awake_index;        /* place in the awake list, -1 while the island sleeps */
     float sleep_time;           /* scratch of the sleep pass: the least sleep time of its bodies */
+    /* While it sleeps: at least as many contacts as its wake colours, and
+     * of those at least as many as can reach the overflow set (taken when
+     * it fell asleep, graph_bound.h); zero while awake. */
+    int32_t wake_contacts;
+    int32_t wake_over;
+    bool refreshing; /* scratch of ts_sleep_refresh_bounds (sleep.h) */
 } ts_island;
 
 typedef struct ts_island_set {
@@ -42,8 +48,13 @@ typedef struct ts_island_set {
     int32_t *awake; /* ids of the awake islands, dense, in a deterministic order */
     int32_t awake_count;
     int32_t awake_capacity;
-    int32_t *stack; /* scratch of the split walk */
+    int32_t *stack; /* scratch of the split walk and of ts_sleep_refresh_bounds */
     int32_t stack_capacity;
+    /* The sleeping islands' wake_contacts and wake_over summed: what a
+     * step's touches may colour by waking them (the step's reserve makes
+     * room for it all, so that no wake allocates). */
+    int32_t sleeping_contacts;
+    int32_t sleeping_over;
 } ts_island_set;
 
 void ts_island_set_destroy(ts_island_set *set, const ts_allocator *allocator);
@@ -83,7 +94,8 @@ static inline bool ts_island_is_awake(const ts_island_set *set, int32_t island)
  * bodies and contacts). */
 void ts_island_set_awake(ts_island_set *set, int32_t island, bool awake);
 
-/* The islands agree with the bodies' labels and lists (for tests). */
+/* The islands agree with the bodies' labels and lists, and the sleeping
+ * ones' wake bounds with their contacts (for tests). */
 bool ts_island_validate(const ts_records *records, const ts_island_set *set);
 
 #endif

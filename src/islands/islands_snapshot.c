@@ -3,6 +3,7 @@
 
 #include "base/alloc.h"
 #include "base/array.h"
+#include "islands/graph_bound.h"
 
 #include <string.h>
 
@@ -112,7 +113,7 @@ ts_load_status ts_islands_load(ts_reader *r, ts_records *records, ts_island_set 
     }
     for (int32_t i = 0; i < set->ids.next_index && !r->failed; ++i) {
         ts_island *island = set->islands + i;
-        *island = (ts_island){-1, -1, 0, 0, -1, 0.0f};
+        *island = (ts_island){-1, -1, 0, 0, -1, 0.0f, 0, 0, false};
         if (marks[i]) {
             continue;
         }
@@ -156,6 +157,19 @@ ts_load_status ts_islands_load(ts_reader *r, ts_records *records, ts_island_set 
     ts_free(a, marks, (size_t)set->ids.next_index + 1);
     if (r->failed || !check_islands(r, records, set)) {
         return TS_LOAD_INVALID;
+    }
+    /* Not saved: the sleeping islands' wake bounds, taken from the loaded
+     * contacts as ts_island_sleep takes them. */
+    set->sleeping_contacts = 0;
+    set->sleeping_over = 0;
+    for (int32_t i = 0; i < set->ids.next_index; ++i) {
+        if (set->islands[i].body_count > 0 && !ts_island_is_awake(set, i)) {
+            ts_wake_bound bound = ts_island_wake_bound(records, set, i, NULL);
+            set->islands[i].wake_contacts = bound.contacts;
+            set->islands[i].wake_over = bound.over;
+            set->sleeping_contacts += bound.contacts;
+            set->sleeping_over += bound.over;
+        }
     }
     return TS_LOAD_OK;
 }

@@ -4,6 +4,7 @@
 #include "base/error.h"
 #include "base/math3.h"
 #include "islands/contact_graph.h"
+#include "islands/graph_bound.h"
 
 #include <float.h>
 
@@ -75,6 +76,16 @@ static int32_t next_key(const ts_records *records, int32_t key)
 
 /* ---- sleep ---- */
 
+/* An island's wake bounds, and the sleeping islands' totals with them. */
+static void set_wake_bound(ts_island_set *set, int32_t island, int32_t contacts, int32_t over)
+{
+    ts_island *isl = set->islands + island;
+    set->sleeping_contacts += contacts - isl->wake_contacts;
+    set->sleeping_over += over - isl->wake_over;
+    isl->wake_contacts = contacts;
+    isl->wake_over = over;
+}
+
 void ts_island_sleep(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, int32_t island)
 {
     ts_body_store *s = &records->store;
@@ -104,6 +115,9 @@ void ts_island_sleep(ts_records *records, ts_island_set *set, ts_constraint_grap
             }
         }
     }
+    /* What its wake will colour, counted once now (graph_bound.h). */
+    ts_wake_bound bound = ts_island_wake_bound(records, set, island, NULL);
+    set_wake_bound(set, island, bound.contacts, bound.over);
 }
 
 /* ---- wake ---- */
@@ -117,6 +131,7 @@ ts_result ts_island_wake(ts_records *records, ts_island_set *set, ts_constraint_
         return TS_OK;
     }
     ts_island_set_awake(set, island, true);
+    set_wake_bound(set, island, 0, 0);
     for (int32_t body = set->islands[island].head_body; body != -1; body = records->bodies[body].island_next) {
         int32_t i = ts_body_store_move(s, s->table.slot_of_id[body], TS_RANGE_AWAKE);
         s->sleep_time[i] = 0.0f;
@@ -187,6 +202,37 @@ ts_result ts_unlink_constraint(ts_records *records, ts_island_set *set, ts_const
     TS_TRY(ts_wake_pair(records, set, graph, body_a, body_b, function));
     ts_island_mark_removed(records, set, body_a, body_b);
     return TS_OK;
+}
+
+/* ---- the wake bounds under new pairs ---- */
+
+/* A new pair's contact adds to its bodies' constraint counts, so the
+ * overflow part of a sleeping island it reaches is taken again with the
+ * counts now (graph->degrees holds the pairs); each island once (marked,
+ * listed on the set's stack). */
+void ts_sleep_refresh_bounds(const ts_records *records, ts_island_set *set, const ts_constraint_graph *graph,
+                             ts_pair_keys pairs)
+{
+    int32_t listed = 0;
+    for (int i = 0; i < pairs.buffers; ++i) {
+        for (int32_t k = 0; k < pairs.counts[i]; ++k) {
+            uint64_t key = pairs.keys[i][k];
+            int32_t shapes[2] = {(int32_t)(key >> 32), (int32_t)(key & 0xffffffffu)};
+            for (int side = 0; side < 2; ++side) {
+                int32_t island = records->bodies[records->shapes[shapes[side]].body].island;
+                if (island < 0 || ts_island_is_awake(set, island) || set->islands[island].refreshing) {
+                    continue;
+                }
+                ts_wake_bound bound = ts_island_wake_bound(records, set, island, graph->degrees);
+                set_wake_bound(set, island, bound.contacts, bound.over);
+                set->islands[island].refreshing = true;
+                set->stack[listed++] = island;
+            }
+        }
+    }
+    for (int32_t k = 0; k < listed; ++k) {
+        set->islands[set->stack[k]].refreshing = false;
+    }
 }
 
 /* ---- the sleep pass ---- */

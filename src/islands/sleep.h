@@ -19,11 +19,15 @@
  * Waking puts the bodies back at the end of the awake range, the contacts
  * back in the awake range and the touching ones back in colours, walking the
  * island's body list and each body's contact list: a fixed order, so results
- * do not depend on threads or SIMD width. */
+ * do not depend on threads or SIMD width. A touch wakes islands in the
+ * middle of a step, where nothing may allocate: a sleeping island keeps
+ * how many contacts its wake colours (graph_bound.h), and the set their
+ * sum, so that every step's reserve makes that room without a walk. */
 #ifndef TS_SLEEP_H
 #define TS_SLEEP_H
 
 #include "islands/graph.h"
+#include "islands/graph_bound.h"
 #include "islands/island.h"
 #include "soa/records.h"
 
@@ -68,6 +72,14 @@ void ts_island_sleep(ts_records *records, ts_island_set *set, ts_constraint_grap
 /* Static bodies and bodies of sleeping islands: a contact between two of
  * them sleeps. */
 bool ts_body_rests(const ts_records *records, const ts_island_set *set, int32_t body);
+
+/* Before a step changes anything, with the step's new pairs counted in
+ * graph->degrees (graph_bound.h): the wake bounds of the sleeping islands
+ * the pairs reach, taken again (their bodies' constraint counts grow by
+ * the pairs' contacts; ts_island_sleep took them, ts_island_wake drops
+ * them). */
+void ts_sleep_refresh_bounds(const ts_records *records, ts_island_set *set, const ts_constraint_graph *graph,
+                             ts_pair_keys pairs);
 
 /* Wakes every island (sleeping switched off). */
 ts_result ts_wake_all(ts_records *records, ts_island_set *set, ts_constraint_graph *graph, const char *function);

@@ -112,28 +112,38 @@ bool ts_solver_reserve_scratch_w16(ts_solver_scratch *scratch, const ts_allocato
 bool ts_solver_reserve_scratch_w16x(ts_solver_scratch *scratch, const ts_allocator *allocator,
                                    const ts_constraint_graph *graph, int32_t awake);
 
+/* What a step may colour (step.c, islands/graph_bound.h): `awake` contacts
+ * of the awake range or new that may begin touching, and `asleep` touching
+ * contacts of sleeping islands that such a touch wakes, of which at most
+ * `asleep_over` can reach the overflow set. */
+typedef struct ts_step_adds {
+    int32_t awake;
+    int32_t asleep;
+    int32_t asleep_over;
+} ts_step_adds;
+
 /* Before a step changes anything (step.c): room for all the scratch its
  * solve may need, whatever the step's touches wake and colour (at most
- * `adds` more contacts in colours), so that ts_solve allocates nothing
- * after it (solver_reserve.c, one build per width). An add takes a lane
- * of a bundle, or a bundle of its own in the overflow set: when the room
- * held does not take every add as a bundle, overflow_bound(context) says
- * how many adds may reach the overflow set (-1: out of memory; see
- * islands/graph_bound.h). False when out of memory; nothing but
+ * adds.awake + adds.asleep more contacts in colours), so that ts_solve
+ * allocates nothing after it (solver_reserve.c, one build per width). An
+ * add takes a lane of a bundle, or a bundle of its own in the overflow
+ * set: when the room held does not take every awake add as a bundle,
+ * overflow_bound(context) says how many awake adds may reach the overflow
+ * set (see islands/graph_bound.h). False when out of memory; nothing but
  * capacities changed. */
 typedef int32_t ts_overflow_bound_fn(void *context);
 bool ts_solver_reserve_step(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
-                            int32_t adds, ts_overflow_bound_fn *overflow_bound, void *context);
+                            ts_step_adds adds, ts_overflow_bound_fn *overflow_bound, void *context);
 bool ts_solver_reserve_step_w1(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
-                               int32_t adds, ts_overflow_bound_fn *overflow_bound, void *context);
+                               ts_step_adds adds, ts_overflow_bound_fn *overflow_bound, void *context);
 bool ts_solver_reserve_step_w4(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
-                               int32_t adds, ts_overflow_bound_fn *overflow_bound, void *context);
+                               ts_step_adds adds, ts_overflow_bound_fn *overflow_bound, void *context);
 bool ts_solver_reserve_step_w8(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
-                               int32_t adds, ts_overflow_bound_fn *overflow_bound, void *context);
+                               ts_step_adds adds, ts_overflow_bound_fn *overflow_bound, void *context);
 bool ts_solver_reserve_step_w16(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
-                                int32_t adds, ts_overflow_bound_fn *overflow_bound, void *context);
+                                ts_step_adds adds, ts_overflow_bound_fn *overflow_bound, void *context);
 bool ts_solver_reserve_step_w16x(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
-                                 int32_t adds, ts_overflow_bound_fn *overflow_bound, void *context);
+                                 ts_step_adds adds, ts_overflow_bound_fn *overflow_bound, void *context);
 
 /* Integrates and solves the awake bodies over in->dt (checked by the
  * caller), writes back their poses and velocities, and runs in->finish on

@@ -159,7 +159,7 @@ ts_result ts_solve(ts_solver *solver, const ts_solve_input *in, int32_t *held)
 }
 
 bool ts_solver_reserve_step(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
-                            int32_t adds, ts_overflow_bound_fn *overflow_bound, void *context)
+                            ts_step_adds adds, ts_overflow_bound_fn *overflow_bound, void *context)
 {
     switch (solver->simd_width) {
 #ifdef TS_BUILT_W4

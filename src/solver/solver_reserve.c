@@ -7,15 +7,23 @@
  *
  * The bounds, from what is known before the narrowphase:
  *   bodies     every body of the store may be awake by the solve;
- *   contacts   at most `adds` contacts take a colour in the step (those not
- *              in one yet). An add that reaches the overflow set makes a
- *              bundle of its own; the others fill lanes: with `over` adds
- *              in the overflow set, the colours' bundles grow by at most
- *              ceil((adds - over) / W) + one per colour (a colour's last
- *              bundle may be part full). `over` is taken as `adds` while
- *              the room held allows it (no allocation), else asked of
- *              overflow_bound (islands/graph_bound.h): at width 16 a bundle
- *              per add cost large_pyramid's first step 140 MB;
+ *   contacts   at most adds.awake contacts of the awake range or new
+ *              begin touching and take a colour, and at most adds.asleep
+ *              touching contacts of sleeping islands take one when such a
+ *              touch wakes them (islands/graph_bound.h: each island keeps
+ *              its count from when it fell asleep, so no step walks the
+ *              sleeping ones). An add that reaches the overflow set makes
+ *              a bundle of its own; the others fill lanes: with `over`
+ *              adds in the overflow set, the colours' bundles grow by at
+ *              most ceil((adds - over) / W) + one per colour (a colour's
+ *              last bundle may be part full). The sleeping part's `over`
+ *              is adds.asleep_over; the awake part's is taken as all of
+ *              adds.awake while the room held allows it (no allocation),
+ *              else asked of overflow_bound (a bundle per add cost
+ *              large_pyramid's first step 140 MB at width 16). Counting a
+ *              bundle per awake add, or more adds in the overflow set
+ *              than there can be, only over-reserves: the growth above
+ *              rises with `over`;
  *   joints     every joint laid out as if awake (a sleeping island's
  *              joints wake with it; the layout's counts only grow). */
 #include "solver/solver.h"
@@ -84,28 +92,34 @@ static int32_t bundle_room(const ts_solver *solver)
     return room;
 }
 
+/* The colours' bundles `adds` new contacts can add when at most `over` of
+ * them reach the overflow set (the file's comment). */
+static int32_t bundle_growth(int32_t adds, int32_t over)
+{
+    over = over < adds ? over : adds;
+    return adds > 0 ? over + (adds - over + TS_W - 1) / TS_W + TS_OVERFLOW_COLOR : 0;
+}
+
 bool TS_WIDE(ts_solver_reserve_step)(ts_solver *solver, const ts_records *records, const ts_constraint_graph *graph,
-                                     int32_t adds, ts_overflow_bound_fn *overflow_bound, void *context)
+                                     ts_step_adds adds, ts_overflow_bound_fn *overflow_bound, void *context)
 {
     const ts_allocator *allocator = &records->allocator;
     ts_solver_scratch *s = &solver->scratch;
     int32_t bodies = records->store.table.count + 1; /* and the dummy */
-    int32_t contacts = adds, bundles = 0;
+    int32_t contacts = adds.awake + adds.asleep, bundles = 0;
     for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
         contacts += graph->colors[color].count;
         bundles += (graph->colors[color].count + TS_W - 1) / TS_W;
     }
     contacts += graph->colors[TS_OVERFLOW_COLOR].count;
     bundles += graph->colors[TS_OVERFLOW_COLOR].count; /* one lane each */
-    if (bundles + adds <= bundle_room(solver)) {
-        bundles += adds; /* every add a bundle of its own: no allocation */
+    int32_t asleep = bundle_growth(adds.asleep, adds.asleep_over);
+    if (bundles + adds.awake + asleep <= bundle_room(solver)) {
+        bundles += adds.awake + asleep; /* every awake add a bundle of its own: no allocation */
     } else {
         int32_t over = overflow_bound(context);
-        if (over < 0) {
-            return false;
-        }
-        over = over < adds ? over : adds;
-        bundles += over + (adds - over + TS_W - 1) / TS_W + TS_OVERFLOW_COLOR;
+        over = over < adds.awake ? over : adds.awake;
+        bundles += bundle_growth(adds.awake + adds.asleep, over + adds.asleep_over);
     }
     int32_t joint_bundles = 0;
     if (!ts_array_reserve(allocator, (void **)&s->states, &s->state_capacity, bodies, sizeof(ts_body_state)) ||

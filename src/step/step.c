@@ -100,49 +100,78 @@ static void mark_fell_asleep(ts_world *world)
     }
 }
 
-/* How many of the step's new contacts can reach the overflow set
- * (islands/graph_bound.h), from the pairs the broadphase found. */
-static int32_t overflow_bound(void *context)
+/* The new pairs the broadphase found, as graph_bound.h reads them (the
+ * arrays are the caller's). */
+static ts_pair_keys found_pairs(const ts_world *world, const uint64_t *keys[TS_MAX_THREADS],
+                                int32_t counts[TS_MAX_THREADS])
 {
-    ts_world *world = context;
     const ts_broadphase *bp = &world->collision.broadphase;
-    const uint64_t *keys[TS_MAX_THREADS];
-    int32_t counts[TS_MAX_THREADS];
     int buffers = world->parallel.worker_count;
     for (int w = 0; w < buffers; ++w) {
         const ts_pair_buffer *buffer = bp->worker_pairs + w;
         keys[w] = buffer->keys;
         counts[w] = buffer->count < buffer->capacity ? buffer->count : buffer->capacity; /* all kept (find_pairs) */
     }
-    return ts_graph_overflow_bound(&world->graph, &world->records, (ts_pair_keys){keys, counts, buffers});
+    return (ts_pair_keys){keys, counts, buffers};
+}
+
+typedef struct bound_context {
+    ts_world *world;
+    ts_pair_keys pairs;
+} bound_context;
+
+/* How many of the contacts that may begin touching in the step can reach
+ * the overflow set (islands/graph_bound.h; the pairs are counted in the
+ * graph's degrees while the solver's reserve asks). */
+static int32_t overflow_bound(void *context)
+{
+    const bound_context *c = context;
+    return ts_graph_awake_overflow_bound(&c->world->graph, &c->world->records, c->pairs);
 }
 
 /* Room for everything the rest of the step may need, made after the pair
  * query and before anything changes: an allocation failure of a step then
  * leaves the world as it was (the sweep of moved shapes before the query
  * only grows fat bounds, which a second run of it keeps). The bounds hold
- * whatever the touches wake: every body may be awake, every contact not in
- * a colour yet may take one, every shape may leave its fat bounds. */
+ * whatever the touches wake: every body may be awake, every contact of the
+ * awake range not in a colour and every new pair may take one, and so may
+ * every touching contact of the sleeping islands (their count is kept by
+ * the islands, islands/sleep.h: no walk over the sleeping ones), every
+ * shape may leave its fat bounds. */
 static bool reserve_step(ts_world *world)
 {
     ts_records *records = &world->records;
     ts_collision *collision = &world->collision;
-    int32_t contacts = records->contact_store.table.count + ts_broadphase_found_count(collision, &world->parallel);
     int32_t colored = 0;
     for (int c = 0; c <= TS_OVERFLOW_COLOR; ++c) {
         colored += world->graph.colors[c].count;
     }
-    int32_t adds = contacts - colored;
     int32_t bodies = records->store.table.count;
     if (world->moves.on && !ts_array_reserve(&records->allocator, (void **)&world->moves.events,
                                              &world->moves.capacity, bodies, sizeof(ts_body_move_event))) {
         return false;
     }
-    return ts_graph_reserve(&world->graph, &records->allocator, records->body_ids.next_index, adds) &&
-           ts_contact_recycle_reserve(&records->allocator, collision, bodies) &&
-           ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator, bodies,
-                                       records->shape_ids.next_index) &&
-           ts_solver_reserve_step(&world->solver, records, &world->graph, adds, overflow_bound, world);
+    if (!ts_graph_bound_reserve(&world->graph, &records->allocator, records->body_ids.next_index)) {
+        return false;
+    }
+    const uint64_t *keys[TS_MAX_THREADS];
+    int32_t counts[TS_MAX_THREADS];
+    bound_context bound = {world, found_pairs(world, keys, counts)};
+    /* The pairs' contacts add to their bodies' constraint counts: the
+     * sleeping islands they reach take their bounds again. */
+    ts_graph_count_pairs(&world->graph, records, bound.pairs, 1);
+    ts_sleep_refresh_bounds(records, &world->islands, &world->graph, bound.pairs);
+    ts_step_adds adds = {records->contact_store.table.end[TS_CONTACT_RANGE_AWAKE] - colored +
+                             ts_broadphase_found_count(collision, &world->parallel),
+                         world->islands.sleeping_contacts, world->islands.sleeping_over};
+    bool made =
+        ts_graph_reserve(&world->graph, &records->allocator, records->body_ids.next_index, adds.awake + adds.asleep) &&
+        ts_contact_recycle_reserve(&records->allocator, collision, bodies) &&
+        ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator, bodies,
+                                    records->shape_ids.next_index) &&
+        ts_solver_reserve_step(&world->solver, records, &world->graph, adds, overflow_bound, &bound);
+    ts_graph_count_pairs(&world->graph, records, bound.pairs, -1);
+    return made;
 }
 
 static ts_result step_body(void *context)
