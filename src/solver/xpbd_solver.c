@@ -291,7 +291,7 @@ static void run_joint_bundle(const xpbd_run *r, int32_t k, pass kind)
     }
 }
 
-/* Joint bundles [begin, end) of one colour (or prepare / store over any),
+/* Joint bundles [begin, end) of one colour, in a block of its stage,
  * runs of ball bundles a call each. */
 static void run_joint_bundles(const xpbd_run *r, int32_t begin, int32_t end, pass kind)
 {
@@ -387,17 +387,15 @@ static void run_stage(xpbd_run *r, pass kind, int32_t first, int32_t count, int3
 
 static void run_bodies(xpbd_run *r, pass kind) { run_stage(r, kind, 0, r->awake, 0, 0, TS_BODY_BLOCK); }
 
-/* Every contact and joint bundle, overflow included (prepare, store: each
- * bundle writes only its own data). */
-static void run_all_bundles(xpbd_run *r, pass kind)
-{
-    run_stage(r, kind, 0, r->scratch->color_begin[TS_OVERFLOW_COLOR + 1], 0, r->joint_begin[TS_OVERFLOW_COLOR + 1],
-              TS_BUNDLE_BLOCK);
-}
-
 /* Colours in order, a stage each (a pass over joints alone skips the
  * contacts); then the overflow bundles on worker 0, in order (they may
- * share bodies). */
+ * share bodies). Prepare and the impulse store go by colour too, though
+ * their bundles are independent, as in the soft step (solver.c's
+ * run_colors): a stage's blocks go to the same workers in every pass, so a
+ * bundle and its bodies' states stay in one core's cache from prepare to
+ * store; one stage over all bundles split them otherwise, and on two cores
+ * that pass a cache line slowly the store's scattered writes into the
+ * contact store cost several times more on two workers than on one. */
 static void run_colors(xpbd_run *r, pass kind)
 {
     const int32_t *begin = r->scratch->color_begin;
@@ -408,8 +406,14 @@ static void run_colors(xpbd_run *r, pass kind)
         run_stage(r, kind, begin[color], contacts, joint_begin[color], joint_begin[color + 1] - joint_begin[color],
                   TS_BUNDLE_BLOCK);
     }
-    for (int32_t k = begin[TS_OVERFLOW_COLOR]; !joints_only && k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-        run_bundle(r, k, kind);
+    if (kind == PASS_PREPARE) {
+        if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1]) {
+            prepare_bundles(r, begin[TS_OVERFLOW_COLOR], begin[TS_OVERFLOW_COLOR + 1], 0);
+        }
+    } else {
+        for (int32_t k = begin[TS_OVERFLOW_COLOR]; !joints_only && k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+            run_bundle(r, k, kind);
+        }
     }
     for (int32_t k = joint_begin[TS_OVERFLOW_COLOR]; k < joint_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
         run_joint_bundle(r, k, kind);
@@ -428,7 +432,7 @@ static void run_xpbd(xpbd_run *r)
     ts_step_profile *p = r->profile;
     double mark = ts_now_ms();
     run_bodies(r, PASS_STATES_BEGIN);
-    run_all_bundles(r, PASS_PREPARE);
+    run_colors(r, PASS_PREPARE);
     bool deep = false, bouncy = false;
     for (int w = 0; w < r->parallel->worker_count; ++w) {
         deep = deep || r->deep[w];
@@ -464,7 +468,7 @@ static void run_xpbd(xpbd_run *r)
         }
         lap(&mark, &p->relax);
     }
-    run_all_bundles(r, PASS_STORE);
+    run_colors(r, PASS_STORE);
     lap(&mark, &p->store_impulses);
     run_bodies(r, PASS_FINISH);
     lap(&mark, &p->finalize);
