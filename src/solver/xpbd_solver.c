@@ -60,9 +60,10 @@
  *   world's restitution_threshold.
  *
  * Runs on worker 0 inside the step's parallel region: every pass over
- * bodies and every colour of a pass over bundles is one stage of the step's
- * workers (base/parallel.h), colours in order; the overflow bundles run on worker
- * 0 after the colours. */
+ * bodies and every colour of a pass over bundles (prepare and store too) is
+ * one stage of the step's workers (base/parallel.h), colours in order, a
+ * run of small colours one stage on one worker; the overflow bundles run on
+ * worker 0 after the colours. */
 #include "solver/xpbd_solver.h"
 
 #include "base/array.h"
@@ -291,7 +292,7 @@ static void run_joint_bundle(const xpbd_run *r, int32_t k, pass kind)
     }
 }
 
-/* Joint bundles [begin, end) of one colour (or prepare / store over any),
+/* Joint bundles [begin, end) of one colour, in a block of its stage,
  * runs of ball bundles a call each. */
 static void run_joint_bundles(const xpbd_run *r, int32_t begin, int32_t end, pass kind)
 {
@@ -387,29 +388,87 @@ static void run_stage(xpbd_run *r, pass kind, int32_t first, int32_t count, int3
 
 static void run_bodies(xpbd_run *r, pass kind) { run_stage(r, kind, 0, r->awake, 0, 0, TS_BODY_BLOCK); }
 
-/* Every contact and joint bundle, overflow included (prepare, store: each
- * bundle writes only its own data). */
-static void run_all_bundles(xpbd_run *r, pass kind)
+/* A colour this small is one or two blocks: splitting it gains less than
+ * the stage's synchronisation costs (~4 us a stage on two cores: the soft
+ * step's measure, solver.c). */
+#define TS_SMALL_COLOR_ITEMS (2 * TS_BUNDLE_BLOCK)
+
+/* The contact and joint bundles of a colour that a pass runs over (a pass
+ * over joints alone skips the contacts). */
+static void color_items(const xpbd_run *r, pass kind, int color, int32_t *contacts, int32_t *joints)
 {
-    run_stage(r, kind, 0, r->scratch->color_begin[TS_OVERFLOW_COLOR + 1], 0, r->joint_begin[TS_OVERFLOW_COLOR + 1],
-              TS_BUNDLE_BLOCK);
+    const int32_t *begin = r->scratch->color_begin;
+    *contacts = kind == PASS_JOINT_POSITIONS ? 0 : begin[color + 1] - begin[color];
+    *joints = r->joint_begin[color + 1] - r->joint_begin[color];
 }
 
-/* Colours in order, a stage each (a pass over joints alone skips the
- * contacts); then the overflow bundles on worker 0, in order (they may
- * share bodies). */
+typedef struct color_run {
+    xpbd_run *r;
+    pass kind;
+    int first, end; /* colours [first, end) */
+} color_run;
+
+/* Colours [first, end) one after the other on one worker: the order is the
+ * colours' order, as when each is a stage, so the result is the same. */
+static void run_color_run(void *context, int32_t block, int worker)
+{
+    (void)block;
+    const color_run *run = context;
+    xpbd_run *r = run->r;
+    for (int color = run->first; color < run->end; ++color) {
+        int32_t contacts, joints;
+        color_items(r, run->kind, color, &contacts, &joints);
+        if (contacts + joints > 0) {
+            int32_t first = r->scratch->color_begin[color], joint_first = r->joint_begin[color];
+            xpbd_stage stage = {r, run->kind, first, contacts, joint_first, joints, contacts + joints};
+            run_block(&stage, 0, worker);
+        }
+    }
+}
+
+/* Colours in order, each a stage over its contact and joint bundles, but a
+ * run of small colours is one stage of one block (a pile's last colours
+ * hold a few bundles each), as in the soft step (solver.c's run_colors);
+ * then the overflow bundles on worker 0, in order (they may share bodies).
+ * Prepare and the impulse store go by colour too, though their bundles are
+ * independent: a stage's blocks go to the same workers in every pass, so a
+ * bundle and its bodies' states stay in one core's cache from prepare to
+ * store; one stage over all bundles split them otherwise, and on two cores
+ * that pass a cache line slowly the store's scattered writes into the
+ * contact store cost several times more on two workers than on one. */
 static void run_colors(xpbd_run *r, pass kind)
 {
     const int32_t *begin = r->scratch->color_begin;
     const int32_t *joint_begin = r->joint_begin;
     bool joints_only = kind == PASS_JOINT_POSITIONS;
-    for (int color = 0; color < TS_GRAPH_COLOR_COUNT; ++color) {
-        int32_t contacts = joints_only ? 0 : begin[color + 1] - begin[color];
-        run_stage(r, kind, begin[color], contacts, joint_begin[color], joint_begin[color + 1] - joint_begin[color],
-                  TS_BUNDLE_BLOCK);
+    for (int color = 0; color < TS_GRAPH_COLOR_COUNT;) {
+        int end = color, filled = 0; /* small colours from here; how many hold bundles */
+        int32_t contacts, joints;
+        for (; end < TS_GRAPH_COLOR_COUNT; ++end) {
+            color_items(r, kind, end, &contacts, &joints);
+            if (contacts + joints > TS_SMALL_COLOR_ITEMS) {
+                break;
+            }
+            filled += contacts + joints > 0;
+        }
+        if (filled >= 2) {
+            color_run run = {r, kind, color, end};
+            ts_parallel_for(r->parallel, run_color_run, &run, 1);
+            color = end;
+            continue;
+        }
+        color_items(r, kind, color, &contacts, &joints);
+        run_stage(r, kind, begin[color], contacts, joint_begin[color], joints, TS_BUNDLE_BLOCK);
+        color += 1;
     }
-    for (int32_t k = begin[TS_OVERFLOW_COLOR]; !joints_only && k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
-        run_bundle(r, k, kind);
+    if (kind == PASS_PREPARE) {
+        if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1]) {
+            prepare_bundles(r, begin[TS_OVERFLOW_COLOR], begin[TS_OVERFLOW_COLOR + 1], 0);
+        }
+    } else {
+        for (int32_t k = begin[TS_OVERFLOW_COLOR]; !joints_only && k < begin[TS_OVERFLOW_COLOR + 1]; ++k) {
+            run_bundle(r, k, kind);
+        }
     }
     for (int32_t k = joint_begin[TS_OVERFLOW_COLOR]; k < joint_begin[TS_OVERFLOW_COLOR + 1]; ++k) {
         run_joint_bundle(r, k, kind);
@@ -428,7 +487,7 @@ static void run_xpbd(xpbd_run *r)
     ts_step_profile *p = r->profile;
     double mark = ts_now_ms();
     run_bodies(r, PASS_STATES_BEGIN);
-    run_all_bundles(r, PASS_PREPARE);
+    run_colors(r, PASS_PREPARE);
     bool deep = false, bouncy = false;
     for (int w = 0; w < r->parallel->worker_count; ++w) {
         deep = deep || r->deep[w];
@@ -464,7 +523,7 @@ static void run_xpbd(xpbd_run *r)
         }
         lap(&mark, &p->relax);
     }
-    run_all_bundles(r, PASS_STORE);
+    run_colors(r, PASS_STORE);
     lap(&mark, &p->store_impulses);
     run_bodies(r, PASS_FINISH);
     lap(&mark, &p->finalize);
