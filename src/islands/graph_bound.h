@@ -4,6 +4,7 @@
 #ifndef TS_GRAPH_BOUND_H
 #define TS_GRAPH_BOUND_H
 
+#include "base/parallel.h"
 #include "islands/graph.h"
 #include "soa/records.h"
 
@@ -17,7 +18,10 @@ typedef struct ts_pair_keys {
 
 /* The most contacts that can reach the overflow set while the step colours
  * the store's contacts without a colour and the new pairs; -1 when the
- * allocator failed (only the graph's scratch capacity changed). */
-int32_t ts_graph_overflow_bound(ts_constraint_graph *graph, const ts_records *records, ts_pair_keys pairs);
+ * allocator failed (only the graph's scratch capacity changed). Runs its
+ * passes on the step's workers (worker 0 only; parallel may be a single
+ * worker's). */
+int32_t ts_graph_overflow_bound(ts_constraint_graph *graph, const ts_records *records, ts_pair_keys pairs,
+                                ts_parallel *parallel);
 
 #endif
