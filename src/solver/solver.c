@@ -420,14 +420,6 @@ static void add_colors(solve_context *c, pass kind)
     }
 }
 
-/* The most stages a step lists: two lists (prepare's, the substeps' with
- * restitution, store and finish) of at most a stage per colour and the
- * overflow per pass over bundles, and the body passes. */
-static int32_t stage_list_capacity(int substeps)
-{
-    return 8 + (substeps + 1) * (2 + 3 * (TS_GRAPH_COLOR_COUNT + 1));
-}
-
 /* Charges the time since the last mark to a stage. */
 static void lap(double *mark, double *stage)
 {
@@ -541,10 +533,11 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
     float dt = in->dt;
     int32_t awake = records->store.table.end[TS_RANGE_AWAKE];
     bool reports = solver->report.impulses || solver->report.hits;
-    int32_t list_capacity = stage_list_capacity(solver->substeps);
+    int32_t list_capacity = ts_solver_stage_list_capacity(solver->substeps);
+    static_assert(sizeof(solve_stage) <= TS_SOLVE_STAGE_BYTES, "solver.h's room for a stage record");
     if (!TS_WIDE(ts_solver_reserve_scratch)(&solver->scratch, &records->allocator, in->graph, awake) ||
         !ts_array_reserve(&records->allocator, &solver->scratch.stage_list, &solver->scratch.stage_list_bytes,
-                          list_capacity * (int32_t)(sizeof(ts_stage_def) + sizeof(solve_stage)), 1) ||
+                          ts_solver_stage_list_bytes(solver->substeps), 1) ||
         (reports && !reserve_report(solver, records)) ||
         !TS_WIDE(ts_joint_solver_begin)(&solver->joint_scratch, records, in->graph)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (solver scratch)");
@@ -588,7 +581,7 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
         .reports = reports,
         .report_impulses = solver->report.impulses,
         .defs = scratch->stage_list,
-        .stages = (solve_stage *)((ts_stage_def *)scratch->stage_list + list_capacity),
+        .stages = (solve_stage *)((ts_stage_def *)scratch->stage_list + list_capacity), /* 8-byte aligned */
         .list_capacity = list_capacity,
     };
     solver->joint_scratch.ball_impulses_pending = true; /* the ball bundles' impulses are the newest from here on */

@@ -42,6 +42,20 @@ typedef struct ts_solver_scratch {
 
 void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allocator);
 
+/* The soft step's stage lists (solver.c): at most this many stages a step
+ * (two lists of at most a stage per colour and the overflow per pass over
+ * bundles, and the body passes), each a ts_stage_def and solver.c's stage
+ * record of at most TS_SOLVE_STAGE_BYTES. */
+#define TS_SOLVE_STAGE_BYTES 96
+static inline int32_t ts_solver_stage_list_capacity(int substeps)
+{
+    return 8 + (substeps + 1) * (2 + 3 * (TS_COLOR_COUNT + 1));
+}
+static inline int32_t ts_solver_stage_list_bytes(int substeps)
+{
+    return ts_solver_stage_list_capacity(substeps) * (int32_t)(sizeof(ts_stage_def) + TS_SOLVE_STAGE_BYTES);
+}
+
 /* The widest SIMD width this CPU runs (16, 8, 4 or 1), and whether a width
  * was built. */
 int ts_detect_simd_width(void);
