@@ -144,7 +144,8 @@ typedef struct late_task {
 } late_task;
 
 static late_task late_tasks[8];
-static int late_count, late_seed;
+static int late_count;
+static uint32_t late_seed;
 
 static void *late_thread(void *context)
 {
@@ -161,9 +162,9 @@ static void *enqueue_late(ts_task_fn *task, int32_t item_count, int32_t min_rang
     (void)item_count;
     (void)min_range;
     (void)user_context;
-    late_seed = late_seed * 1103515245 + 12345;
+    late_seed = late_seed * 1103515245u + 12345u;
     late_task *t = late_tasks + late_count++;
-    *t = (late_task){task, task_context, (late_seed >> 8 & 0x7fff) % 600, 0};
+    *t = (late_task){task, task_context, (int)((late_seed >> 8 & 0x7fff) % 600), 0};
     if (pthread_create(&t->thread, NULL, late_thread, t) != 0) {
         return NULL; /* parallel.c: a NULL handle is not waited for; worker 0 does its blocks */
     }

@@ -72,13 +72,42 @@ void ts_graph_count_pairs(ts_constraint_graph *graph, const ts_records *records,
     }
 }
 
-int32_t ts_graph_awake_overflow_bound(const ts_constraint_graph *graph, const ts_records *records, ts_pair_keys pairs)
+/* Contacts per block of the pass over the awake range: its reads of the
+ * bodies' records are scattered, and a pile asks for the bound every step
+ * while it falls (15-30k contacts: 0.1-0.5 ms on one worker). */
+#define TS_BOUND_BLOCK 512
+
+typedef struct awake_bound {
+    const ts_constraint_graph *graph;
+    const ts_records *records;
+    int32_t count; /* the awake range's contacts */
+    int32_t block_size;
+    int32_t over[TS_MAX_THREADS]; /* per worker: a sum, the same total whoever ran what */
+} awake_bound;
+
+static void awake_bound_block(void *context, int32_t block, int worker)
 {
-    const ts_contact_store *s = &records->contact_store;
-    int32_t over = 0;
-    for (int32_t i = 0; i < s->table.end[TS_CONTACT_RANGE_AWAKE]; ++i) {
+    awake_bound *b = context;
+    const ts_contact_store *s = &b->records->contact_store;
+    int32_t begin, end, over = 0;
+    ts_block_range(block, b->block_size, b->count, &begin, &end);
+    for (int32_t i = begin; i < end; ++i) {
         bool may_begin = (s->flags[i] & TS_CONTACT_TOUCHING) == 0;
-        over += may_begin && may_overflow(records, graph->degrees, s->body_a[i], s->body_b[i]) ? 1 : 0;
+        over += may_begin && may_overflow(b->records, b->graph->degrees, s->body_a[i], s->body_b[i]) ? 1 : 0;
+    }
+    b->over[worker] += over;
+}
+
+int32_t ts_graph_awake_overflow_bound(const ts_constraint_graph *graph, const ts_records *records, ts_pair_keys pairs,
+                                      ts_parallel *parallel)
+{
+    awake_bound pass = {.graph = graph, .records = records,
+                        .count = records->contact_store.table.end[TS_CONTACT_RANGE_AWAKE]};
+    pass.block_size = ts_block_size(pass.count, TS_BOUND_BLOCK);
+    ts_parallel_for(parallel, awake_bound_block, &pass, ts_block_count(pass.count, pass.block_size));
+    int32_t over = 0;
+    for (int w = 0; w < TS_MAX_THREADS; ++w) {
+        over += pass.over[w];
     }
     for (int i = 0; i < pairs.buffers; ++i) {
         for (int32_t k = 0; k < pairs.counts[i]; ++k) {

@@ -5,6 +5,7 @@
 #ifndef TS_GRAPH_BOUND_H
 #define TS_GRAPH_BOUND_H
 
+#include "base/parallel.h"
 #include "islands/graph.h"
 #include "islands/island.h"
 #include "soa/records.h"
@@ -28,8 +29,10 @@ void ts_graph_count_pairs(ts_constraint_graph *graph, const ts_records *records,
 
 /* The awake part: of the contacts that may begin touching in the step (the
  * awake range's contacts not touching, and the new pairs), the most that
- * can reach the overflow set; graph->degrees holds the pairs (+1). */
-int32_t ts_graph_awake_overflow_bound(const ts_constraint_graph *graph, const ts_records *records, ts_pair_keys pairs);
+ * can reach the overflow set; graph->degrees holds the pairs (+1). The pass
+ * over the awake contacts runs in parallel blocks of the step's workers. */
+int32_t ts_graph_awake_overflow_bound(const ts_constraint_graph *graph, const ts_records *records, ts_pair_keys pairs,
+                                      ts_parallel *parallel);
 
 /* A sleeping island's part: the contacts its wake colours (its bodies'
  * touching contacts) and how many of those can reach the overflow set,

@@ -51,16 +51,17 @@ typedef struct step_context {
     int32_t dropped; /* id index of a custom constraint dropped for a bad row, or -1 */
 } step_context;
 
-/* The most stages a step publishes: pairs, narrowphase, body passes, the
- * tree's enlarge, its refit and its rebuild's levels, and a stage per colour
- * per pass over bundles (prepare, the substeps' passes, restitution and
- * store; base/parallel.h: past this they run on worker 0 alone, still
- * correct). */
+/* The most stages a step publishes: pairs, the overflow bound's pass,
+ * narrowphase, body passes, the tree's enlarge, its refit and its rebuild's
+ * levels, and a stage per colour per pass over bundles (prepare, the
+ * substeps' passes, restitution and store: XPBD's; the soft step publishes
+ * them as two lists, one stage each; base/parallel.h: past this they run on
+ * worker 0 alone, still correct). */
 static int32_t stage_capacity(const ts_world *world)
 {
     const int32_t colors = TS_COLOR_COUNT + 1;
     const int32_t per_substep = 2 + 3 * colors;
-    return 16 + 3 * colors + (TS_TREE_BUILD_LEVELS + 3) + world->solver.substeps * per_substep;
+    return 17 + 3 * colors + (TS_TREE_BUILD_LEVELS + 3) + world->solver.substeps * per_substep;
 }
 
 /* Worker 0's task beside the narrowphase of the contacts there were: the
@@ -126,7 +127,7 @@ typedef struct bound_context {
 static int32_t overflow_bound(void *context)
 {
     const bound_context *c = context;
-    return ts_graph_awake_overflow_bound(&c->world->graph, &c->world->records, c->pairs);
+    return ts_graph_awake_overflow_bound(&c->world->graph, &c->world->records, c->pairs, &c->world->parallel);
 }
 
 /* Room for everything the rest of the step may need, made after the pair
