@@ -364,10 +364,36 @@ static void test_threads_bitwise_identical(void **state)
     free(other_v);
 }
 
+/* A world with no body at all steps (nothing to move, no array to make
+ * room in: the step's reserve once computed an offset from a NULL array,
+ * caught by the fuzzer under UBSan), and so does one whose only body was
+ * destroyed; both stay empty. */
+static void test_empty_world_steps(void **state)
+{
+    (void)state;
+    ts_world_def def = ts_default_world_def();
+    ts_world_id world = ts_create_world(&def);
+    for (int i = 0; i < 3; ++i) {
+        assert_ok(ts_world_step(world, 1.0f / 60.0f));
+    }
+    ts_body_id body = ball(world, (ts_vec3){0, 1, 0}, (ts_vec3){0, 0, 0});
+    assert_ok(ts_world_step(world, 1.0f / 60.0f));
+    assert_ok(ts_destroy_body(body));
+    for (int i = 0; i < 3; ++i) {
+        assert_ok(ts_world_step(world, 1.0f / 60.0f));
+    }
+    ts_world_counters counters;
+    assert_ok(ts_world_get_counters(world, &counters));
+    assert_int_equal(counters.body_count, 0);
+    assert_int_equal(counters.step_count, 7);
+    assert_ok(ts_destroy_world(world));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_projectile),
+        cmocka_unit_test(test_empty_world_steps),
         cmocka_unit_test(test_linear_damping),
         cmocka_unit_test(test_force_lasts_one_step),
         cmocka_unit_test(test_impulse_at_point),

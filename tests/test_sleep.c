@@ -489,17 +489,24 @@ static void test_random_operations(void **state)
 
 /* ---- allocation ---- */
 
+/* A one-thread world with its ground whose allocations c counts. */
+static ts_world_id counting_world(counting_allocator *c)
+{
+    ts_world_def def = ts_default_world_def();
+    def.threads = 1;
+    def.allocator = (ts_allocator){counting_alloc, counting_free, c};
+    ts_world_id world = ts_create_world(&def);
+    ground(world);
+    return world;
+}
+
 /* After one sleep-wake-sleep cycle, a second cycle (wake by impulse, the
  * island splitting again after a removed box... ) allocates nothing. */
 static void test_sleep_and_wake_allocate_nothing(void **state)
 {
     (void)state;
     counting_allocator c = {0, 0, 0, -1};
-    ts_world_def def = ts_default_world_def();
-    def.threads = 1;
-    def.allocator = (ts_allocator){counting_alloc, counting_free, &c};
-    ts_world_id world = ts_create_world(&def);
-    ground(world);
+    ts_world_id world = counting_world(&c);
     ts_body_id boxes[4][5];
     for (int s = 0; s < 4; ++s) {
         stack(world, 3.0f * (float)s, 0, 5, boxes[s]);
@@ -531,11 +538,7 @@ static void test_touch_wake_allocates_nothing(void **state)
 {
     (void)state;
     counting_allocator c = {0, 0, 0, -1};
-    ts_world_def def = ts_default_world_def();
-    def.threads = 1;
-    def.allocator = (ts_allocator){counting_alloc, counting_free, &c};
-    ts_world_id world = ts_create_world(&def);
-    ground(world);
+    ts_world_id world = counting_world(&c);
     ts_body_id boxes[4][5];
     for (int s = 0; s < 4; ++s) {
         stack(world, 3.0f * (float)s, 0, 5, boxes[s]);

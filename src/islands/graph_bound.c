@@ -58,7 +58,9 @@ bool ts_graph_bound_reserve(ts_constraint_graph *graph, const ts_allocator *allo
     if (!ts_array_reserve(allocator, (void **)&graph->degrees, &graph->degree_capacity, bodies, sizeof(int32_t))) {
         return false;
     }
-    memset(graph->degrees + old, 0, (size_t)(graph->degree_capacity - old) * sizeof(int32_t));
+    if (graph->degree_capacity > old) { /* (a world of no bodies has no array: NULL + 0 is undefined) */
+        memset(graph->degrees + old, 0, (size_t)(graph->degree_capacity - old) * sizeof(int32_t));
+    }
     return true;
 }
 
