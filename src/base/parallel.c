@@ -388,11 +388,11 @@ static void help(ts_parallel *p, int worker, int workers)
         if (sequence == TS_STAGE_QUIT) {
             return;
         }
-        const ts_stage *stage = p->stages + (sequence - p->base);
+        ts_stage *stage = p->stages + (sequence - p->base);
         if (stage->list != NULL) {
             run_list(p, stage, sequence, worker, workers, NULL, NULL);
         } else {
-            execute_stage(p, p->stages + (sequence - p->base), sequence, worker, workers);
+            execute_stage(p, stage, sequence, worker, workers);
         }
         last = sequence;
     }
