@@ -28,10 +28,10 @@
  *
  * Stage lists (ts_parallel_for_list): a run of stages known in advance (the
  * solver's substeps) is published once, and each worker walks it alone,
- * claiming from its own share first (a cursor on its own cache line), then
- * the tails of the others', and waiting between stages only until the
- * workers' done counters add up (parallel.c). Same claiming, same
- * determinism rule.
+ * claiming from its own share (a cursor on its own cache line) and waiting
+ * between stages only until the workers' done counters add up; a worker
+ * that waits past a short patience takes the tails of the others' shares
+ * (parallel.c). Same claiming, same determinism rule.
  *
  * Runners: an OpenMP parallel region, or the user's task callbacks
  * (ts_world_def.enqueue_task / finish_task), or worker 0 alone.
@@ -143,8 +143,8 @@ typedef void ts_stage_done_fn(void *context, int32_t index);
 /* Worker 0 only: runs the stages of a list in order, as count calls of
  * ts_parallel_for would, but published once: every worker goes from one
  * stage to the next by itself, claiming its share from a cursor on its own
- * cache line, taking the tail of the others' shares when done, and waiting
- * only until the done counters of all workers add up to the stage's end
+ * cache line, taking the tail of the others' shares when they lag, and
+ * waiting only until the done counters of all workers add up to the stage's end
  * (parallel.c says why this costs one cache-line transfer a stage where a
  * publish per stage cost several). `stages` must stay unchanged until the
  * step ends. done(done_context, i), if not NULL, runs on worker 0 after
