@@ -232,7 +232,7 @@ static void order_colors(solve_context *c, int32_t begin, int32_t end)
  * nothing to order, and `ordered` is NULL before the first contact). A
  * colour a block, the workers' shares cut in this list: cut among all the
  * colours, worker 0 got most of the filled ones (wide_pyramid: 12 of 17,
- * the other worker waiting ~40% of the pass). */
+ * the other worker waiting more than half of the pass). */
 static int list_filled_colors(solve_context *c)
 {
     int count = 0;
