@@ -963,8 +963,9 @@ static void test_deferred_enlarge_same_tree(void **state)
     ts_tree_destroy(&deferred);
 }
 
-/* Marks from several threads (ts_tree_enlarge_proxy_deferred shared, the
- * step's enlarge stage on several workers). */
+/* Marks from several threads (ts_tree_enlarge_proxy_deferred shared, and
+ * ts_tree_enlarge_proxy_shared on odd threads: the step's enlarge stage on
+ * several workers). */
 typedef struct marker {
     ts_dynamic_tree *tree;
     const int *proxies;
@@ -976,7 +977,11 @@ static void *mark_proxies(void *context)
 {
     const marker *m = context;
     for (int k = m->first; k < m->count; k += m->stride) {
-        ts_tree_enlarge_proxy_deferred(m->tree, m->proxies[k], m->boxes[k], true);
+        if (m->first % 2 == 1) {
+            ts_tree_enlarge_proxy_shared(m->tree, m->proxies[k], m->boxes[k], m->first);
+        } else {
+            ts_tree_enlarge_proxy_deferred(m->tree, m->proxies[k], m->boxes[k], true);
+        }
     }
     return NULL;
 }
@@ -986,9 +991,11 @@ static void *mark_proxies(void *context)
  * ancestors) leave, after the refit, the same nodes byte for byte and the
  * same area bookkeeping as the marks made by one thread: the marked set is
  * every ancestor of a moved proxy, whoever marked it, and the first walk
- * to reach a node alone notes the area it owes. Several rounds, with the
- * rebuilds the refit asks for. Run under ThreadSanitizer in CI (the marks
- * are atomic ORs). */
+ * to reach a node alone notes the area it owes. The workers noted in the
+ * parts' top nodes (ts_tree_refit_marker) are odd ones (those that noted
+ * themselves), or none, and the refit clears them. Several rounds, with the rebuilds the
+ * refit asks for. Run under ThreadSanitizer in CI (the marks are atomic
+ * ORs). */
 static void test_shared_marks_same_tree(void **state)
 {
     (void)state;
@@ -1039,7 +1046,16 @@ static void test_shared_marks_same_tree(void **state)
             assert_int_equal(pthread_join(threads[t], NULL), 0);
         }
         bool asked = ts_tree_refit_enlarged(&serial);
-        assert_int_equal(asked, ts_tree_refit_enlarged(&shared));
+        int parts = ts_tree_refit_begin(&shared);
+        assert_true(parts > 0);
+        for (int k = 0; k < parts; ++k) {
+            int worker = ts_tree_refit_marker(&shared, k);
+            assert_true(worker == -1 || (worker % 2 == 1 && worker < THREADS));
+        }
+        for (int k = parts - 1; k >= 0; --k) { /* any order */
+            ts_tree_refit_part(&shared, k);
+        }
+        assert_int_equal(asked, ts_tree_refit_end(&shared));
         assert_true(serial.enlarged_area == shared.enlarged_area);
         assert_true(serial.enlarged_built_area == shared.enlarged_built_area);
         assert_memory_equal(serial.nodes, shared.nodes, (size_t)serial.node_capacity * sizeof(ts_tree_node));
@@ -1059,6 +1075,44 @@ static void test_shared_marks_same_tree(void **state)
     scene_free(&s2);
     ts_tree_destroy(&serial);
     ts_tree_destroy(&shared);
+}
+
+/* The worker a shared enlarge notes is what ts_tree_refit_marker reports
+ * for every part it marked (workers past 7 as 7), and the refit leaves the
+ * nodes byte for byte as after the unshared marks. */
+static void test_refit_markers(void **state)
+{
+    (void)state;
+    ts_allocator allocator = ts_default_allocator();
+    for (int worker = 0; worker < 10; worker += 3) {
+        ts_dynamic_tree plain, noted;
+        assert_true(ts_tree_init(&plain, &allocator, 0));
+        assert_true(ts_tree_init(&noted, &allocator, 0));
+        rng r1 = {99u}, r2 = {99u};
+        scene s1 = scene_make(20000), s2 = scene_make(20000);
+        fill_tree(&plain, &s1, &r1, 200.0f);
+        fill_tree(&noted, &s2, &r2, 200.0f);
+        assert_true(ts_tree_rebuild(&plain, true));
+        assert_true(ts_tree_rebuild(&noted, true));
+        for (int i = 0; i < s1.n; i += 7) {
+            ts_aabb grown = ts_aabb_enlarge(s1.boxes[i], 0.5f);
+            ts_tree_enlarge_proxy_deferred(&plain, s1.proxies[i], grown, false);
+            ts_tree_enlarge_proxy_shared(&noted, s2.proxies[i], grown, worker);
+        }
+        int parts = ts_tree_refit_begin(&noted);
+        assert_true(parts > 1);
+        for (int k = 0; k < parts; ++k) {
+            assert_int_equal(ts_tree_refit_marker(&noted, k), worker < 7 ? worker : 7);
+            ts_tree_refit_part(&noted, k);
+        }
+        bool asked = ts_tree_refit_end(&noted);
+        assert_int_equal(asked, ts_tree_refit_enlarged(&plain));
+        assert_memory_equal(plain.nodes, noted.nodes, (size_t)plain.node_capacity * sizeof(ts_tree_node));
+        scene_free(&s1);
+        scene_free(&s2);
+        ts_tree_destroy(&plain);
+        ts_tree_destroy(&noted);
+    }
 }
 
 /* The refit in parts (as the step runs it on several workers) gives the
@@ -1308,6 +1362,7 @@ int main(void)
         cmocka_unit_test(test_deferred_enlarge_same_tree),
         cmocka_unit_test(test_rebuild_lays_nodes_in_order),
         cmocka_unit_test(test_shared_marks_same_tree),
+        cmocka_unit_test(test_refit_markers),
         cmocka_unit_test(test_validate_detects_corruption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -312,6 +312,11 @@ static uint64_t run_with_sleep(const scene *s, int width, int threads, pool *tas
      * send steps to worker 0 alone (parallel.h), so that 3, 4 and 8 workers
      * are really exercised. */
     ts_world_lookup(id, "test")->parallel.adapt = false;
+    /* and the tree's parallel paths (the sweep of moved shapes, the shared
+     * enlarge and the refit by marker) at every step, which these small
+     * scenes would not reach */
+    ts_world_lookup(id, "test")->collision.broadphase.parallel_sweep_min = 1;
+    ts_world_lookup(id, "test")->collision.broadphase.parallel_enlarge_min = 1;
     ts_body_id ids[MAX_BODIES];
     int n = s->build(id, ids);
     for (int i = 0; i < STEPS; ++i) {

@@ -42,6 +42,8 @@
 #define TS_PREFETCH(p) __builtin_prefetch(p)
 /* *p |= bits as one atomic step (relaxed order); returns the old value. */
 #define ts_atomic_or16(p, bits) __atomic_fetch_or((p), (uint16_t)(bits), __ATOMIC_RELAXED)
+/* *p read as one atomic step (relaxed order), beside other threads' ts_atomic_or16. */
+#define ts_atomic_load16(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #elif defined(_MSC_VER)
 #include <intrin.h>
 #define ts_popcount64(x) ((int)__popcnt64(x))
@@ -58,6 +60,7 @@ static __forceinline int ts_ctz32(uint32_t x)
 #define TS_UNLIKELY(x) (x)
 #define TS_PRINTF_LIKE(f, a)
 #define ts_atomic_or16(p, bits) ((uint16_t)_InterlockedOr16((short volatile *)(p), (short)(bits)))
+#define ts_atomic_load16(p) (*(const volatile uint16_t *)(p))
 #if defined(_M_X64) || defined(_M_IX86)
 #define TS_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
 #else
@@ -94,6 +97,7 @@ static inline uint16_t ts_atomic_or16(uint16_t *p, uint16_t bits)
     *p = (uint16_t)(old | bits);
     return old;
 }
+#define ts_atomic_load16(p) (*(p))
 #endif
 
 #endif

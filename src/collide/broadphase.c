@@ -12,6 +12,8 @@
 bool ts_broadphase_init(ts_broadphase *bp, const ts_allocator *allocator, int32_t shape_capacity)
 {
     *bp = (ts_broadphase){0};
+    bp->parallel_sweep_min = TS_PARALLEL_SWEEP;
+    bp->parallel_enlarge_min = TS_PARALLEL_ENLARGE;
     if (!ts_tree_init(&bp->trees[TS_TREE_STATIC], allocator, 16) ||
         !ts_tree_init(&bp->trees[TS_TREE_MOVABLE], allocator, shape_capacity) ||
         !ts_array_reserve(allocator, (void **)&bp->move_buffer, &bp->move_capacity, shape_capacity,
@@ -31,6 +33,7 @@ void ts_broadphase_destroy(ts_broadphase *bp, const ts_allocator *allocator)
     ts_array_free(allocator, (void **)&bp->new_ids, &bp->new_id_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, sizeof(uint8_t));
     ts_array_free(allocator, (void **)&bp->enlarged_list, &bp->enlarged_list_capacity, sizeof(int32_t));
+    ts_array_free(allocator, (void **)&bp->swept, &bp->swept_capacity, sizeof(uint8_t));
     for (int w = 0; w < TS_MAX_THREADS; ++w) {
         ts_pair_buffer *buffer = bp->worker_pairs + w;
         ts_array_free(allocator, (void **)&buffer->keys, &buffer->capacity, sizeof(uint64_t));

@@ -43,7 +43,20 @@ typedef struct ts_broadphase {
     int32_t enlarged_capacity;
     int32_t *enlarged_list; /* scratch of ts_broadphase_enlarge_proxies: the marked slots, in order */
     int32_t enlarged_list_capacity;
+    uint8_t *swept; /* scratch of ts_broadphase_sweep_moved: per move buffer entry, 1 when its proxy must move */
+    int32_t swept_capacity;
+    /* The fewest entries for which the sweep of moved shapes, and listed
+     * slots for which the enlarge and refit, run on several workers
+     * (TS_PARALLEL_SWEEP, TS_PARALLEL_ENLARGE; tests lower them to run
+     * small scenes through those paths). */
+    int32_t parallel_sweep_min;
+    int32_t parallel_enlarge_min;
 } ts_broadphase;
+
+#define TS_PARALLEL_SWEEP 256
+/* The enlarge and the refit walk chains of dependent reads of tree nodes
+ * that the other proxies' walks share (broadphase_refit.c). */
+#define TS_PARALLEL_ENLARGE 1024
 
 struct ts_collision;
 
@@ -79,8 +92,11 @@ ts_result ts_body_refresh_proxies(ts_records *records, ts_broadphase *broadphase
  * by their body's velocity over dt, as the step's bounds update gives every
  * other shape, so that a body given a velocity or a place before its first
  * step finds the pairs it reaches within it (a sphere at 500 m/s went
- * through a wall 5 m away). */
-void ts_broadphase_sweep_moved(ts_records *records, ts_broadphase *broadphase, float dt);
+ * through a wall 5 m away). The check runs in parallel blocks (the last
+ * step queued every shape it moved: joint_grid's 300-2,300 a step, most
+ * still inside the bounds it gave them), the proxies move on worker 0 in
+ * buffer order. */
+void ts_broadphase_sweep_moved(ts_records *records, ts_broadphase *broadphase, ts_parallel *parallel, float dt);
 
 /* After a body's velocity was set by hand: its shapes whose fat bounds do
  * not hold their sweep over dt (the last step's) get swept ones and are

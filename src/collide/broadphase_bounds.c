@@ -6,6 +6,7 @@
 
 #include "base/array.h"
 #include "base/math3.h"
+#include "base/parallel.h"
 #include "collide/shape_bounds.h"
 
 #include <simde/x86/sse.h>
@@ -57,27 +58,76 @@ static ts_vec3 shape_motion(const ts_records *records, const ts_shape *shape, fl
 }
 
 /* Refattens a shape placed or pushed by hand since the last step: the step
- * that follows sweeps it by its velocity. Returns whether its proxy moved. */
-static bool sweep_shape(ts_records *records, ts_broadphase *bp, int32_t shape, float dt)
+ * that follows sweeps it by its velocity. Returns whether its proxy must
+ * move (its new fat box is set). */
+static bool refatten_shape(ts_records *records, int32_t shape, float dt)
 {
     ts_shape *s = records->shapes + shape;
     if (s->proxy < 0 || s->tree == TS_TREE_STATIC) {
         return false;
     }
     ts_aabb box = ts_shape_compute_aabb(records, shape);
-    if (!refatten(&s->fat_aabb, box, shape_motion(records, s, dt))) {
+    return refatten(&s->fat_aabb, box, shape_motion(records, s, dt));
+}
+
+/* refatten_shape, and the proxy moved. */
+static bool sweep_shape(ts_records *records, ts_broadphase *bp, int32_t shape, float dt)
+{
+    if (!refatten_shape(records, shape, dt)) {
         return false;
     }
+    const ts_shape *s = records->shapes + shape;
     ts_tree_move_proxy(&bp->trees[s->tree], s->proxy, s->fat_aabb);
     return true;
 }
 
-void ts_broadphase_sweep_moved(ts_records *records, ts_broadphase *bp, float dt)
+/* Entries per block of the sweep's check (at least). */
+#define TS_SWEEP_BLOCK 64
+
+typedef struct sweep_stage {
+    ts_records *records;
+    ts_broadphase *bp;
+    float dt;
+    int32_t block_size;
+} sweep_stage;
+
+/* A block of the move buffer's entries: refattened, and flagged when the
+ * proxy must move (each entry is a distinct shape, or -1). */
+static void sweep_block(void *context, int32_t block, int worker)
 {
-    for (int32_t k = 0; k < bp->move_count; ++k) {
+    (void)worker;
+    const sweep_stage *stage = context;
+    ts_broadphase *bp = stage->bp;
+    int32_t begin, end;
+    ts_block_range(block, stage->block_size, bp->move_count, &begin, &end);
+    for (int32_t k = begin; k < end; ++k) {
         int32_t shape = bp->move_buffer[k];
-        if (shape >= 0 && sweep_shape(records, bp, shape, dt)) {
-            ts_body_sync_bounds(records, records->shapes[shape].body);
+        bp->swept[k] = (uint8_t)(shape >= 0 && refatten_shape(stage->records, shape, stage->dt));
+    }
+}
+
+void ts_broadphase_sweep_moved(ts_records *records, ts_broadphase *bp, ts_parallel *parallel, float dt)
+{
+    int32_t count = bp->move_count;
+    if (parallel->worker_count < 2 || count < bp->parallel_sweep_min ||
+        !ts_array_reserve(&records->allocator, (void **)&bp->swept, &bp->swept_capacity, count, sizeof(uint8_t))) {
+        for (int32_t k = 0; k < count; ++k) {
+            int32_t shape = bp->move_buffer[k];
+            if (shape >= 0 && sweep_shape(records, bp, shape, dt)) {
+                ts_body_sync_bounds(records, records->shapes[shape].body);
+            }
+        }
+        return;
+    }
+    /* the same as the loop above: a shape's check reads its body and
+     * geometry, which the tree moves and bounds syncs leave alone */
+    sweep_stage stage = {records, bp, dt, ts_block_size(count, TS_SWEEP_BLOCK)};
+    ts_parallel_for(parallel, sweep_block, &stage, ts_block_count(count, stage.block_size));
+    for (int32_t k = 0; k < count; ++k) {
+        if (bp->swept[k] != 0) {
+            const ts_shape *s = records->shapes + bp->move_buffer[k];
+            ts_tree_move_proxy(&bp->trees[s->tree], s->proxy, s->fat_aabb);
+            ts_body_sync_bounds(records, s->body);
         }
     }
 }

@@ -43,23 +43,27 @@ static int32_t list_marked_slots(const ts_broadphase *bp, int32_t awake)
  * for nearly every one. */
 #define TS_ENLARGE_AHEAD 12
 
-/* Listed slots per block of the enlarge stage. The walk from a leaf up is
- * a chain of dependent reads of tree nodes that other proxies' walks share:
- * split between two cores that pass a cache line in ~260 ns, 2,300 proxies
- * (joint_grid) took 1.5x longer on two workers than on one, so a stage
- * has blocks only past 8,192 (then each block's walks outweigh the moves). */
-#define TS_ENLARGE_BLOCK 8192
-
-/* The refit runs on several workers only past this many enlarged proxies,
- * for the same reason (joint_grid's refit of 300-2,300 proxies: 1.4x longer
- * on two workers). */
-#define TS_PARALLEL_REFIT_MOVES 8192
+/* Listed slots per block of the enlarge stage (at least).
+ *
+ * The enlarge and the refit run on several workers only past
+ * bp->parallel_enlarge_min listed slots (TS_PARALLEL_ENLARGE): both walk
+ * chains of dependent reads of tree nodes that other proxies' walks share,
+ * and a node one worker wrote costs the other a cache-line transfer. So
+ * each worker enlarges the listed slots of its share (the list is in slot
+ * order, as the body passes' shares are: the bodies whose bounds it just
+ * wrote, which sit mostly in one part of the tree) and notes itself in the
+ * nodes it marks first; the refit then hands each worker the parts it
+ * marked (order_parts). With the list cut in halves but the parts dealt
+ * out in tree order, joint_grid's 300-2,300 proxies took 1.4-1.5x longer
+ * on two workers than on one. */
+#define TS_ENLARGE_BLOCK 64
 
 typedef struct enlarge_stage {
     ts_records *records;
     ts_broadphase *bp;
     int32_t count;      /* listed slots */
     int32_t move_first; /* listed slot k queues its shape at move_buffer[move_first + k] */
+    int32_t block_size;
     bool shared;        /* several workers mark the tree at once */
     bool others[TS_MAX_THREADS]; /* per worker: met a listed body that is not a fast path's */
 } enlarge_stage;
@@ -84,8 +88,8 @@ static void enlarge_block(void *context, int32_t block, int worker)
     const int32_t *first_shape = store->first_shape;
     ts_shape *shapes = stage->records->shapes;
     int32_t *queue = bp->move_buffer + stage->move_first;
-    int32_t begin = block * TS_ENLARGE_BLOCK;
-    int32_t end = begin + TS_ENLARGE_BLOCK < stage->count ? begin + TS_ENLARGE_BLOCK : stage->count;
+    int32_t begin, end;
+    ts_block_range(block, stage->block_size, stage->count, &begin, &end);
     for (int32_t k = begin; k < end; ++k) {
         if (k + TS_ENLARGE_AHEAD < end) {
             TS_PREFETCH(shapes + first_shape[list[k + TS_ENLARGE_AHEAD]]);
@@ -105,7 +109,11 @@ static void enlarge_block(void *context, int32_t block, int worker)
         int32_t shape = first_shape[i];
         ts_shape *s = shapes + shape;
         s->fat_aabb = load_fat_box(store, i);
-        ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb, stage->shared);
+        if (stage->shared) {
+            ts_tree_enlarge_proxy_shared(tree, s->proxy, s->fat_aabb, worker);
+        } else {
+            ts_tree_enlarge_proxy_deferred(tree, s->proxy, s->fat_aabb, false);
+        }
         if (!s->in_move_buffer) { /* (the pair update emptied the buffer: always) */
             s->in_move_buffer = true;
             queue[k] = shape;
@@ -161,8 +169,10 @@ ts_result ts_broadphase_enlarge_proxies(ts_records *records, ts_broadphase *bp, 
                           sizeof(int32_t))) {
         return queue_shapes(records, bp, count, true);
     }
-    int32_t blocks = (count + TS_ENLARGE_BLOCK - 1) / TS_ENLARGE_BLOCK;
-    enlarge_stage stage = {records, bp, count, bp->move_count, parallel->worker_count > 1 && blocks > 1, {false}};
+    bool shared = parallel->worker_count > 1 && count >= bp->parallel_enlarge_min;
+    int32_t block_size = shared ? ts_block_size(count, TS_ENLARGE_BLOCK) : count;
+    int32_t blocks = ts_block_count(count, block_size);
+    enlarge_stage stage = {records, bp, count, bp->move_count, block_size, shared, {false}};
     ts_parallel_for(parallel, enlarge_block, &stage, blocks);
     bp->move_count += count;
     bool others = false;
@@ -175,6 +185,7 @@ ts_result ts_broadphase_enlarge_proxies(ts_records *records, ts_broadphase *bp, 
 typedef struct rebuild_stage {
     ts_dynamic_tree *tree;
     int level;
+    int order[TS_TREE_REFIT_PARTS]; /* the refit's block k runs part order[k] */
 } rebuild_stage;
 
 static void split_block(void *context, int32_t block, int worker)
@@ -188,7 +199,7 @@ static void refit_block(void *context, int32_t block, int worker)
 {
     (void)worker;
     const rebuild_stage *stage = context;
-    ts_tree_refit_part(stage->tree, block);
+    ts_tree_refit_part(stage->tree, stage->order[block]);
 }
 
 static void finish_block(void *context, int32_t block, int worker)
@@ -198,20 +209,51 @@ static void finish_block(void *context, int32_t block, int worker)
     ts_tree_rebuild_finish(stage->tree, block);
 }
 
+/* The refit's parts in the order of the workers that marked them (stable;
+ * parts marked otherwise in the middle), so that the ring split of the
+ * stage (parallel.h) hands each worker the parts it marked. False: the
+ * enlarge ran on one worker, and so does the refit. */
+static bool order_parts(const ts_dynamic_tree *tree, int parts, int workers, int *order)
+{
+    int keys[TS_TREE_REFIT_PARTS];
+    int next[9] = {0};
+    bool shared = false;
+    for (int k = 0; k < parts; ++k) {
+        int marker = ts_tree_refit_marker(tree, k);
+        shared |= marker >= 0;
+        /* unmarked (-1) between workers 0 and 1; one of them is late anyway */
+        keys[k] = marker < 0 ? 1 : marker == 0 ? 0 : marker + 1;
+        ++next[keys[k]];
+    }
+    if (!shared || workers < 2 || parts < 2) {
+        return false;
+    }
+    int start = 0;
+    for (int key = 0; key < 9; ++key) {
+        int size = next[key];
+        next[key] = start;
+        start += size;
+    }
+    for (int k = 0; k < parts; ++k) {
+        order[next[keys[k]]++] = k;
+    }
+    return true;
+}
+
 bool ts_broadphase_rebuild_tree(ts_broadphase *bp, ts_parallel *parallel)
 {
-    rebuild_stage stage = {&bp->trees[TS_TREE_MOVABLE], 0};
+    rebuild_stage stage = {&bp->trees[TS_TREE_MOVABLE], 0, {0}};
     /* The refit: the subtrees below the top of the enlarged part in one
      * stage, then the top (the answer does not depend on who ran what). */
     int parts = ts_tree_refit_begin(stage.tree);
     if (parts < 0) {
         return true; /* nothing grew */
     }
-    if (bp->move_count >= TS_PARALLEL_REFIT_MOVES) {
+    if (order_parts(stage.tree, parts, parallel->worker_count, stage.order)) {
         ts_parallel_for(parallel, refit_block, &stage, parts);
     } else {
         for (int32_t part = 0; part < parts; ++part) {
-            refit_block(&stage, part, 0);
+            ts_tree_refit_part(stage.tree, part);
         }
     }
     if (!ts_tree_refit_end(stage.tree)) {

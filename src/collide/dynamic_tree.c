@@ -456,6 +456,29 @@ static inline uint16_t first_marks(uint16_t old)
     return (uint16_t)(TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT | owed);
 }
 
+/* The deferred enlarge's marks from `index` up while other threads mark
+ * too: atomic ORs (on one thread they made free_fall's finalize 0.5 ms
+ * slower, so the unshared walk takes plain stores). The walk that sets
+ * REFIT is the first here: the owed area is its to note, and `marker` its
+ * worker's bit. A node seen marked ends the walk before any write, so the
+ * nodes near the root, which every worker reaches, stay shared in the
+ * caches instead of moving to each writer in turn. */
+static void mark_shared(ts_tree_node *nodes, int index, uint16_t marker)
+{
+    while (index != TS_NULL_PROXY) {
+        ts_tree_node *node = nodes + index;
+        if ((ts_atomic_load16(&node->flags) & TS_TREE_NODE_REFIT) != 0) {
+            break;
+        }
+        uint16_t old = ts_atomic_or16(&node->flags, TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT | marker);
+        if ((old & TS_TREE_NODE_REFIT) != 0) {
+            break;
+        }
+        ts_atomic_or16(&node->flags, first_marks(old));
+        index = node->parent;
+    }
+}
+
 void ts_tree_enlarge_proxy_deferred(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb, bool shared)
 {
     assert(is_proxy(tree, proxy));
@@ -475,19 +498,17 @@ void ts_tree_enlarge_proxy_deferred(ts_dynamic_tree *tree, int proxy, ts_aabb fa
         }
         return;
     }
-    /* Other threads mark at the same time: atomic ORs (on one thread they
-     * made free_fall's finalize 0.5 ms slower, so it takes the loop above).
-     * The walk that sets REFIT is the first here: the owed area is its to
-     * note. */
-    while (index != TS_NULL_PROXY) {
-        ts_tree_node *node = nodes + index;
-        uint16_t old = ts_atomic_or16(&node->flags, TS_TREE_NODE_ENLARGED | TS_TREE_NODE_REFIT);
-        if ((old & TS_TREE_NODE_REFIT) != 0) {
-            break;
-        }
-        ts_atomic_or16(&node->flags, first_marks(old));
-        index = node->parent;
-    }
+    mark_shared(nodes, index, 0);
+}
+
+void ts_tree_enlarge_proxy_shared(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb, int worker)
+{
+    assert(is_proxy(tree, proxy));
+    assert(ts_aabb_is_valid(fat_aabb));
+    assert(worker >= 0);
+    tree->nodes[proxy].aabb = fat_aabb;
+    int shift = TS_TREE_NODE_MARKER_SHIFT + (worker < 7 ? worker : 7);
+    mark_shared(tree->nodes, tree->nodes[proxy].parent, (uint16_t)(1u << shift));
 }
 
 void ts_tree_set_category_bits(ts_dynamic_tree *tree, int proxy, uint64_t category_bits)

@@ -49,7 +49,12 @@ enum {
      * area bookkeeping, as the rebuild's area when AREA_BUILT is set too. */
     TS_TREE_NODE_AREA_OWED = 16,
     TS_TREE_NODE_AREA_BUILT = 32,
+    /* Who marked the node (ts_tree_enlarge_proxy_shared): bit 8 + worker,
+     * the workers past 7 on bit 15. Cleared by the refit; only where a
+     * refit's parts run hangs on them, never the tree. */
+    TS_TREE_NODE_MARKERS = 0xff00,
 };
+#define TS_TREE_NODE_MARKER_SHIFT 8
 
 /* 48 bytes. */
 typedef struct ts_tree_node {
@@ -159,6 +164,11 @@ void ts_tree_enlarge_proxy(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb);
  * depend on who marked what. */
 void ts_tree_enlarge_proxy_deferred(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb, bool shared);
 
+/* ts_tree_enlarge_proxy_deferred with shared, by worker `worker` (>= 0),
+ * who is noted in the nodes its walk marks first (TS_TREE_NODE_MARKERS),
+ * for ts_tree_refit_marker. */
+void ts_tree_enlarge_proxy_shared(ts_dynamic_tree *tree, int proxy, ts_aabb fat_aabb, int worker);
+
 /* Rebuilds top down with a binned SAH: every internal node when full_build,
  * otherwise only the enlarged nodes (the subtrees below them that were not
  * enlarged are kept whole). Returns false when scratch memory could not be
@@ -204,6 +214,12 @@ bool ts_tree_refit_enlarged(ts_dynamic_tree *tree);
 int ts_tree_refit_begin(ts_dynamic_tree *tree);
 void ts_tree_refit_part(ts_dynamic_tree *tree, int k);
 bool ts_tree_refit_end(ts_dynamic_tree *tree);
+
+/* Between ts_tree_refit_begin and the parts: the lowest worker whose
+ * shared enlarge (ts_tree_enlarge_proxy_shared) marked part k's top node,
+ * or -1 (marked otherwise). Running each part on that worker keeps its
+ * nodes in the cache that marked them. */
+int ts_tree_refit_marker(const ts_dynamic_tree *tree, int k);
 
 /* Makes the rebuild's scratch room for the current proxies, so that a later
  * rebuild with no more proxies allocates nothing; false when out of memory. */

@@ -293,7 +293,7 @@ static void refit(ts_tree_node *nodes, int index)
     node->aabb = ts_aabb_union(c1->aabb, c2->aabb);
     node->category_bits = c1->category_bits | c2->category_bits;
     node->height = height_of(1 + (c1->height > c2->height ? c1->height : c2->height));
-    node->flags &= (uint16_t)~TS_TREE_NODE_REFIT;
+    node->flags &= (uint16_t)~(TS_TREE_NODE_REFIT | TS_TREE_NODE_MARKERS);
 }
 
 /* Splits range r (of two or more items) once: makes its node, hangs it in
@@ -508,6 +508,13 @@ bool ts_tree_refit_end(ts_dynamic_tree *tree)
     double sum = tree->built_area - tree->enlarged_built_area + tree->enlarged_area;
     double cost = sum / (double)ts_aabb_area(nodes[tree->root].aabb);
     return !(cost <= TS_TREE_REFIT_SLACK * tree->built_cost);
+}
+
+int ts_tree_refit_marker(const ts_dynamic_tree *tree, int k)
+{
+    assert(k < tree->refit_root_count);
+    uint32_t markers = (uint32_t)(tree->nodes[tree->refit_roots[k]].flags & TS_TREE_NODE_MARKERS);
+    return markers != 0 ? ts_ctz32(markers) - TS_TREE_NODE_MARKER_SHIFT : -1;
 }
 
 bool ts_tree_refit_enlarged(ts_dynamic_tree *tree)

@@ -1,6 +1,8 @@
 /* The stepping pipeline: the stages of one ts_world_step, in order.
  *
- *   1. update pairs   (parallel) moved shapes query the trees for new pairs
+ *   1. update pairs   (parallel) shapes moved by hand swept by their velocity, (serial)
+ *                                their proxies moved; (parallel) moved shapes query
+ *                                the trees for new pairs
  *   2. narrowphase    (serial)   contacts made in key order for the new pairs, on worker 0
  *                                while the others start on the contacts there were:
  *                     (parallel) every contact's manifold, points matched by feature id
@@ -51,17 +53,17 @@ typedef struct step_context {
     int32_t dropped; /* id index of a custom constraint dropped for a bad row, or -1 */
 } step_context;
 
-/* The most stages a step publishes: pairs, the overflow bound's pass,
- * narrowphase, body passes, the tree's enlarge, its refit and its rebuild's
- * levels, and a stage per colour per pass over bundles (prepare, the
- * substeps' passes, restitution and store: XPBD's; the soft step publishes
- * them as two lists, one stage each; base/parallel.h: past this they run on
- * worker 0 alone, still correct). */
+/* The most stages a step publishes: the sweep of moved shapes, pairs, the
+ * overflow bound's pass, narrowphase, body passes, the tree's enlarge, its
+ * refit and its rebuild's levels, and a stage per colour per pass over
+ * bundles (prepare, the substeps' passes, restitution and store: XPBD's;
+ * the soft step publishes them as two lists, one stage each;
+ * base/parallel.h: past this they run on worker 0 alone, still correct). */
 static int32_t stage_capacity(const ts_world *world)
 {
     const int32_t colors = TS_COLOR_COUNT + 1;
     const int32_t per_substep = 2 + 3 * colors;
-    return 17 + 3 * colors + (TS_TREE_BUILD_LEVELS + 3) + world->solver.substeps * per_substep;
+    return 18 + 3 * colors + (TS_TREE_BUILD_LEVELS + 3) + world->solver.substeps * per_substep;
 }
 
 /* Worker 0's task beside the narrowphase of the contacts there were: the
@@ -184,7 +186,7 @@ static ts_result step_body(void *context)
     ts_step_profile *profile = &world->profile;
     double start = ts_now_ms();
     world->moves.count = 0; /* a step that fails lists none */
-    ts_broadphase_sweep_moved(records, &collision->broadphase, s->dt);
+    ts_broadphase_sweep_moved(records, &collision->broadphase, &world->parallel, s->dt);
     TS_TRY(ts_broadphase_find_pairs(records, collision, &world->parallel));
     if (!reserve_step(world)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (the step's scratch)");
