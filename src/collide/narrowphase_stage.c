@@ -298,13 +298,33 @@ static void note_places(const ts_records *records, uint8_t *places, int32_t begi
     }
 }
 
-/* The blocks of the contacts there were in the order of the workers whose
- * bodies their first groups' places fall among (place * workers / 256, the
- * solver's cut of the body slots, contact_order.h), each worker's blocks
- * in slot order (a stable counting sort: the column reads stay runs that
- * the prefetcher follows), so that the ring split of the stage
- * (parallel.h) gives each worker about the contacts it has in the solver's
- * passes. One worker: NULL, slot order. */
+/* The worker whose bodies a block's first group sits among: place *
+ * workers / 256, the solver's cut of the body slots (contact_order.h). */
+TS_FORCE_INLINE int block_key(const uint8_t *places, int32_t block, int32_t step, int workers)
+{
+    return places[block * step] * workers >> 8;
+}
+
+/* How many of the blocks, run in `order` (NULL: slot order), fall to a
+ * worker other than their key's under the ring split (parallel.h). */
+static int32_t count_strays(const uint8_t *places, const int32_t *order, int32_t blocks, int32_t step, int workers)
+{
+    int32_t strays = 0;
+    for (int w = 0; w < workers; ++w) {
+        int32_t begin = (int32_t)((int64_t)blocks * w / workers), end = (int32_t)((int64_t)blocks * (w + 1) / workers);
+        for (int32_t k = begin; k < end; ++k) {
+            strays += block_key(places, order != NULL ? order[k] : k, step, workers) != w;
+        }
+    }
+    return strays;
+}
+
+/* The blocks of the contacts there were in the order of their keys, each
+ * worker's blocks in slot order (a stable counting sort: the column reads
+ * stay runs that the prefetcher follows), so that the ring split of the
+ * stage gives each worker about the contacts of its bodies; or NULL (slot
+ * order) when that strays no less (large_pyramid's slots already follow
+ * its bodies), or for one worker. */
 static const int32_t *order_blocks(ts_collision *collision, int32_t blocks, int32_t block_size, int workers)
 {
     if (workers < 2 || blocks < 2) {
@@ -315,7 +335,7 @@ static const int32_t *order_blocks(ts_collision *collision, int32_t blocks, int3
     int32_t next[TS_MAX_THREADS] = {0};
     int32_t step = block_size / TS_PLACE_GROUP;
     for (int32_t b = 0; b < blocks; ++b) {
-        ++next[places[b * step] * workers >> 8];
+        ++next[block_key(places, b, step, workers)];
     }
     int32_t start = 0;
     for (int w = 0; w < workers; ++w) {
@@ -324,9 +344,10 @@ static const int32_t *order_blocks(ts_collision *collision, int32_t blocks, int3
         start += size;
     }
     for (int32_t b = 0; b < blocks; ++b) {
-        order[next[places[b * step] * workers >> 8]++] = b;
+        order[next[block_key(places, b, step, workers)]++] = b;
     }
-    return order;
+    bool better = count_strays(places, order, blocks, step, workers) < count_strays(places, NULL, blocks, step, workers);
+    return better ? order : NULL;
 }
 
 /* Updates the block's contacts and lists those with news in the block's
