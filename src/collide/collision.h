@@ -22,10 +22,6 @@ typedef struct ts_contact_events_buffer {
     int32_t end_pending_count, end_published_count, end_pending_capacity, end_published_capacity;
 } ts_contact_events_buffer;
 
-/* Contact slots per group of the narrowphase's placement (narrowphase_stage.c):
- * a line of a per-contact column of 4-byte values. */
-#define TS_PLACE_GROUP 16
-
 typedef struct ts_collision {
     ts_broadphase broadphase;
     ts_geometry_store geometry; /* hulls, meshes, heightfields of the shapes */
@@ -43,14 +39,6 @@ typedef struct ts_collision {
     int32_t contact_news_capacity;
     int32_t *block_news; /* per narrowphase block: how many */
     int32_t block_news_capacity;
-    /* Where the narrowphase's blocks run (narrowphase_stage.c): per group of
-     * TS_PLACE_GROUP contact slots, where its contacts' bodies sat among the
-     * awake bodies at the last narrowphase (0-255), and the blocks of the
-     * next one in that order. */
-    uint8_t *group_place;
-    int32_t group_place_capacity;
-    int32_t *block_order;
-    int32_t block_order_capacity;
     int32_t news_count;
     /* After the narrowphase: the ids of the contacts that parted, in slot order. */
     int32_t *doomed_contacts;

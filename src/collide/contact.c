@@ -52,20 +52,10 @@ static void unlink_edge(ts_records *records, int32_t contact, int side)
  * (and as many blocks). */
 bool ts_contact_news_reserve(const ts_allocator *a, ts_collision *collision, int32_t slots)
 {
-    int32_t groups = slots / TS_PLACE_GROUP + 1;
-    int32_t old = collision->group_place_capacity;
-    if (!ts_array_reserve(a, (void **)&collision->group_place, &collision->group_place_capacity, groups,
-                          sizeof(uint8_t))) {
-        return false;
-    }
-    /* groups not seen yet sit in the middle */
-    memset(collision->group_place + old, 128, (size_t)(collision->group_place_capacity - old));
     return ts_array_reserve(a, (void **)&collision->contact_news, &collision->contact_news_capacity, slots,
                             sizeof(int32_t)) &&
            ts_array_reserve(a, (void **)&collision->block_news, &collision->block_news_capacity, slots,
-                            sizeof(int32_t)) &&
-           ts_array_reserve(a, (void **)&collision->block_order, &collision->block_order_capacity,
-                            TS_MAX_STAGE_BLOCKS, sizeof(int32_t));
+                            sizeof(int32_t));
 }
 
 bool ts_contact_recycle_reserve(const ts_allocator *a, ts_collision *collision, int32_t bodies)
@@ -210,8 +200,6 @@ void ts_contacts_free(ts_records *records, ts_collision *collision)
     ts_array_free(a, (void **)&collision->doomed_contacts, &collision->doomed_capacity, sizeof(int32_t));
     ts_array_free(a, (void **)&collision->contact_news, &collision->contact_news_capacity, sizeof(int32_t));
     ts_array_free(a, (void **)&collision->block_news, &collision->block_news_capacity, sizeof(int32_t));
-    ts_array_free(a, (void **)&collision->group_place, &collision->group_place_capacity, sizeof(uint8_t));
-    ts_array_free(a, (void **)&collision->block_order, &collision->block_order_capacity, sizeof(int32_t));
     ts_array_free(a, (void **)&collision->recycle_bodies, &collision->recycle_bodies_capacity,
                   sizeof(ts_recycle_body));
     ts_soa_removal_destroy(&collision->contact_removal, a);

@@ -248,9 +248,8 @@ static void flush_lanes(ts_records *records, const ts_recycle_body *bodies, floa
 /* The flags that need worker 0 after the narrowphase. */
 #define TS_CONTACT_NEWS (TS_CONTACT_STARTED | TS_CONTACT_STOPPED | TS_CONTACT_DISJOINT)
 
-/* Contacts per narrowphase block (at least): whole groups of the placement. */
+/* Contacts per narrowphase block (at least). */
 #define TS_CONTACT_BLOCK 16
-_Static_assert(TS_CONTACT_BLOCK % TS_PLACE_GROUP == 0, "a block holds whole groups");
 
 /* The narrowphase of slots [first, first + count), in blocks. */
 typedef struct narrowphase_stage {
@@ -261,8 +260,6 @@ typedef struct narrowphase_stage {
     int32_t count;
     int32_t block_size;
     int32_t first_block; /* the stage's blocks' entries in block_news */
-    const int32_t *order; /* block k of the stage runs the slots of block order[k], or NULL: k's */
-    uint8_t *places;      /* the groups' places to note (collision->group_place), or NULL: one worker */
     bool fill;           /* new contacts: fill each slot first */
     int width;           /* the recycle kernel's SIMD width */
 } narrowphase_stage;
@@ -274,82 +271,6 @@ static void stage_range(const narrowphase_stage *stage, int32_t block, int32_t *
     *end += stage->first;
 }
 
-/* Where the contacts of each group of slots in [begin, end) sit: the mean
- * of their first awake bodies' slots, in 256ths of the awake bodies (the
- * solver orders a colour's contacts by that slot and cuts its share of
- * each worker by it, contact_order.h). */
-static void note_places(const ts_records *records, uint8_t *places, int32_t begin, int32_t end)
-{
-    const ts_contact_store *s = &records->contact_store;
-    const int32_t *slot_of_id = records->store.table.slot_of_id;
-    int64_t awake = records->store.table.end[TS_RANGE_AWAKE];
-    if (awake == 0) {
-        return;
-    }
-    for (int32_t g = begin; g < end; g += TS_PLACE_GROUP) {
-        int32_t stop = g + TS_PLACE_GROUP < end ? g + TS_PLACE_GROUP : end;
-        int64_t sum = 0;
-        for (int32_t i = g; i < stop; ++i) {
-            int64_t a = slot_of_id[s->body_a[i]], b = slot_of_id[s->body_b[i]];
-            int64_t slot = a < awake ? a : b;
-            sum += slot < awake ? slot : awake - 1;
-        }
-        places[g / TS_PLACE_GROUP] = (uint8_t)(sum * 256 / ((int64_t)(stop - g) * awake));
-    }
-}
-
-/* The worker whose bodies a block's first group sits among: place *
- * workers / 256, the solver's cut of the body slots (contact_order.h). */
-TS_FORCE_INLINE int block_key(const uint8_t *places, int32_t block, int32_t step, int workers)
-{
-    return places[block * step] * workers >> 8;
-}
-
-/* How many of the blocks, run in `order` (NULL: slot order), fall to a
- * worker other than their key's under the ring split (parallel.h). */
-static int32_t count_strays(const uint8_t *places, const int32_t *order, int32_t blocks, int32_t step, int workers)
-{
-    int32_t strays = 0;
-    for (int w = 0; w < workers; ++w) {
-        int32_t begin = (int32_t)((int64_t)blocks * w / workers), end = (int32_t)((int64_t)blocks * (w + 1) / workers);
-        for (int32_t k = begin; k < end; ++k) {
-            strays += block_key(places, order != NULL ? order[k] : k, step, workers) != w;
-        }
-    }
-    return strays;
-}
-
-/* The blocks of the contacts there were in the order of their keys, each
- * worker's blocks in slot order (a stable counting sort: the column reads
- * stay runs that the prefetcher follows), so that the ring split of the
- * stage gives each worker about the contacts of its bodies; or NULL (slot
- * order) when that strays no less (large_pyramid's slots already follow
- * its bodies), or for one worker. */
-static const int32_t *order_blocks(ts_collision *collision, int32_t blocks, int32_t block_size, int workers)
-{
-    if (workers < 2 || blocks < 2) {
-        return NULL;
-    }
-    const uint8_t *places = collision->group_place;
-    int32_t *order = collision->block_order;
-    int32_t next[TS_MAX_THREADS] = {0};
-    int32_t step = block_size / TS_PLACE_GROUP;
-    for (int32_t b = 0; b < blocks; ++b) {
-        ++next[block_key(places, b, step, workers)];
-    }
-    int32_t start = 0;
-    for (int w = 0; w < workers; ++w) {
-        int32_t size = next[w];
-        next[w] = start;
-        start += size;
-    }
-    for (int32_t b = 0; b < blocks; ++b) {
-        order[next[block_key(places, b, step, workers)]++] = b;
-    }
-    bool better = count_strays(places, order, blocks, step, workers) < count_strays(places, NULL, blocks, step, workers);
-    return better ? order : NULL;
-}
-
 /* Updates the block's contacts and lists those with news in the block's
  * part of contact_news (the slots [begin, end) it owns), in slot order. */
 static void narrowphase_block(void *context, int32_t block, int worker)
@@ -359,7 +280,6 @@ static void narrowphase_block(void *context, int32_t block, int worker)
     ts_records *records = stage->records;
     const uint32_t *flags = records->contact_store.flags;
     int32_t begin, end;
-    block = stage->order != NULL ? stage->order[block] : block;
     stage_range(stage, block, &begin, &end);
     if (stage->fill) {
         for (int32_t i = begin; i < end; ++i) {
@@ -383,9 +303,6 @@ static void narrowphase_block(void *context, int32_t block, int worker)
             }
         }
         flush_lanes(records, bodies, stage->dt, stage->width, &lanes);
-        if (stage->places != NULL) {
-            note_places(records, stage->places, begin, end);
-        }
     }
     int32_t *news = stage->collision->contact_news + begin;
     int32_t n = 0;
@@ -482,17 +399,15 @@ ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, 
     /* The contacts there were, while worker 0 makes the new ones: those
      * take the slots past the old awake range and touch nothing below it. */
     int32_t old = s->table.end[TS_CONTACT_RANGE_AWAKE];
-    narrowphase_stage first = {records, collision, dt, 0, old, ts_block_size(old, TS_CONTACT_BLOCK), 0, NULL, NULL,
-                                false, width};
+    narrowphase_stage first = {records, collision, dt, 0, old, ts_block_size(old, TS_CONTACT_BLOCK), 0, false,
+                                width};
     int32_t first_blocks = ts_block_count(old, first.block_size);
-    first.order = order_blocks(collision, first_blocks, first.block_size, parallel->worker_count);
-    first.places = parallel->worker_count > 1 ? collision->group_place : NULL;
     ts_parallel_for_with(parallel, narrowphase_block, &first, first_blocks, register_new, register_context);
     /* Then the new awake ones, filled and updated. */
     int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
     collision->narrowphase_pairs = count;
     narrowphase_stage second = {records, collision, dt, old, count - old, ts_block_size(count - old, TS_CONTACT_BLOCK),
-                                first_blocks, NULL, NULL, true, width};
+                                first_blocks, true, width};
     int32_t second_blocks = ts_block_count(count - old, second.block_size);
     ts_parallel_for(parallel, narrowphase_block, &second, second_blocks);
     return list_news(records, collision, &first, &second, first_blocks + second_blocks);
