@@ -7,9 +7,13 @@
 #define TS_ORDER_RANGES 64
 #define TS_ORDER_GROUPS (TS_CONTACT_POINTS + 1)
 
-/* The range of the contact's first awake body slot (a contact has one; static
- * and sleeping bodies sit past the awake slots) and its point-count group,
- * 4 points first. */
+/* Where the contact's other body is, seen from its range: a lower range,
+ * the same range or none (static, sleeping), a higher range. */
+#define TS_ORDER_SIDES 3
+
+/* The contact's key: the range of its first awake body slot (a contact has
+ * one; static and sleeping bodies sit past the awake slots), the side of
+ * its other body, and its point-count group, 4 points first. */
 TS_FORCE_INLINE int key_of(const ts_records *records, int32_t contact, int64_t awake, int ranges)
 {
     const ts_contact_store *s = &records->contact_store;
@@ -20,36 +24,47 @@ TS_FORCE_INLINE int key_of(const ts_records *records, int32_t contact, int64_t a
         return group;
     }
     int64_t slot_a = slot_of_body[s->body_a[i]], slot_b = slot_of_body[s->body_b[i]];
-    int64_t slot = slot_a < awake ? slot_a : slot_b;
+    int64_t slot = slot_a < awake ? slot_a : slot_b, other = slot_a < awake ? slot_b : slot_a;
     int range = slot < awake ? (int)(slot * ranges / awake) : ranges - 1;
-    return range * TS_ORDER_GROUPS + group;
+    int side = 1;
+    if (other < awake) {
+        int other_range = (int)(other * ranges / awake);
+        side = other_range < range ? 0 : other_range > range ? 2 : 1;
+    }
+    return (range * TS_ORDER_SIDES + side) * TS_ORDER_GROUPS + group;
 }
 
-/* Counting sort by key_of, stable; `ranges` is a constant where inlined. */
-TS_FORCE_INLINE void order_by_key(const ts_records *records, const ts_graph_color *color, int ranges, int32_t *ordered)
+/* Counting sort by key_of, stable; `ranges` is a constant where inlined.
+ * The keys are computed once (each reads four scattered rows) and kept
+ * for the second loop. */
+TS_FORCE_INLINE void order_by_key(const ts_records *records, const ts_graph_color *color, int ranges, uint16_t *keys,
+                                  int32_t *ordered)
 {
     int64_t awake = records->store.table.end[TS_RANGE_AWAKE];
-    int32_t next[TS_ORDER_RANGES * TS_ORDER_GROUPS] = {0};
+    int32_t next[TS_ORDER_RANGES * TS_ORDER_SIDES * TS_ORDER_GROUPS] = {0};
     for (int32_t i = 0; i < color->count; ++i) {
-        ++next[key_of(records, color->contacts[i], awake, ranges)];
+        int key = key_of(records, color->contacts[i], awake, ranges);
+        keys[i] = (uint16_t)key;
+        ++next[key];
     }
     int32_t start = 0;
-    for (int k = 0; k < ranges * TS_ORDER_GROUPS; ++k) {
+    int key_count = (ranges > 1 ? ranges * TS_ORDER_SIDES : 1) * TS_ORDER_GROUPS;
+    for (int k = 0; k < key_count; ++k) {
         int32_t size = next[k];
         next[k] = start;
         start += size;
     }
     for (int32_t i = 0; i < color->count; ++i) {
-        int32_t contact = color->contacts[i];
-        ordered[next[key_of(records, contact, awake, ranges)]++] = contact;
+        ordered[next[keys[i]]++] = color->contacts[i];
     }
 }
 
-void ts_contact_order_color(const ts_records *records, const ts_graph_color *color, int ranges, int32_t *ordered)
+void ts_contact_order_color(const ts_records *records, const ts_graph_color *color, int ranges, uint16_t *keys,
+                            int32_t *ordered)
 {
     if (ranges <= 1) {
-        order_by_key(records, color, 1, ordered); /* point counts alone */
+        order_by_key(records, color, 1, keys, ordered); /* point counts alone */
     } else {
-        order_by_key(records, color, ranges < TS_ORDER_RANGES ? ranges : TS_ORDER_RANGES, ordered);
+        order_by_key(records, color, ranges < TS_ORDER_RANGES ? ranges : TS_ORDER_RANGES, keys, ordered);
     }
 }

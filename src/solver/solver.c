@@ -224,6 +224,7 @@ static void order_colors(solve_context *c, int32_t begin, int32_t end)
          * bodies): by point count alone, whatever the worker count */
         int ranges = color == TS_OVERFLOW_COLOR ? 1 : c->parallel->worker_count;
         ts_contact_order_color(c->records, c->graph->colors + color, ranges,
+                               c->scratch->order_keys + c->scratch->ordered_begin[color],
                                c->scratch->ordered + c->scratch->ordered_begin[color]);
     }
 }
@@ -529,7 +530,9 @@ bool TS_WIDE(ts_solver_reserve_scratch)(ts_solver_scratch *s, const ts_allocator
            ts_array_reserve(allocator, &s->bounces, &s->bounce_bytes,
                             bundles * (int32_t)sizeof(ts_contact_bounce_lanes), 1) &&
            ts_array_reserve(allocator, (void **)&s->ordered, &s->ordered_capacity, contacts,
-                            sizeof(int32_t));
+                            sizeof(int32_t)) &&
+           ts_array_reserve(allocator, (void **)&s->order_keys, &s->order_key_capacity, contacts,
+                            sizeof(uint16_t));
 }
 
 /* Room for the reports (contact_report.h): the totals beside the bundles. */

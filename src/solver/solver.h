@@ -30,6 +30,8 @@ typedef struct ts_solver_scratch {
     int32_t *ordered; /* soft step: each colour's contacts in bundle order (contact_order.h) */
     int32_t ordered_capacity;
     int32_t ordered_begin[TS_COLOR_COUNT + 2]; /* colour c's: ordered + ordered_begin[c] */
+    uint16_t *order_keys; /* soft step: the order's keys, beside ordered (same offsets) */
+    int32_t order_key_capacity;
     ts_body_state *substep_start; /* XPBD, in steps that start with deep overlap: the states at each substep's start */
     int32_t substep_start_capacity;
     void *xpbd_lanes; /* XPBD: its lanes beside each bundle (xpbd_contact.h) */

@@ -133,6 +133,7 @@ bool TS_WIDE(ts_solver_reserve_step)(ts_solver *solver, const ts_records *record
         !ts_array_reserve_scratch(allocator, &s->bounces, &s->bounce_bytes,
                                   bundles * (int32_t)sizeof(ts_contact_bounce_lanes), 1) ||
         !ts_array_reserve(allocator, (void **)&s->ordered, &s->ordered_capacity, contacts, sizeof(int32_t)) ||
+        !ts_array_reserve(allocator, (void **)&s->order_keys, &s->order_key_capacity, contacts, sizeof(uint16_t)) ||
         !ts_array_reserve(allocator, &s->stage_list, &s->stage_list_bytes,
                           ts_solver_stage_list_bytes(solver->substeps), 1) ||
         !reserve_joints(&solver->joint_scratch, records, graph, &joint_bundles)) {
