@@ -24,18 +24,40 @@
  * spinning helper would take the core from worker 0. */
 #define TS_SPINS_BEFORE_YIELD 2000
 
-/* A worker done with its share of a listed stage waits this many spins
- * (~0.3-1 us, about one block of a colour pass) for the others before it
- * takes blocks from the back of their shares. A block taken moves its
- * bundles and body states to the thief's core and, next pass, back: taken
- * as soon as one worker was ahead (as any worker is, by the time the last
- * done count takes to reach the other), blocks moved on most stages
+/* A worker done with its share of a listed stage waits about this long
+ * (~1 us, a block or two of a colour pass) for the others before it takes
+ * blocks from the back of their shares. A block taken moves its bundles
+ * and body states to the thief's core and, next pass, back: taken as soon
+ * as one worker was ahead (as any worker is, by the time the last done
+ * count takes to reach the other), blocks moved on most stages
  * (joint_grid, two workers: ~300 blocks a step, each stage's work
  * 1.1-1.4x the one-worker figure on a VM whose cores pass a line in
- * ~500 ns). Waiting longer (250 spins) kept every block home but lost 4-10%
- * whenever one vCPU ran slower than the other (a busy host): the patience
- * balances the two. */
-#define TS_SPINS_BEFORE_STEALING 30
+ * ~500 ns). Waiting far longer (250 spins on an AMD VM, ~5-10 us) kept
+ * every block home but lost 4-10% whenever one vCPU ran slower than the
+ * other (a busy host): the patience balances the two. It is a time, not a
+ * spin count: 30 spins, tuned on the AMD VM (~0.3-1 us there), are ~0.4 us
+ * on an Intel Xeon VM whose `pause` takes ~10 ns, where they left
+ * wide_pyramid 4% slower at two workers than 100 spins (medians of 37 and
+ * 51 interleaved runs, 2026-11-28). ts_parallel_init times the spins. */
+#define TS_STEAL_PATIENCE_NS 1000.0
+#define TS_STEAL_PATIENCE_MIN 8
+#define TS_STEAL_PATIENCE_MAX 1000
+
+/* Spins of a wait loop (a pause and a load) in TS_STEAL_PATIENCE_NS, timed
+ * over a thousand pauses. */
+static int time_patience(void)
+{
+    enum { spins = 1000 };
+    double start = ts_now_ms();
+    for (int i = 0; i < spins; ++i) {
+        ts_cpu_pause();
+    }
+    double ns = (ts_now_ms() - start) * 1e6 / spins;
+    double patience = ns > 0.0 ? TS_STEAL_PATIENCE_NS / ns : TS_STEAL_PATIENCE_MAX;
+    return patience < TS_STEAL_PATIENCE_MIN   ? TS_STEAL_PATIENCE_MIN
+           : patience > TS_STEAL_PATIENCE_MAX ? TS_STEAL_PATIENCE_MAX
+                                              : (int)patience;
+}
 
 bool ts_parallel_init(ts_parallel *p, const ts_allocator *allocator)
 {
@@ -57,6 +79,7 @@ bool ts_parallel_init(ts_parallel *p, const ts_allocator *allocator)
         atomic_init(&p->done[w].value, 0);
     }
     p->entry_sequence = 1;
+    p->steal_patience = time_patience();
     atomic_init(&p->published, 0);
     atomic_init(&p->sleepers, 0);
     p->worker_count = 1;
@@ -228,7 +251,7 @@ void ts_parallel_for_with(ts_parallel *p, ts_block_fn *run, void *context, int32
  * that stays in its core's cache while nobody else needs it, adds what it
  * ran to its done counter (also its own line) and waits until the counters
  * of all workers add up to the blocks of the list so far; if they do not
- * within TS_SPINS_BEFORE_STEALING, it takes blocks from the back of the
+ * within its patience (steal_patience), it takes blocks from the back of the
  * other workers' shares through their cursors, then waits again. On
  * time, that wait costs one line transfer per worker (reading the others'
  * counters); the publish per stage it replaces cost about four in a row
@@ -353,7 +376,7 @@ static void run_list(ts_parallel *p, const ts_stage *list, uint64_t sequence, in
             mine += ran;
             atomic_store_explicit(&p->done[worker].value, mine, memory_order_release);
         }
-        wait_end end_of_wait = wait_for_blocks(p, sequence, target, worker, workers, TS_SPINS_BEFORE_STEALING);
+        wait_end end_of_wait = wait_for_blocks(p, sequence, target, worker, workers, p->steal_patience);
         if (end_of_wait == WAIT_STALLED) {
             ran = steal(p, stage, tag, worker, workers);
             if (ran > 0) {

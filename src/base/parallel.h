@@ -105,6 +105,7 @@ typedef struct ts_parallel {
     ts_worker_line *cursors; /* TS_MAX_THREADS: worker w's share of the list stage in progress (parallel.c) */
     ts_worker_line *done;    /* TS_MAX_THREADS: blocks of list stages worker w has run, ever */
     uint64_t entry_sequence; /* the sequence number the next list stage takes */
+    int steal_patience;      /* spins (~1 us) a worker done with its list share waits before taking others' blocks */
 } ts_parallel;
 
 bool ts_parallel_init(ts_parallel *parallel, const ts_allocator *allocator);
