@@ -55,8 +55,12 @@ typedef struct ts_broadphase {
 
 #define TS_PARALLEL_SWEEP 256
 /* The enlarge and the refit walk chains of dependent reads of tree nodes
- * that the other proxies' walks share (broadphase_refit.c). */
-#define TS_PARALLEL_ENLARGE 1024
+ * that the other proxies' walks share (broadphase_refit.c). joint_grid
+ * lists ~700 bodies a step: past 256 rather than 1,024 its two-worker step
+ * took 1.045 instead of 1.073 ms (medians of 276 interleaved runs, Intel
+ * Xeon VM, vCPUs near; 512: 1.061); with the vCPUs far apart the shared
+ * enlarge was ~0.01 ms slower on an AMD VM (docs/performance.md). */
+#define TS_PARALLEL_ENLARGE 256
 
 struct ts_collision;
 
