@@ -119,7 +119,9 @@ TS_API ts_result ts_world_set_body_states(ts_world_id world, const ts_body_id *b
 
 /** Reads the chosen quantities of every body in the awake (moving) range,
  * in storage order (the order of ts_world_get_awake_transforms(), which
- * changes as bodies sleep, wake, or are made and destroyed: match by id),
+ * changes as bodies sleep, wake, or are made and destroyed, and when a
+ * step re-orders the awake bodies by place (every 32 steps at most, the
+ * same at every thread count): match by id),
  * with their ids into ids (may be NULL). capacity is the length of every
  * array; *count receives the number of awake bodies (when it exceeds
  * capacity only capacity entries are written; capacity 0 counts only).

@@ -159,8 +159,9 @@ TS_API ts_result ts_world_get_profile(ts_world_id world, ts_step_profile *profil
 
 /** Bulk read for backends: copies the id and the origin transform of every
  * body in the awake (moving) range into the caller's arrays, in storage
- * order (which changes as bodies sleep, wake, or are made and destroyed:
- * match by id). capacity is the length of both arrays; *count receives the
+ * order (which changes as bodies sleep, wake, or are made and destroyed,
+ * and when a step re-orders the awake bodies by place, every 32 steps at
+ * most: match by id). capacity is the length of both arrays; *count receives the
  * number of awake bodies (when it exceeds capacity only capacity entries
  * are written). ids may be NULL; transforms may be NULL when capacity is 0
  * (to count only). Static and sleeping bodies are not in the range.

@@ -451,7 +451,7 @@ typedef struct ts_step_profile {
     double restitution;          /**< the restitution pass */
     double store_impulses;       /**< impulses kept for the next step's warm start */
     double finalize;             /**< write back poses, clear forces, shape bounds, broadphase moves */
-    double sleep;                /**< islands put to sleep, island splits */
+    double sleep;                /**< islands put to sleep, island splits; the awake bodies re-ordered by place */
 } ts_step_profile;
 
 #ifdef __cplusplus

@@ -220,6 +220,7 @@ void ts_world_free_bodies_and_shapes(ts_world *world)
     ts_array_free(a, (void **)&world->solver.report.entries, &world->solver.report.capacity,
                   sizeof(ts_contact_report_entry));
     ts_parallel_destroy(&world->parallel, a);
+    ts_body_order_destroy(&world->body_order, a);
     ts_ray_bvh_free(&world->ray_bvh, a);
     ts_sensor_free(world);
     ts_array_free(a, (void **)&world->moves.events, &world->moves.capacity, sizeof(ts_body_move_event));
@@ -266,6 +267,7 @@ ts_world_id ts_create_world(const ts_world_def *def)
         return TS_NULL_WORLD_ID;
     }
     memset(world, 0, sizeof *world);
+    ts_body_order_init(&world->body_order);
     ts_body_store_init(&world->records.store);
     ts_contact_store_init(&world->records.contact_store);
     world->records.allocator = allocator;

@@ -244,6 +244,35 @@ void ts_soa_remove(ts_soa_table *table, void **columns, int32_t slot)
     ts_soa_remove_with(table, slot, copy_columns, &copy);
 }
 
+void ts_soa_permute_column(const ts_soa_table *table, void **columns, int column, const int32_t *order,
+                           int32_t count, uint32_t *scratch)
+{
+    uint32_t *data = columns[column];
+    int w = table->layout.widths[column];
+    if (w == 1) {
+        for (int32_t k = 0; k < count; ++k) {
+            scratch[k] = data[order[k]];
+        }
+    } else {
+        for (int32_t k = 0; k < count; ++k) {
+            memcpy(scratch + (size_t)k * w, data + (size_t)order[k] * w, (size_t)w * sizeof(uint32_t));
+        }
+    }
+    memcpy(data, scratch, (size_t)count * w * sizeof(uint32_t));
+}
+
+void ts_soa_permute_ids(ts_soa_table *table, const int32_t *order, int32_t count, int32_t *scratch)
+{
+    for (int32_t k = 0; k < count; ++k) {
+        scratch[k] = table->id_of_slot[order[k]];
+    }
+    for (int32_t k = 0; k < count; ++k) {
+        table->id_of_slot[k] = scratch[k];
+        table->slot_of_id[scratch[k]] = k;
+    }
+    table->revision += 1;
+}
+
 bool ts_soa_validate(const ts_soa_table *table)
 {
     int ranges = table->layout.range_count;

@@ -64,6 +64,16 @@ void ts_soa_remove(ts_soa_table *table, void **columns, int32_t slot);
 typedef void ts_soa_move_fn(void *context, int32_t from, int32_t to);
 void ts_soa_remove_with(ts_soa_table *table, int32_t slot, ts_soa_move_fn *move, void *context);
 
+/* Reorders the slots [0, count) (within one range): the object in slot
+ * order[k] goes to slot k, order a permutation of [0, count). Column by
+ * column, so that several workers can share the columns; then the maps.
+ * scratch: count times the column's width elements. */
+void ts_soa_permute_column(const ts_soa_table *table, void **columns, int column, const int32_t *order,
+                           int32_t count, uint32_t *scratch);
+/* ... and the maps, after every column (scratch: count elements). Bumps the
+ * revision: slots changed. */
+void ts_soa_permute_ids(ts_soa_table *table, const int32_t *order, int32_t count, int32_t *scratch);
+
 /* Moves an object to another range; returns its new slot. */
 int32_t ts_soa_move(ts_soa_table *table, void **columns, int32_t slot, int range);
 

@@ -18,7 +18,11 @@
  *   4. finalize       (serial)   grow the proxies that left their fat bounds in place
  *                     (parallel) refit the grown part of the movable tree, and rebuild it
  *                                (binned SAH) when it has drifted
- *   5. sleep          (serial)   islands at rest sleep, one island split (islands/sleep.h)
+ *   5. sleep          (serial)   islands at rest sleep, one island split (islands/sleep.h);
+ *                                every 32 steps the awake bodies' storage order
+ *                                compared with space, (parallel) and the store's
+ *                                columns moved when space cuts fewer contacts
+ *                                (body_order.h)
  *   6. publish the step's events, sorted; body move events (when on: the
  *      finish wrote each awake body's entry, the sleep stage's ends are marked)
  *
@@ -63,7 +67,7 @@ static int32_t stage_capacity(const ts_world *world)
 {
     const int32_t colors = TS_COLOR_COUNT + 1;
     const int32_t per_substep = 2 + 3 * colors;
-    return 18 + 3 * colors + (TS_TREE_BUILD_LEVELS + 3) + world->solver.substeps * per_substep;
+    return 19 + 3 * colors + (TS_TREE_BUILD_LEVELS + 3) + world->solver.substeps * per_substep;
 }
 
 /* Worker 0's task beside the narrowphase of the contacts there were: the
@@ -170,6 +174,7 @@ static bool reserve_step(ts_world *world)
     bool made =
         ts_graph_reserve(&world->graph, &records->allocator, records->body_ids.next_index, adds.awake + adds.asleep) &&
         ts_contact_recycle_reserve(&records->allocator, collision, bodies) &&
+        ts_body_order_reserve(&world->body_order, &records->allocator, bodies, world->thread_count) &&
         ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator, bodies,
                                     records->shape_ids.next_index) &&
         ts_solver_reserve_step(&world->solver, records, &world->graph, adds, overflow_bound, &bound);
@@ -230,6 +235,8 @@ static ts_result step_body(void *context)
         world->moves.count = awake;
         mark_fell_asleep(world);
     }
+    /* after the move events took the step's slots (they hold the ids) */
+    ts_body_order_update(&world->body_order, records, &world->parallel, world->step_count);
     profile->sleep = ts_now_ms() - mark;
     TS_TRY(ts_contact_events_publish(&collision->events));
     return TS_OK;

@@ -15,6 +15,7 @@
 #include "tessera/body_moves.h"
 #include "tessera/sensor.h"
 #include "solver/solver.h"
+#include "step/body_order.h"
 
 typedef struct ts_world {
     ts_records records;        /* soa: bodies, shapes, contacts, joints, their stores, the allocator */
@@ -23,6 +24,7 @@ typedef struct ts_world {
     ts_constraint_graph graph; /* islands: colours of the touching contacts and the joints */
     ts_solver solver;          /* solver: settings, scratch */
     ts_parallel parallel;      /* base: the step's workers and stages */
+    ts_body_order body_order;  /* step: the awake bodies' storage order kept close to space */
     /* ts_world_cast_rays (api/query.c): 1 while a batch holds the workers
      * and the memory of the wide tree, which is kept between batches */
     _Atomic int query_workers;

@@ -1,0 +1,66 @@
+/* The awake bodies' storage order, kept close to their places in space.
+ *
+ * The solver's workers split every pass by body slot: worker w of n takes
+ * the awake slots [awake * w / n, awake * (w + 1) / n) in the body passes
+ * and, in each colour, the contacts of the bodies there first
+ * (solver/contact_order.h). A contact whose bodies lie in two workers'
+ * ranges hands a body state from one core to the other in every colour
+ * pass. Bodies keep the slots they were made in, so the ranges are only as
+ * compact in space as the order of creation was: pyramids built row by row
+ * cross in a few contacts (large_pyramid 1%), but a pile that falls and
+ * mixes crosses more and more (pile, two workers: 3% of its dynamic
+ * contacts after 100 steps, 12% from step 200 on).
+ *
+ * So every TS_BODY_ORDER_STEPS steps the step's end compares the halves of
+ * the awake range with the halves along x, y and z (each the awake bodies
+ * sorted by that coordinate, ties kept in slot order) by how many
+ * touching contacts join two halves, and when the best axis crosses at
+ * most 4/5 of what the slots do, moves the awake bodies into that axis's
+ * order (pile: 12% -> 6%). Halves, whatever the worker count, so the
+ * storage order is the same at every thread count (body move events and
+ * the awake bulk reads list bodies in it); at more workers the slabs of a
+ * sorted axis are still compact. The order changes no result: every
+ * kernel's per-body and per-contact arithmetic is independent of slots
+ * (tests/expected_hashes.txt holds). */
+#ifndef TS_BODY_ORDER_H
+#define TS_BODY_ORDER_H
+
+#include "base/parallel.h"
+#include "soa/records.h"
+
+/* Steps between two looks at the order. */
+#define TS_BODY_ORDER_STEPS 32
+/* Fewer awake bodies than this, or fewer touching awake contacts than
+ * this fraction of them, and the order is left alone: too few crossings
+ * to pay for the look. */
+#define TS_BODY_ORDER_MIN_BODIES 256
+#define TS_BODY_ORDER_MIN_CONTACTS_PER_BODY 0.5f
+
+typedef struct ts_body_order {
+    int32_t *order;     /* capacity: awake slots in a candidate order */
+    uint16_t *buckets;  /* capacity: each awake body's bucket along one axis */
+    uint8_t *halves;    /* capacity: bit a set when the body lies in the upper half along axis a; bit 3: by slot */
+    uint32_t *scratch;  /* TS_MAX_THREADS x capacity: one column per worker while the columns move */
+    int32_t every;      /* steps between two looks: TS_BODY_ORDER_STEPS; 0: never (tests compare) */
+    int32_t capacity;   /* bodies */
+    int32_t scratch_capacity; /* elements of scratch */
+} ts_body_order;
+
+/* A world's: no room yet, a look every TS_BODY_ORDER_STEPS steps. */
+static inline void ts_body_order_init(ts_body_order *order)
+{
+    *order = (ts_body_order){.every = TS_BODY_ORDER_STEPS};
+}
+
+/* Room for `bodies` awake bodies on `workers` workers (before a step
+ * changes anything). */
+bool ts_body_order_reserve(ts_body_order *order, const ts_allocator *allocator, int32_t bodies, int workers);
+void ts_body_order_destroy(ts_body_order *order, const ts_allocator *allocator);
+
+/* At the end of step `step` (worker 0, inside the step's parallel region):
+ * every `every` steps, the awake range moved into the order
+ * along the axis whose halves cross least, when that crosses at most 4/5
+ * of the slot halves. Returns true when the bodies moved. */
+bool ts_body_order_update(ts_body_order *order, ts_records *records, ts_parallel *parallel, int step);
+
+#endif
