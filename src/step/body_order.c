@@ -123,13 +123,17 @@ bool ts_body_order_update(ts_body_order *o, ts_records *records, ts_parallel *pa
     for (int32_t i = 0; i < n; ++i) {
         o->halves[i] = (uint8_t)((i >= n / 2) << 3);
     }
+    int32_t crossings[4];
+    count_crossings(o, records, n, crossings);
+    if ((float)crossings[3] < TS_BODY_ORDER_FEW_CROSSINGS * contacts) {
+        return false; /* the three sorts are the look's cost: skipped when the slots cut few contacts */
+    }
     for (int a = 0; a < 3; ++a) {
         sort_along(o, axes[a], n);
         for (int32_t k = n / 2; k < n; ++k) {
             o->halves[o->order[k]] |= (uint8_t)(1u << a);
         }
     }
-    int32_t crossings[4];
     count_crossings(o, records, n, crossings);
     int best = 0;
     for (int a = 1; a < 3; ++a) {
