@@ -174,7 +174,8 @@ static bool reserve_step(ts_world *world)
     bool made =
         ts_graph_reserve(&world->graph, &records->allocator, records->body_ids.next_index, adds.awake + adds.asleep) &&
         ts_contact_recycle_reserve(&records->allocator, collision, bodies) &&
-        ts_body_order_reserve(&world->body_order, &records->allocator, bodies, world->thread_count) &&
+        ts_body_order_reserve(&world->body_order, &records->allocator, bodies, records->contact_store.table.capacity,
+                              world->thread_count) &&
         ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator, bodies,
                                     records->shape_ids.next_index) &&
         ts_solver_reserve_step(&world->solver, records, &world->graph, adds, overflow_bound, &bound);
