@@ -1,4 +1,5 @@
-/* The awake bodies' storage order kept close to space (see body_order.h). */
+/* The awake bodies' storage order kept close to space, and their contacts'
+ * in their bodies' order (see body_order.h). */
 #include "step/body_order.h"
 
 #include "base/array.h"
@@ -66,8 +67,8 @@ void ts_body_order_destroy(ts_body_order *o, const ts_allocator *allocator)
     o->stride = 0;
 }
 
-/* order = the slots [0, n) sorted by their bucket along `axis` (a counting
- * sort: stable, so ties keep their slot order). */
+/* order = the slots [0, n) sorted by their bucket of `coordinate` (a
+ * counting sort: stable, so ties keep their slot order). */
 static void sort_along(ts_body_order *o, const float *coordinate, int32_t n)
 {
     float lo = coordinate[0], hi = coordinate[0];
