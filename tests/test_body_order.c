@@ -14,34 +14,6 @@
 #define PILE_BODIES 600
 #define PILE_STEPS 256
 
-/* scenes.md's pile at N = 600: unit boxes (rotated to land on edges) and
- * spheres from a 10 x 10 lattice into a walled bin. Body ids in creation
- * order: layer by layer. */
-static void build_pile(ts_world_id world)
-{
-    test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){200, 1, 200}, 1);
-    test_box(world, TS_BODY_STATIC, (ts_vec3){10.5f, 10, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 10, 10}, 1);
-    test_box(world, TS_BODY_STATIC, (ts_vec3){-10.5f, 10, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 10, 10}, 1);
-    test_box(world, TS_BODY_STATIC, (ts_vec3){0, 10, 10.5f}, TS_QUAT_IDENTITY, (ts_vec3){10, 10, 0.5f}, 1);
-    test_box(world, TS_BODY_STATIC, (ts_vec3){0, 10, -10.5f}, TS_QUAT_IDENTITY, (ts_vec3){10, 10, 0.5f}, 1);
-    for (int n = 0; n < PILE_BODIES; ++n) {
-        int i = n % 10, k = (n / 10) % 10, layer = n / 100;
-        ts_vec3 p = {((float)i - 4.5f) * 1.5f, 2.0f + 1.5f * (float)layer, ((float)k - 4.5f) * 1.5f};
-        if (n % 2 == 0) {
-            float a = 0.37f * (float)n, s = sinf(0.5f * a) * 0.57735027f;
-            test_box(world, TS_BODY_DYNAMIC, p, (ts_quat){s, s, s, cosf(0.5f * a)}, (ts_vec3){0.5f, 0.5f, 0.5f}, 1);
-            continue;
-        }
-        ts_body_def def = ts_default_body_def();
-        def.type = TS_BODY_DYNAMIC;
-        def.position = p;
-        ts_body_id body = ts_create_body(world, &def);
-        ts_shape_def shape = ts_default_shape_def();
-        ts_sphere sphere = {0.5f};
-        assert_false(ts_shape_id_is_null(ts_create_sphere_shape(body, &shape, &sphere)));
-    }
-}
-
 /* Touching contacts between two dynamic bodies in different halves of the
  * awake range, and how many join two dynamic bodies at all. */
 static void count_halves(const ts_world *w, int32_t *crossing, int32_t *dynamic)
@@ -76,7 +48,7 @@ static pile_run run_pile(int threads, int every, bool keep_contacts)
     w->body_order.every = every;
     w->body_order.keep_contacts = keep_contacts;
     assert_ok(ts_world_enable_sleep(world, false)); /* islands that sleep and wake move slots too */
-    build_pile(world);
+    test_scenes_pile(world, PILE_BODIES, NULL);
     for (int step = 0; step < PILE_STEPS; ++step) {
         assert_ok(ts_world_step(world, 1.0f / 60.0f));
     }

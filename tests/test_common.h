@@ -131,6 +131,40 @@ static inline void test_drop_small_pile(ts_world_id world)
     }
 }
 
+/* scenes.md's pile at N = count: unit boxes (rotated to land on edges) and
+ * spheres of radius 0.5 from a 10 x 10 lattice (layers 1.5 m apart from
+ * y = 2) into a walled bin on the ground; the dynamic bodies' ids go to ids
+ * (may be NULL), in creation order: layer by layer. */
+static inline void test_scenes_pile(ts_world_id world, int count, ts_body_id *ids)
+{
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){200, 1, 200}, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){10.5f, 10, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 10, 10}, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){-10.5f, 10, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 10, 10}, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, 10, 10.5f}, TS_QUAT_IDENTITY, (ts_vec3){10, 10, 0.5f}, 1);
+    test_box(world, TS_BODY_STATIC, (ts_vec3){0, 10, -10.5f}, TS_QUAT_IDENTITY, (ts_vec3){10, 10, 0.5f}, 1);
+    for (int n = 0; n < count; ++n) {
+        int i = n % 10, k = (n / 10) % 10, layer = n / 100;
+        ts_vec3 p = {((float)i - 4.5f) * 1.5f, 2.0f + 1.5f * (float)layer, ((float)k - 4.5f) * 1.5f};
+        ts_body_id body;
+        if (n % 2 == 0) {
+            float a = 0.37f * (float)n, s = sinf(0.5f * a) * 0.57735027f;
+            body = test_box(world, TS_BODY_DYNAMIC, p, (ts_quat){s, s, s, cosf(0.5f * a)}, (ts_vec3){0.5f, 0.5f, 0.5f},
+                            1);
+        } else {
+            ts_body_def def = ts_default_body_def();
+            def.type = TS_BODY_DYNAMIC;
+            def.position = p;
+            body = ts_create_body(world, &def);
+            ts_shape_def shape = ts_default_shape_def();
+            ts_sphere sphere = {0.5f};
+            assert_false(ts_shape_id_is_null(ts_create_sphere_shape(body, &shape, &sphere)));
+        }
+        if (ids != NULL) {
+            ids[n] = body;
+        }
+    }
+}
+
 /* Whether a body's pose and velocities, read through the getters, are all
  * finite. */
 static inline bool test_body_is_finite(ts_body_id body)

@@ -168,32 +168,11 @@ static int build_large_pyramid(ts_world_id world, ts_body_id *ids)
     return n;
 }
 
-/* pile, N = 500: unit boxes (rotated to land on edges) and spheres in a walled bin. */
+/* pile, N = 500 (test_common.h). */
 static int build_pile(ts_world_id world, ts_body_id *ids)
 {
-    test_box(world, TS_BODY_STATIC, (ts_vec3){0, -1, 0}, TS_QUAT_IDENTITY, (ts_vec3){200, 1, 200}, 1);
-    test_box(world, TS_BODY_STATIC, (ts_vec3){10.5f, 10, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 10, 10}, 1);
-    test_box(world, TS_BODY_STATIC, (ts_vec3){-10.5f, 10, 0}, TS_QUAT_IDENTITY, (ts_vec3){0.5f, 10, 10}, 1);
-    test_box(world, TS_BODY_STATIC, (ts_vec3){0, 10, 10.5f}, TS_QUAT_IDENTITY, (ts_vec3){10, 10, 0.5f}, 1);
-    test_box(world, TS_BODY_STATIC, (ts_vec3){0, 10, -10.5f}, TS_QUAT_IDENTITY, (ts_vec3){10, 10, 0.5f}, 1);
-    const int count = 500;
-    for (int n = 0; n < count; ++n) {
-        int i = n % 10, k = (n / 10) % 10, layer = n / 100;
-        ts_vec3 p = {((float)i - 4.5f) * 1.5f, 2.0f + 1.5f * (float)layer, ((float)k - 4.5f) * 1.5f};
-        if (n % 2 == 0) {
-            float a = 0.37f * (float)n, s = sinf(0.5f * a) * 0.57735027f;
-            ids[n] = dynamic_box(world, p, (ts_quat){s, s, s, cosf(0.5f * a)}, (ts_vec3){0.5f, 0.5f, 0.5f}, 1);
-            continue;
-        }
-        ts_body_def def = ts_default_body_def();
-        def.type = TS_BODY_DYNAMIC;
-        def.position = p;
-        ids[n] = ts_create_body(world, &def);
-        ts_shape_def shape = ts_default_shape_def();
-        ts_sphere sphere = {0.5f};
-        assert_false(ts_shape_id_is_null(ts_create_sphere_shape(ids[n], &shape, &sphere)));
-    }
-    return count;
+    test_scenes_pile(world, 500, ids);
+    return 500;
 }
 
 /* many_pyramids, G = 5, B = 5. */
