@@ -18,49 +18,31 @@ bool ts_body_order_reserve(ts_body_order *o, const ts_allocator *allocator, int3
         return true; /* never looked at */
     }
     bodies += 1; /* the contacts' sort's starts */
-    int32_t capacity = o->capacity;
-    if (!ts_array_reserve_scratch(allocator, (void **)&o->order, &capacity, bodies, sizeof(int32_t))) {
-        return false;
-    }
-    capacity = o->capacity;
-    if (!ts_array_reserve_scratch(allocator, (void **)&o->buckets, &capacity, bodies, sizeof(uint16_t))) {
-        return false;
-    }
-    capacity = o->capacity;
-    if (!ts_array_reserve_scratch(allocator, (void **)&o->halves, &capacity, bodies, sizeof(uint8_t))) {
-        return false;
-    }
-    o->capacity = capacity;
-    capacity = o->contact_capacity;
-    if (!ts_array_reserve_scratch(allocator, (void **)&o->contact_order, &capacity, contacts, sizeof(int32_t))) {
-        return false;
-    }
-    capacity = o->contact_capacity;
-    if (!ts_array_reserve_scratch(allocator, (void **)&o->contact_keys, &capacity, contacts, sizeof(int32_t))) {
-        return false;
-    }
-    o->contact_capacity = capacity;
-    int32_t stride = o->capacity > 4 * o->contact_capacity ? o->capacity : 4 * o->contact_capacity;
-    if (!ts_array_reserve_scratch(allocator, (void **)&o->scratch, &o->scratch_capacity,
+    int32_t stride = bodies > 4 * contacts ? bodies : 4 * contacts;
+    if (!ts_array_reserve_scratch(allocator, (void **)&o->order, &o->order_capacity, bodies, sizeof(int32_t)) ||
+        !ts_array_reserve_scratch(allocator, (void **)&o->buckets, &o->bucket_capacity, bodies, sizeof(uint16_t)) ||
+        !ts_array_reserve_scratch(allocator, (void **)&o->halves, &o->half_capacity, bodies, sizeof(uint8_t)) ||
+        !ts_array_reserve_scratch(allocator, (void **)&o->contact_order, &o->contact_order_capacity, contacts,
+                                  sizeof(int32_t)) ||
+        !ts_array_reserve_scratch(allocator, (void **)&o->contact_keys, &o->contact_key_capacity, contacts,
+                                  sizeof(int32_t)) ||
+        !ts_array_reserve_scratch(allocator, (void **)&o->scratch, &o->scratch_capacity,
                                   stride * (workers > 1 ? workers : 1), sizeof(uint32_t))) {
         return false;
     }
+    o->capacity = bodies;
+    o->contact_capacity = contacts;
     o->stride = stride;
     return true;
 }
 
 void ts_body_order_destroy(ts_body_order *o, const ts_allocator *allocator)
 {
-    int32_t capacity = o->capacity;
-    ts_array_free(allocator, (void **)&o->order, &capacity, sizeof(int32_t));
-    capacity = o->capacity;
-    ts_array_free(allocator, (void **)&o->buckets, &capacity, sizeof(uint16_t));
-    capacity = o->capacity;
-    ts_array_free(allocator, (void **)&o->halves, &capacity, sizeof(uint8_t));
-    capacity = o->contact_capacity;
-    ts_array_free(allocator, (void **)&o->contact_order, &capacity, sizeof(int32_t));
-    capacity = o->contact_capacity;
-    ts_array_free(allocator, (void **)&o->contact_keys, &capacity, sizeof(int32_t));
+    ts_array_free(allocator, (void **)&o->order, &o->order_capacity, sizeof(int32_t));
+    ts_array_free(allocator, (void **)&o->buckets, &o->bucket_capacity, sizeof(uint16_t));
+    ts_array_free(allocator, (void **)&o->halves, &o->half_capacity, sizeof(uint8_t));
+    ts_array_free(allocator, (void **)&o->contact_order, &o->contact_order_capacity, sizeof(int32_t));
+    ts_array_free(allocator, (void **)&o->contact_keys, &o->contact_key_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&o->scratch, &o->scratch_capacity, sizeof(uint32_t));
     o->capacity = 0;
     o->contact_capacity = 0;

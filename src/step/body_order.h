@@ -63,9 +63,11 @@ typedef struct ts_body_order {
     uint32_t *scratch;  /* workers x stride: one column per worker while the columns move */
     int32_t every;      /* steps between two looks: TS_BODY_ORDER_STEPS; 0: never (tests compare) */
     bool keep_contacts; /* tests: the contacts keep their slots (then no result changes) */
-    int32_t capacity;   /* bodies (and one more) */
-    int32_t contact_capacity;
+    int32_t capacity;         /* bodies (and one more) every body array holds: set once all were made */
+    int32_t contact_capacity; /* contacts every contact array holds: likewise */
     int32_t stride;           /* elements of a worker's scratch: a body column or a 4-wide contact column */
+    /* each array's own length (a reserve that fails half way leaves them apart) */
+    int32_t order_capacity, bucket_capacity, half_capacity, contact_order_capacity, contact_key_capacity;
     int32_t scratch_capacity; /* elements of scratch */
 } ts_body_order;
 
