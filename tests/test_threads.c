@@ -17,6 +17,7 @@
 #include "api/world.h"
 
 #include <pthread.h>
+#include <time.h>
 
 #if defined(__SANITIZE_THREAD__)
 #define TS_TEST_TSAN 1
@@ -28,7 +29,7 @@
 
 #ifdef TS_TEST_TSAN
 #define STEPS 40
-static const int thread_counts[] = {1, 3};
+static const int thread_counts[] = {1, 2, 3}; /* 2: the paired colour passes (solver/pair_schedule.h) */
 #else
 #define STEPS 300
 static const int thread_counts[] = {1, 2, 3, 4, 8};
@@ -59,7 +60,9 @@ typedef struct pool {
     pool_task tasks[POOL_MAX_TASKS];
     int queued, taken; /* tasks [taken, queued) wait; slots reused modulo POOL_MAX_TASKS */
     bool quit;
-    int enqueued; /* in all, to check that the callbacks were used */
+    int enqueued;       /* in all, to check that the callbacks were used */
+    int late_us;        /* > 0: a thread waits up to this long (pseudo-random) before it runs a task */
+    uint32_t late_seed; /* under the mutex */
 } pool;
 
 typedef struct pool_thread {
@@ -82,7 +85,13 @@ static void *pool_main(void *argument)
             break;
         }
         pool_task *task = p->tasks + p->taken++ % POOL_MAX_TASKS;
+        p->late_seed = p->late_seed * 1103515245u + 12345u;
+        int late = p->late_us > 0 ? (int)((p->late_seed >> 8) % (uint32_t)p->late_us) : 0;
         pthread_mutex_unlock(&p->mutex);
+        if (late > 0) {
+            struct timespec pause = {0, (long)late * 1000L};
+            nanosleep(&pause, NULL);
+        }
         task->run(0, task->count, self->index, task->context);
         pthread_mutex_lock(&p->mutex);
         task->done = true;
@@ -394,6 +403,25 @@ static void test_task_callbacks_with_fewer_pool_threads(void **state)
     pool_stop(&p);
 }
 
+/* Helpers that start up to 1.5 ms late, at two workers: the paired colour
+ * passes (solver/pair_schedule.h), where each worker waits for units of
+ * the other, must take the late partner's units themselves and still give
+ * the same state (and never hang). */
+static void test_late_helpers_same_state(void **state)
+{
+    (void)state;
+    pool p;
+    pool_start(&p, 1);
+    pthread_mutex_lock(&p.mutex);
+    p.late_us = 1500;
+    pthread_mutex_unlock(&p.mutex);
+    for (int k = 0; k < SCENES; ++k) {
+        assert_true(run(scenes + k, 1, 2, &p) == reference_hash(k));
+    }
+    pool_stop(&p);
+    assert_true(p.enqueued > 0);
+}
+
 /* Sleeping on: the pyramids come to rest and their islands sleep within
  * the 300 steps (timers in a parallel stage, islands on worker 0); the
  * state is the same for every worker count. */
@@ -525,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_same_state_for_every_thread_count),
         cmocka_unit_test(test_task_callbacks_same_state),
         cmocka_unit_test(test_task_callbacks_with_fewer_pool_threads),
+        cmocka_unit_test(test_late_helpers_same_state),
         cmocka_unit_test(test_sleeping_same_state_for_every_thread_count),
         cmocka_unit_test(test_overflow_same_state_for_every_thread_count),
         cmocka_unit_test(test_set_threads_between_steps),

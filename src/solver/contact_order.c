@@ -14,7 +14,7 @@
 /* The contact's key: the range of its first awake body slot (a contact has
  * one; static and sleeping bodies sit past the awake slots), the side of
  * its other body, and its point-count group, 4 points first. */
-TS_FORCE_INLINE int key_of(const ts_records *records, int32_t contact, int64_t awake, int ranges)
+TS_FORCE_INLINE int key_of(const ts_records *records, int32_t contact, int64_t awake, int ranges, int64_t cut)
 {
     const ts_contact_store *s = &records->contact_store;
     const int32_t *slot_of_body = records->store.table.slot_of_id;
@@ -25,10 +25,10 @@ TS_FORCE_INLINE int key_of(const ts_records *records, int32_t contact, int64_t a
     }
     int64_t slot_a = slot_of_body[s->body_a[i]], slot_b = slot_of_body[s->body_b[i]];
     int64_t slot = slot_a < awake ? slot_a : slot_b, other = slot_a < awake ? slot_b : slot_a;
-    int range = slot < awake ? (int)(slot * ranges / awake) : ranges - 1;
+    int range = slot >= awake ? ranges - 1 : ranges == 2 ? slot >= cut : (int)(slot * ranges / awake);
     int side = 1;
     if (other < awake) {
-        int other_range = (int)(other * ranges / awake);
+        int other_range = ranges == 2 ? other >= cut : (int)(other * ranges / awake);
         side = other_range < range ? 0 : other_range > range ? 2 : 1;
     }
     return (range * TS_ORDER_SIDES + side) * TS_ORDER_GROUPS + group;
@@ -38,12 +38,13 @@ TS_FORCE_INLINE int key_of(const ts_records *records, int32_t contact, int64_t a
  * The keys are computed once (each reads four scattered rows) and kept
  * for the second loop. */
 TS_FORCE_INLINE void order_by_key(const ts_records *records, const ts_graph_color *color, int ranges, uint16_t *keys,
-                                  int32_t *ordered)
+                                  int32_t *ordered, int32_t *splits, int64_t cut)
 {
     int64_t awake = records->store.table.end[TS_RANGE_AWAKE];
+    cut = cut > 0 && cut < awake ? cut : (awake + 1) / 2;
     int32_t next[TS_ORDER_RANGES * TS_ORDER_SIDES * TS_ORDER_GROUPS] = {0};
     for (int32_t i = 0; i < color->count; ++i) {
-        int key = key_of(records, color->contacts[i], awake, ranges);
+        int key = key_of(records, color->contacts[i], awake, ranges, cut);
         keys[i] = (uint16_t)key;
         ++next[key];
     }
@@ -54,17 +55,23 @@ TS_FORCE_INLINE void order_by_key(const ts_records *records, const ts_graph_colo
         next[k] = start;
         start += size;
     }
+    if (splits != NULL && ranges == 2) { /* where the crossing contacts begin and end */
+        splits[0] = next[(0 * TS_ORDER_SIDES + 2) * TS_ORDER_GROUPS];
+        splits[1] = next[(1 * TS_ORDER_SIDES + 1) * TS_ORDER_GROUPS];
+    }
     for (int32_t i = 0; i < color->count; ++i) {
         ordered[next[keys[i]]++] = color->contacts[i];
     }
 }
 
 void ts_contact_order_color(const ts_records *records, const ts_graph_color *color, int ranges, uint16_t *keys,
-                            int32_t *ordered)
+                            int32_t *ordered, int32_t *splits, int64_t cut)
 {
     if (ranges <= 1) {
-        order_by_key(records, color, 1, keys, ordered); /* point counts alone */
+        order_by_key(records, color, 1, keys, ordered, NULL, 0); /* point counts alone */
+    } else if (ranges == 2) {
+        order_by_key(records, color, 2, keys, ordered, splits, cut);
     } else {
-        order_by_key(records, color, ranges < TS_ORDER_RANGES ? ranges : TS_ORDER_RANGES, keys, ordered);
+        order_by_key(records, color, ranges < TS_ORDER_RANGES ? ranges : TS_ORDER_RANGES, keys, ordered, NULL, 0);
     }
 }

@@ -37,8 +37,11 @@
  * `ranges`, at most 64), then by where the other body is (a lower range,
  * the same or none, a higher range), then 4-point manifolds first, then 3,
  * 2, 1 (and 0), each group in the colour's own order. keys: room for the
- * colour's count keys (scratch). */
+ * colour's count keys (scratch). With two ranges and splits not NULL, the
+ * contacts that join the ranges are [splits[0], splits[1]) of ordered
+ * (solver.c's paired passes); two ranges meet at slot `cut` (0: half the
+ * awake slots). */
 void ts_contact_order_color(const ts_records *records, const ts_graph_color *color, int ranges, uint16_t *keys,
-                            int32_t *ordered);
+                            int32_t *ordered, int32_t *splits, int64_t cut);
 
 #endif

@@ -11,7 +11,10 @@
  * their bounds and sleep timers). Runs on worker 0 inside
  * the step's parallel region: every pass over bodies and every colour of a
  * pass over bundles is one stage of the step's workers (base/parallel.h),
- * colours in order, the overflow bundles a stage of one block after them.
+ * colours in order, the overflow bundles a stage of one block after them;
+ * with two workers and no joints a colour pass is one paired stage
+ * instead, each worker waiting only for what it needs of the other
+ * (below), with the same result.
  * The stages are listed first and published as two lists (prepare's; the
  * substeps' to the write-back), so the workers walk from stage to stage
  * without a publish each (ts_parallel_for_list). */
@@ -28,6 +31,7 @@
 #include "solver/integrate.h"
 #include "solver/custom_constraint.h"
 #include "solver/joint_prepare.h"
+#include "solver/pair_schedule.h"
 
 #include <string.h>
 
@@ -69,6 +73,7 @@ typedef struct solve_context {
     bool bounce_found[TS_MAX_THREADS]; /* per worker: prepare met a bundle that restitutes */
     bool free_bodies;                  /* some worker did: the body passes treat them so (integrate.h) */
     int filled[TS_OVERFLOW_COLOR + 1]; /* the colours that hold contacts, in order: the order pass's items */
+    bool pairs;                        /* the colour passes run paired (two workers, no joints) */
     /* the step's stages, published as lists (base/parallel.h): */
     ts_stage_def *defs;
     struct solve_stage *stages; /* defs[i].context */
@@ -110,6 +115,7 @@ typedef struct solve_stage {
     int32_t joint_count;
     int32_t block_size;
     int first_color, end_color;
+    uint64_t pair_base; /* paired passes: the counters' base of this stage */
     int substep;
     bool last_relax; /* the step's last relax pass (joint_solver.h) */
     double *slot;    /* the profile stage its time is charged to */
@@ -223,9 +229,18 @@ static void order_colors(solve_context *c, int32_t begin, int32_t end)
         /* the overflow set runs in this order on worker 0 (its contacts share
          * bodies): by point count alone, whatever the worker count */
         int ranges = color == TS_OVERFLOW_COLOR ? 1 : c->parallel->worker_count;
+        int32_t splits[2];
+        bool pairs = c->pairs && color != TS_OVERFLOW_COLOR;
         ts_contact_order_color(c->records, c->graph->colors + color, ranges,
                                c->scratch->order_keys + c->scratch->ordered_begin[color],
-                               c->scratch->ordered + c->scratch->ordered_begin[color]);
+                               c->scratch->ordered + c->scratch->ordered_begin[color], pairs ? splits : NULL,
+                               c->pairs ? c->solver->pair_cut : 0);
+        if (pairs) { /* the bundles that hold a crossing contact */
+            c->scratch->pair_splits[color][0] = splits[0] / TS_W;
+            c->scratch->pair_splits[color][1] = (splits[1] + TS_W - 1) / TS_W;
+            c->scratch->pair_work[color][0] = splits[1]; /* worker 0's contacts */
+            c->scratch->pair_work[color][1] = c->graph->colors[color].count - splits[1];
+        }
     }
 }
 
@@ -436,6 +451,95 @@ static void add_colors(solve_context *c, pass kind)
     }
 }
 
+/* ---- paired passes (solver/pair_schedule.h) ---- */
+
+/* The bundles of unit `unit` of `side`: side 0 runs a colour's int0 and
+ * then its crossing bundles, side 1 its int1 bundles (pair_schedule.h). */
+static void pair_unit(const solve_context *c, int side, int32_t unit, int32_t *first, int32_t *end)
+{
+    int color = side == 0 ? unit / 2 : unit;
+    const int32_t *begin = c->scratch->color_begin;
+    const int32_t *split = c->scratch->pair_splits[color];
+    int32_t b = begin[color];
+    if (begin[color + 1] == b) {
+        *first = *end = b;
+    } else if (side == 1) {
+        *first = b + split[1];
+        *end = begin[color + 1];
+    } else {
+        *first = b + (unit % 2 == 0 ? 0 : split[0]);
+        *end = b + (unit % 2 == 0 ? split[0] : split[1]);
+    }
+}
+
+static bool pair_unit_empty(void *context, int side, int32_t unit)
+{
+    const solve_stage *s = context;
+    int32_t first, end;
+    pair_unit(s->c, side, unit, &first, &end);
+    return first == end;
+}
+
+static void run_pair_unit(void *context, int side, int32_t unit)
+{
+    const solve_stage *s = context;
+    solve_context *c = s->c;
+    int32_t first, end;
+    pair_unit(c, side, unit, &first, &end);
+    for (int32_t k = first; k < end; ++k) {
+        if (k + 1 < end) {
+            prefetch_bundle((ts_contact_bundle *)c->scratch->bundles + k + 1);
+        }
+        run_bundle(c, k, s->kind);
+    }
+}
+
+/* Block `block` of a paired pass: that side's units (pair_schedule.h). */
+static void run_pairs(void *context, int32_t block, int worker)
+{
+    (void)worker;
+    const solve_stage *s = context;
+    ts_pair_schedule schedule = {s->c->solver->pair_lines, s->pair_base, TS_OVERFLOW_COLOR,
+                                 8 * s->c->parallel->steal_patience};
+    ts_pair_run(&schedule, block, run_pair_unit, pair_unit_empty, context);
+}
+
+/* Worker 0 runs the crossing contacts besides its own: the next step's
+ * cut moves its range down by half the difference of the two workers'
+ * contacts (as bodies: awake / contacts each). Where the ranges meet
+ * changes no bit (contact_order.h), so this needs no record. */
+static void balance_pairs(solve_context *c)
+{
+    int64_t work[2] = {0, 0};
+    for (int k = 0; k < TS_OVERFLOW_COLOR; ++k) {
+        if (c->graph->colors[k].count > 0) {
+            work[0] += c->scratch->pair_work[k][0];
+            work[1] += c->scratch->pair_work[k][1];
+        }
+    }
+    int64_t awake = c->awake, total = work[0] + work[1];
+    int64_t cut = c->solver->pair_cut > 0 && c->solver->pair_cut < awake ? c->solver->pair_cut : (awake + 1) / 2;
+    if (total > 0) {
+        cut -= (work[0] - work[1]) / 2 * awake / total;
+    }
+    c->solver->pair_cut = cut < awake / 4 ? awake / 4 : cut > awake - awake / 4 ? awake - awake / 4 : cut;
+}
+
+/* A colour pass: a stage per colour, or paired. */
+static void add_pass(solve_context *c, pass kind)
+{
+    if (!c->pairs) {
+        add_colors(c, kind);
+        return;
+    }
+    add_stage(c, run_pairs, (solve_stage){.c = c, .kind = kind, .pair_base = c->solver->pair_base}, 2);
+    c->solver->pair_base += ts_pair_stride(TS_OVERFLOW_COLOR);
+    const int32_t *begin = c->scratch->color_begin;
+    if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1]) {
+        add_stage(c, run_overflow, (solve_stage){.c = c, .kind = kind}, 1);
+    }
+}
+
 /* Charges the time since the last mark to a stage. */
 static void lap(double *mark, double *stage)
 {
@@ -471,10 +575,14 @@ static void run_solver(solve_context *c)
     c->mark = ts_now_ms();
 
     c->slot = &p->prepare;
+    c->pairs = c->parallel->worker_count == 2 && c->solver->joint_scratch.color_begin[TS_OVERFLOW_COLOR] == 0;
     add_bodies(c, PASS_STATES_BEGIN);
     add_range(c, PASS_ORDER, 0, list_filled_colors(c), 0, 0, 1);
     add_colors(c, PASS_PREPARE);
     run_list(c);
+    if (c->pairs) {
+        balance_pairs(c);
+    }
     bool bounce = false; /* most steps: no bundle restitutes, and the pass's stages are skipped */
     for (int w = 0; w < c->parallel->worker_count; ++w) {
         c->free_bodies |= c->free_found[w];
@@ -486,13 +594,13 @@ static void run_solver(solve_context *c)
         c->slot = &p->integrate_velocities;
         add_bodies(c, PASS_INTEGRATE_VELOCITIES);
         c->slot = &p->warm_start;
-        add_colors(c, PASS_WARM_START);
+        add_pass(c, PASS_WARM_START);
         c->slot = &p->solve;
-        add_colors(c, PASS_SOLVE);
+        add_pass(c, PASS_SOLVE);
         c->slot = &p->integrate_positions;
         add_bodies(c, PASS_INTEGRATE_POSITIONS);
         c->slot = &p->relax;
-        add_colors(c, PASS_RELAX);
+        add_pass(c, PASS_RELAX);
     }
     if (bounce) {
         c->slot = &p->restitution;

@@ -30,6 +30,8 @@ typedef struct ts_solver_scratch {
     int32_t *ordered; /* soft step: each colour's contacts in bundle order (contact_order.h) */
     int32_t ordered_capacity;
     int32_t ordered_begin[TS_COLOR_COUNT + 2]; /* colour c's: ordered + ordered_begin[c] */
+    int32_t pair_splits[TS_COLOR_COUNT][2]; /* paired passes: each colour's bundles of the crossing contacts */
+    int32_t pair_work[TS_COLOR_COUNT][2];   /* paired passes: each colour's contacts of worker 0 and of worker 1 */
     uint16_t *order_keys; /* soft step: the order's keys, beside ordered (same offsets) */
     int32_t order_key_capacity;
     ts_body_state *substep_start; /* XPBD, in steps that start with deep overlap: the states at each substep's start */
@@ -94,6 +96,11 @@ typedef struct ts_solver {
     ts_contact_report report;       /* impulse totals and hit events (solver/contact_report.h) */
     ts_solver_scratch scratch;      /* body states and constraint bundles of a step */
     ts_joint_scratch joint_scratch; /* joint bundles of a step (joint_scratch.h) */
+    /* paired passes (solver.c): each worker's unit cursor and done count,
+     * on lines of their own, and the first count of the next paired stage */
+    ts_worker_line pair_lines[4];
+    uint64_t pair_base;
+    int64_t pair_cut; /* the awake slot where the second worker's range starts (0: the middle) */
 } ts_solver;
 
 /* A pass over awake body slots [begin, end), run in the solver's parallel

@@ -1,0 +1,72 @@
+/* The schedule of a paired colour pass (see pair_schedule.h). */
+#include "solver/pair_schedule.h"
+
+#include <stdatomic.h>
+
+static _Atomic uint64_t *line(const ts_pair_schedule *s, int side, bool done)
+{
+    return &s->lines[side * 2 + (done ? 1 : 0)].value;
+}
+
+/* A counter's units past the stage's base. */
+static int32_t count_of(const ts_pair_schedule *s, uint64_t value)
+{
+    return value > s->base ? (int32_t)(value - s->base) : 0;
+}
+
+static int32_t done_count(const ts_pair_schedule *s, int side)
+{
+    return count_of(s, atomic_load_explicit(line(s, side, true), memory_order_acquire));
+}
+
+static int32_t units_of(const ts_pair_schedule *s, int side) { return side == 0 ? 2 * s->colors : s->colors; }
+
+/* Whether unit `unit` of `side` may run: the side's units before it are
+ * done, and what it needs of the other side (pair_schedule.h). An empty
+ * unit needs nothing of the other side. */
+static bool ready(const ts_pair_schedule *s, int side, int32_t unit, bool empty)
+{
+    if (done_count(s, side) < unit) {
+        return false;
+    }
+    if (empty || (side == 0 && unit % 2 == 0)) {
+        return true;
+    }
+    return side == 0 ? done_count(s, 1) >= unit / 2 : done_count(s, 0) >= 2 * unit;
+}
+
+/* Claims and runs the next unit of `side` if it is ready (and, when
+ * `between` is set, only if no unit of the side is running): false when
+ * there was none to take. */
+static bool take(const ts_pair_schedule *s, int side, bool between, ts_pair_unit_fn *run, ts_pair_empty_fn *empty,
+                 void *context)
+{
+    _Atomic uint64_t *cursor = line(s, side, false);
+    uint64_t at = atomic_load_explicit(cursor, memory_order_acquire);
+    int32_t unit = count_of(s, at);
+    if (unit >= units_of(s, side) || (between && done_count(s, side) != unit) ||
+        !ready(s, side, unit, empty(context, side, unit)) ||
+        !atomic_compare_exchange_strong_explicit(cursor, &at, s->base + (uint64_t)unit + 1, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        return false;
+    }
+    run(context, side, unit);
+    atomic_store_explicit(line(s, side, true), s->base + (uint64_t)unit + 1, memory_order_release);
+    return true;
+}
+
+void ts_pair_run(const ts_pair_schedule *s, int side, ts_pair_unit_fn *run, ts_pair_empty_fn *empty, void *context)
+{
+    int spins = 0;
+    while (count_of(s, atomic_load_explicit(line(s, side, false), memory_order_acquire)) < units_of(s, side)) {
+        if (take(s, side, false, run, empty, context)) {
+            spins = 0;
+            continue;
+        }
+        ts_cpu_pause();
+        if (++spins > s->patience) {
+            take(s, 1 - side, true, run, empty, context);
+            spins = 0;
+        }
+    }
+}
