@@ -14,7 +14,8 @@
  * colours in order, the overflow bundles a stage of one block after them;
  * with two workers and no joints a colour pass is one paired stage
  * instead, each worker waiting only for what it needs of the other
- * (below), with the same result.
+ * (below), with the same result, and prepare and the store are one stage
+ * each, every worker preparing and storing the bundles its side runs.
  * The stages are listed first and published as two lists (prepare's; the
  * substeps' to the write-back), so the workers walk from stage to stage
  * without a publish each (ts_parallel_for_list). */
@@ -525,6 +526,47 @@ static void balance_pairs(solve_context *c)
     c->solver->pair_cut = cut < awake / 4 ? awake / 4 : cut > awake - awake / 4 ? awake - awake / 4 : cut;
 }
 
+/* Prepare or the impulse store, paired: one stage of two blocks, each
+ * worker's block the bundles its side of the paired passes runs (its
+ * colours' bundles [0, split) or [split, end)), so that a bundle stays in
+ * one core from prepare to store. They are independent: no waits. */
+static void run_paired_bundles(void *context, int32_t block, int worker)
+{
+    const solve_stage *s = context;
+    solve_context *c = s->c;
+    const int32_t *begin = c->scratch->color_begin;
+    for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
+        if (begin[color + 1] == begin[color]) {
+            continue;
+        }
+        int32_t split = begin[color] + c->scratch->pair_splits[color][1];
+        int32_t first = block == 0 ? begin[color] : split, end = block == 0 ? split : begin[color + 1];
+        if (s->kind == PASS_PREPARE) {
+            if (first < end) {
+                prepare_bundles(c, first, end, worker);
+            }
+        } else {
+            for (int32_t k = first; k < end; ++k) {
+                run_bundle(c, k, s->kind);
+            }
+        }
+    }
+}
+
+/* Prepare or the store over every colour: paired, or a stage per colour. */
+static void add_bundle_pass(solve_context *c, pass kind)
+{
+    if (!c->pairs) {
+        add_colors(c, kind);
+        return;
+    }
+    add_stage(c, run_paired_bundles, (solve_stage){.c = c, .kind = kind}, 2);
+    const int32_t *begin = c->scratch->color_begin;
+    if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1]) {
+        add_stage(c, run_overflow, (solve_stage){.c = c, .kind = kind}, 1);
+    }
+}
+
 /* A colour pass: a stage per colour, or paired. */
 static void add_pass(solve_context *c, pass kind)
 {
@@ -578,7 +620,7 @@ static void run_solver(solve_context *c)
     c->pairs = c->parallel->worker_count == 2 && c->solver->joint_scratch.color_begin[TS_OVERFLOW_COLOR] == 0;
     add_bodies(c, PASS_STATES_BEGIN);
     add_range(c, PASS_ORDER, 0, list_filled_colors(c), 0, 0, 1);
-    add_colors(c, PASS_PREPARE);
+    add_bundle_pass(c, PASS_PREPARE);
     run_list(c);
     if (c->pairs) {
         balance_pairs(c);
@@ -607,7 +649,7 @@ static void run_solver(solve_context *c)
         add_colors(c, PASS_RESTITUTION);
     }
     c->slot = &p->store_impulses;
-    add_colors(c, PASS_STORE);
+    add_bundle_pass(c, PASS_STORE);
     c->slot = &p->finalize;
     add_bodies(c, PASS_FINISH);
     run_list(c);
