@@ -410,6 +410,17 @@ static bool small_color(solve_context *c, int color)
            joint_begin[color + 1] - joint_begin[color] <= TS_SMALL_COLOR_JOINTS;
 }
 
+/* The overflow set's stage of a pass, when it holds contacts or joints. */
+static void add_overflow(solve_context *c, pass kind)
+{
+    const int32_t *begin = c->scratch->color_begin;
+    const int32_t *joint_begin = c->solver->joint_scratch.color_begin;
+    if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1] ||
+        joint_begin[TS_OVERFLOW_COLOR] < joint_begin[TS_OVERFLOW_COLOR + 1]) {
+        add_stage(c, run_overflow, (solve_stage){.c = c, .kind = kind}, 1);
+    }
+}
+
 /* Colours in order, each a stage over its contact and joint bundles, but a
  * run of small colours is one stage of one block (a pile's last colours
  * hold a few bundles each); then the overflow bundles, one block (they may
@@ -446,10 +457,7 @@ static void add_colors(solve_context *c, pass kind)
                       joints > contacts ? TS_JOINT_BLOCK : TS_BUNDLE_BLOCK);
         }
     }
-    if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1] ||
-        joint_begin[TS_OVERFLOW_COLOR] < joint_begin[TS_OVERFLOW_COLOR + 1]) {
-        add_stage(c, run_overflow, (solve_stage){.c = c, .kind = kind}, 1);
-    }
+    add_overflow(c, kind);
 }
 
 /* ---- paired passes (solver/pair_schedule.h) ---- */
@@ -561,10 +569,7 @@ static void add_bundle_pass(solve_context *c, pass kind)
         return;
     }
     add_stage(c, run_paired_bundles, (solve_stage){.c = c, .kind = kind}, 2);
-    const int32_t *begin = c->scratch->color_begin;
-    if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1]) {
-        add_stage(c, run_overflow, (solve_stage){.c = c, .kind = kind}, 1);
-    }
+    add_overflow(c, kind); /* its joints too: the pairs need none in the colours, the overflow may hold some */
 }
 
 /* A colour pass: a stage per colour, or paired. */
@@ -576,10 +581,7 @@ static void add_pass(solve_context *c, pass kind)
     }
     add_stage(c, run_pairs, (solve_stage){.c = c, .kind = kind, .pair_base = c->solver->pair_base}, 2);
     c->solver->pair_base += ts_pair_stride(TS_OVERFLOW_COLOR);
-    const int32_t *begin = c->scratch->color_begin;
-    if (begin[TS_OVERFLOW_COLOR] < begin[TS_OVERFLOW_COLOR + 1]) {
-        add_stage(c, run_overflow, (solve_stage){.c = c, .kind = kind}, 1);
-    }
+    add_overflow(c, kind);
 }
 
 /* Charges the time since the last mark to a stage. */
