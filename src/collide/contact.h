@@ -54,10 +54,16 @@ void ts_contacts_destroy_parted(ts_records *records, ts_collision *collision, ts
  * updates those. Then, on worker 0 in slot order, only the listed contacts:
  * their begin / end events, and the lists the step acts on
  * (collision.h): those that began or stopped touching, and the ids of
- * those that parted. dt: the step's, for the speculative margin; width:
- * the SIMD width of the recycle kernel (1, 4, 8, 16: the same bits). */
+ * those that parted. The contacts there were are listed while the others
+ * run the second stage, and news(news_context) (may be NULL) is called
+ * then with their part of the lists: it may act on what the second stage
+ * does not read (not the bodies' slots); its error ends the narrowphase.
+ * dt: the step's, for the speculative margin; width: the SIMD width of
+ * the recycle kernel (1, 4, 8, 16: the same bits). */
+typedef ts_result ts_news_fn(void *context);
 ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, ts_parallel *parallel, float dt,
-                                  int width, void (*register_new)(void *), void *register_context);
+                                  int width, void (*register_new)(void *), void *register_context, ts_news_fn *news,
+                                  void *news_context);
 
 /* Adds a begin / end event of a shape pair to the collection (out of
  * memory: TS_ERROR_OUT_OF_MEMORY; a destroy call then drops the event). */

@@ -330,23 +330,21 @@ static void body_block(void *context, int32_t block, int worker)
     ts_recycle_bodies_write(stage->store, stage->bodies, begin, end);
 }
 
-/* Worker 0, in slot order: the events of the listed contacts, the list of
- * those that began or stopped touching (compacted to the front of
- * contact_news: no block's list starts before the slots listed ahead of it)
- * and the ids of those that parted. */
-static ts_result list_news(ts_records *records, ts_collision *collision, const narrowphase_stage *first,
-                           const narrowphase_stage *second, int32_t blocks)
+/* Worker 0, in slot order, a stage's blocks: the events of the listed
+ * contacts, and added to the lists: those that began or stopped touching
+ * (compacted to the front of contact_news: no block's list starts before
+ * the slots listed ahead of it) and the ids of those that parted. */
+static ts_result list_news(ts_records *records, ts_collision *collision, const narrowphase_stage *stage,
+                           int32_t blocks)
 {
     const ts_contact_store *s = &records->contact_store;
     int32_t *touched = collision->contact_news;
-    int32_t touched_count = 0;
-    int32_t doomed = 0;
-    collision->news_count = 0;
-    collision->doomed_count = 0;
-    for (int32_t block = 0; block < blocks; ++block) {
-        const narrowphase_stage *stage = block < second->first_block ? first : second;
+    int32_t touched_count = collision->news_count;
+    int32_t doomed = collision->doomed_count;
+    for (int32_t b = 0; b < blocks; ++b) {
+        int32_t block = stage->first_block + b;
         int32_t begin, end;
-        stage_range(stage, block - stage->first_block, &begin, &end);
+        stage_range(stage, b, &begin, &end);
         const int32_t *news = collision->contact_news + begin;
         for (int32_t k = 0; k < collision->block_news[block]; ++k) {
             int32_t i = news[k];
@@ -375,8 +373,30 @@ static ts_result list_news(ts_records *records, ts_collision *collision, const n
     return TS_OK;
 }
 
+/* Worker 0's task beside the new contacts' stage: the news of the contacts
+ * there were, then the caller's answer to them. */
+typedef struct news_task {
+    ts_records *records;
+    ts_collision *collision;
+    const narrowphase_stage *stage;
+    int32_t blocks;
+    ts_news_fn *answer;
+    void *answer_context;
+    ts_result result;
+} news_task;
+
+static void early_news(void *context)
+{
+    news_task *task = context;
+    task->result = list_news(task->records, task->collision, task->stage, task->blocks);
+    if (task->result == TS_OK && task->answer != NULL) {
+        task->result = task->answer(task->answer_context);
+    }
+}
+
 ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, ts_parallel *parallel, float dt,
-                                  int width, void (*register_new)(void *), void *register_context)
+                                  int width, void (*register_new)(void *), void *register_context, ts_news_fn *news,
+                                  void *news_context)
 {
     ts_contact_store *s = &records->contact_store;
     collision->news_count = 0;
@@ -403,12 +423,15 @@ ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, 
                                 width};
     int32_t first_blocks = ts_block_count(old, first.block_size);
     ts_parallel_for_with(parallel, narrowphase_block, &first, first_blocks, register_new, register_context);
-    /* Then the new awake ones, filled and updated. */
+    /* Then the new awake ones, filled and updated, while worker 0 lists the
+     * news of the others and calls `news`. */
     int32_t count = s->table.end[TS_CONTACT_RANGE_AWAKE];
     collision->narrowphase_pairs = count;
     narrowphase_stage second = {records, collision, dt, old, count - old, ts_block_size(count - old, TS_CONTACT_BLOCK),
                                 first_blocks, true, width};
     int32_t second_blocks = ts_block_count(count - old, second.block_size);
-    ts_parallel_for(parallel, narrowphase_block, &second, second_blocks);
-    return list_news(records, collision, &first, &second, first_blocks + second_blocks);
+    news_task task = {records, collision, &first, first_blocks, news, news_context, TS_OK};
+    ts_parallel_for_with(parallel, narrowphase_block, &second, second_blocks, early_news, &task);
+    TS_TRY(task.result);
+    return list_news(records, collision, &second, second_blocks);
 }

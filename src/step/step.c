@@ -10,7 +10,10 @@
  *                                order, and the lists of those that began, stopped and
  *                                parted (collide/contact.h)
  *      touches        (serial)   their islands woken and linked, their graph colours
- *                                (touches.c); parted contacts' bookkeeping
+ *                                (touches.c); parted contacts' bookkeeping. Those of
+ *                                the contacts there were are listed and answered up to
+ *                                the first touch that wakes an island on worker 0 while
+ *                                the others fill and update the new pairs' contacts
  *                     (parallel) the contact store compacted over the parted ones
  *   3. solve          (parallel) the soft-step substeps (solver/solver.c), then bodies
  *                                written back, their sleep timers and shape bounds
@@ -204,9 +207,10 @@ static ts_result step_body(void *context)
 
     /* The new pairs' contacts are made on worker 0 while the others start
      * the narrowphase (its time includes theirs). */
+    ts_step_links links = {world, 0};
     TS_TRY(ts_contacts_narrowphase(records, collision, &world->parallel, s->dt, world->solver.simd_width,
-                                   register_pairs, world));
-    TS_TRY(ts_step_link_touches(world));
+                                   register_pairs, world, ts_step_link_early, &links));
+    TS_TRY(ts_step_link_touches(&links));
     profile->narrowphase = ts_now_ms() - mark;
 
     ts_solve_input input = {records, &world->graph, &world->parallel, profile, s->dt, world->step_count,

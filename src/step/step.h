@@ -15,7 +15,15 @@ ts_result ts_step_world(ts_world *world, float dt, int32_t *held);
  * touching wakes its bodies' islands, takes a graph colour and links the
  * islands; each that stopped gives its colour and link up; then the
  * parted ones give theirs up too and are destroyed in one batch. The same
- * order as if the narrowphase had done it contact by contact. */
-ts_result ts_step_link_touches(ts_world *world);
+ * order as if the narrowphase had done it contact by contact.
+ * ts_step_link_early (a ts_news_fn, collide/contact.h) does the first part
+ * beside the narrowphase's last stage: the touches listed so far, up to
+ * the first that wakes an island; ts_step_link_touches the rest. */
+typedef struct ts_step_links {
+    ts_world *world;
+    int32_t linked; /* the listed touches done */
+} ts_step_links;
+ts_result ts_step_link_early(void *context);
+ts_result ts_step_link_touches(ts_step_links *links);
 
 #endif
