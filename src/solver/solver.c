@@ -162,6 +162,17 @@ static void run_bundle(solve_context *c, int32_t k, pass kind)
 #undef TOTALS
 }
 
+/* Contact bundles [first, end), each next one's lines asked for ahead. */
+static void run_bundles(solve_context *c, int32_t first, int32_t end, pass kind)
+{
+    for (int32_t k = first; k < end; ++k) {
+        if (k + 1 < end) {
+            prefetch_bundle((ts_contact_bundle *)c->scratch->bundles + k + 1);
+        }
+        run_bundle(c, k, kind);
+    }
+}
+
 /* Joint bundle k of the solver's joint scratch in the stage's pass
  * (restitution is no joint pass). */
 static void run_joint_bundle(const solve_stage *s, int32_t k)
@@ -307,12 +318,7 @@ static void run_block(void *context, int32_t block, int worker)
         }
         break;
     default:
-        for (int32_t k = begin; k < end; ++k) {
-            if (k + 1 < end) {
-                prefetch_bundle((ts_contact_bundle *)c->scratch->bundles + k + 1);
-            }
-            run_bundle(c, k, stage->kind);
-        }
+        run_bundles(c, begin, end, stage->kind);
         break;
     }
     if (bad < c->first_bad[worker]) { /* written only then: the workers' entries share a cache line */
@@ -495,12 +501,7 @@ static void run_pair_unit(void *context, int side, int32_t unit)
     solve_context *c = s->c;
     int32_t first, end;
     pair_unit(c, side, unit, &first, &end);
-    for (int32_t k = first; k < end; ++k) {
-        if (k + 1 < end) {
-            prefetch_bundle((ts_contact_bundle *)c->scratch->bundles + k + 1);
-        }
-        run_bundle(c, k, s->kind);
-    }
+    run_bundles(c, first, end, s->kind);
 }
 
 /* Block `block` of a paired pass: that side's units (pair_schedule.h). */
