@@ -231,6 +231,29 @@ static void removal_block(void *context, int32_t block, int worker)
     ts_soa_removal_copy(&stage->store->table, stage->store->columns, stage->removal, stage->range, begin, end);
 }
 
+/* How many parted contacts ahead the destroy asks for what it will read:
+ * each one's reads (its neighbours in two bodies' lists, the two bodies,
+ * its place in the pair map and in the store's maps) are scattered, and a
+ * pile parts ~300 contacts a step. */
+#define TS_PARTED_AHEAD 6
+
+static void prefetch_parted(const ts_records *records, const ts_collision *collision, int32_t contact)
+{
+    const ts_contact *c = records->contacts + contact;
+    for (int side = 0; side < 2; ++side) {
+        const ts_contact_edge *edge = c->edges + side;
+        TS_PREFETCH(records->bodies + edge->body);
+        if (edge->prev_key != -1) {
+            TS_PREFETCH(records->contacts + (edge->prev_key >> 1));
+        }
+        if (edge->next_key != -1) {
+            TS_PREFETCH(records->contacts + (edge->next_key >> 1));
+        }
+    }
+    ts_key_map_prefetch(&collision->pairs, ts_pair_key(c->shape_a, c->shape_b));
+    TS_PREFETCH(records->contact_store.table.slot_of_id + contact);
+}
+
 void ts_contacts_destroy_parted(ts_records *records, ts_collision *collision, ts_parallel *parallel)
 {
     const int32_t *doomed = collision->doomed_contacts;
@@ -241,6 +264,9 @@ void ts_contacts_destroy_parted(ts_records *records, ts_collision *collision, ts
     ts_contact_store *s = &records->contact_store;
     ts_soa_removal *removal = &collision->contact_removal;
     for (int32_t k = 0; k < count; ++k) {
+        if (k + TS_PARTED_AHEAD < count) {
+            prefetch_parted(records, collision, doomed[k + TS_PARTED_AHEAD]);
+        }
         int32_t contact = doomed[k];
         ts_contact *c = records->contacts + contact;
         unlink_edge(records, contact, 0);
