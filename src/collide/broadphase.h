@@ -112,8 +112,11 @@ ts_result ts_body_sweep_proxies(ts_records *records, ts_broadphase *broadphase, 
  * query the trees in parallel, each worker into its own buffer, and room
  * is made for as many contacts as keys were found. Changes nothing but
  * scratch and capacities, so a failure (TS_ERROR_OUT_OF_MEMORY) leaves the
- * world as it was; the move buffer is kept for ts_broadphase_take_pairs. */
-ts_result ts_broadphase_find_pairs(ts_records *records, struct ts_collision *collision, ts_parallel *parallel);
+ * world as it was; the move buffer is kept for ts_broadphase_take_pairs.
+ * The blocks of `beside` (NULL: none; they must not touch what the query
+ * reads) run once, as more blocks of the query's stage. */
+ts_result ts_broadphase_find_pairs(ts_records *records, struct ts_collision *collision, ts_parallel *parallel,
+                                   const ts_stage_def *beside);
 
 /* The keys the last ts_broadphase_find_pairs found (repeats included). */
 int32_t ts_broadphase_found_count(const struct ts_collision *collision, const ts_parallel *parallel);

@@ -86,12 +86,18 @@ typedef struct pair_stage {
     ts_collision *collision;
     ts_parallel *parallel;
     int32_t block_size;
-    bool failed; /* worker 0 ran out of memory */
+    int32_t queries;      /* the query's blocks; blocks past them are beside's */
+    ts_stage_def beside; /* blocks of the caller's, in the first run only */
+    bool failed;          /* worker 0 ran out of memory */
 } pair_stage;
 
 static void query_block(void *context, int32_t block, int worker)
 {
     pair_stage *stage = context;
+    if (block >= stage->queries) {
+        stage->beside.run(stage->beside.context, block - stage->queries, worker);
+        return;
+    }
     ts_broadphase *bp = &stage->collision->broadphase;
     pair_query q = {stage->records, &stage->collision->pairs, -1, bp->worker_pairs[worker], worker == 0, false};
     int32_t begin, end;
@@ -117,16 +123,27 @@ static void query_block(void *context, int32_t block, int worker)
 /* The query stage, run again with larger buffers when a helper's filled up
  * (the keys are sorted afterwards, so which worker found a pair, and in
  * which run, does not matter). Returns the keys found, or -1 when out of memory. */
-static int32_t find_pairs(ts_records *records, ts_collision *collision, ts_parallel *parallel)
+static int32_t find_pairs(ts_records *records, ts_collision *collision, ts_parallel *parallel,
+                          const ts_stage_def *beside)
 {
     ts_broadphase *bp = &collision->broadphase;
     int workers = parallel->worker_count;
-    pair_stage stage = {records, collision, parallel, ts_block_size(bp->move_count, TS_MOVE_BLOCK), false};
+    int32_t block_size = ts_block_size(bp->move_count, TS_MOVE_BLOCK);
+    int32_t queries = ts_block_count(bp->move_count, block_size);
+    pair_stage stage = {records, collision, parallel, block_size, queries, {NULL, NULL, 0}, false};
+    if (beside != NULL && beside->block_count > 0) {
+        stage.beside = *beside;
+        if (queries + beside->block_count > TS_MAX_STAGE_BLOCKS) { /* a stage of their own */
+            ts_parallel_for(parallel, beside->run, beside->context, beside->block_count);
+            stage.beside.block_count = 0;
+        }
+    }
     for (;;) {
         for (int w = 0; w < workers; ++w) {
             bp->worker_pairs[w].count = 0;
         }
-        ts_parallel_for(parallel, query_block, &stage, ts_block_count(bp->move_count, stage.block_size));
+        ts_parallel_for(parallel, query_block, &stage, queries + stage.beside.block_count);
+        stage.beside.block_count = 0; /* done */
         if (stage.failed) {
             return -1;
         }
@@ -166,10 +183,11 @@ static int compare_keys(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-ts_result ts_broadphase_find_pairs(ts_records *records, ts_collision *collision, ts_parallel *parallel)
+ts_result ts_broadphase_find_pairs(ts_records *records, ts_collision *collision, ts_parallel *parallel,
+                                   const ts_stage_def *beside)
 {
     ts_broadphase *bp = &collision->broadphase;
-    int32_t found = find_pairs(records, collision, parallel);
+    int32_t found = find_pairs(records, collision, parallel, beside);
     /* Room for every key found (repeats included): the registration may then
      * run next to the narrowphase, which must see no array move. */
     if (found < 0 ||
@@ -265,7 +283,7 @@ static void fill_block(void *context, int32_t block, int worker)
 ts_result ts_broadphase_update_pairs(ts_records *records, ts_collision *collision, ts_parallel *parallel)
 {
     int32_t first = records->contact_store.table.end[TS_CONTACT_RANGE_AWAKE];
-    TS_TRY(ts_broadphase_find_pairs(records, collision, parallel));
+    TS_TRY(ts_broadphase_find_pairs(records, collision, parallel, NULL));
     ts_broadphase_take_pairs(records, collision, parallel);
     ts_broadphase_register_pairs(records, collision);
     int32_t count = records->contact_store.table.end[TS_CONTACT_RANGE_AWAKE] - first;

@@ -22,6 +22,15 @@ typedef struct ts_contact_events_buffer {
     int32_t end_pending_count, end_published_count, end_pending_capacity, end_published_capacity;
 } ts_contact_events_buffer;
 
+/* The pass that writes the recycle kernel's body records (contact.h,
+ * ts_contacts_body_records). */
+typedef struct ts_body_records_pass {
+    const struct ts_body_store *store;
+    struct ts_recycle_body *bodies;
+    int32_t count, block_size;
+    bool written; /* this step's records are written: the narrowphase writes none */
+} ts_body_records_pass;
+
 typedef struct ts_collision {
     ts_broadphase broadphase;
     ts_geometry_store geometry; /* hulls, meshes, heightfields of the shapes */
@@ -50,6 +59,7 @@ typedef struct ts_collision {
      * one record per body store slot (contact_recycle.h) */
     struct ts_recycle_body *recycle_bodies;
     int32_t recycle_bodies_capacity;
+    ts_body_records_pass body_records;
 } ts_collision;
 
 #endif

@@ -61,6 +61,15 @@ void ts_contacts_destroy_parted(ts_records *records, ts_collision *collision, ts
  * dt: the step's, for the speculative margin; width: the SIMD width of
  * the recycle kernel (1, 4, 8, 16: the same bits). */
 typedef ts_result ts_news_fn(void *context);
+
+/* The pass over every body that the narrowphase's first stage needs (the
+ * recycle kernel's records of poses and velocities, when a contact is
+ * awake) as the blocks of *pass (none: block_count 0), for the step to
+ * run beside an earlier stage; the next ts_contacts_narrowphase, which
+ * must follow with no pose and no contact changed, then skips it. False
+ * when out of memory (nothing changed). */
+bool ts_contacts_body_records(ts_records *records, ts_collision *collision, ts_stage_def *pass);
+
 ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, ts_parallel *parallel, float dt,
                                   int width, void (*register_new)(void *), void *register_context, ts_news_fn *news,
                                   void *news_context);

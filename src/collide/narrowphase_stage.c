@@ -315,19 +315,35 @@ static void narrowphase_block(void *context, int32_t block, int worker)
 }
 
 /* The bodies' records for the recycle kernel, in blocks. */
-typedef struct body_stage {
-    const ts_body_store *store;
-    ts_recycle_body *bodies;
-    int32_t count, block_size;
-} body_stage;
-
 static void body_block(void *context, int32_t block, int worker)
 {
     (void)worker;
-    const body_stage *stage = context;
+    const ts_body_records_pass *pass = context;
     int32_t begin, end;
-    ts_block_range(block, stage->block_size, stage->count, &begin, &end);
-    ts_recycle_bodies_write(stage->store, stage->bodies, begin, end);
+    ts_block_range(block, pass->block_size, pass->count, &begin, &end);
+    ts_recycle_bodies_write(pass->store, pass->bodies, begin, end);
+}
+
+/* Every body's pose and velocity, for the recycle kernel's loads: the
+ * static bodies' too (a contact's other body may be one). */
+static ts_stage_def body_records_pass(ts_records *records, ts_collision *collision)
+{
+    ts_body_records_pass *pass = &collision->body_records;
+    int32_t bodies = records->store.table.end[TS_RANGE_STATIC];
+    *pass = (ts_body_records_pass){&records->store, collision->recycle_bodies, bodies, ts_block_size(bodies, 256),
+                                   true};
+    return (ts_stage_def){body_block, pass, ts_block_count(bodies, pass->block_size)};
+}
+
+bool ts_contacts_body_records(ts_records *records, ts_collision *collision, ts_stage_def *pass)
+{
+    if (!ts_contact_recycle_reserve(&records->allocator, collision, records->store.table.count)) {
+        return false;
+    }
+    /* none when no contact is awake: the narrowphase reads them only then */
+    bool needed = records->contact_store.table.end[TS_CONTACT_RANGE_AWAKE] > 0;
+    *pass = needed ? body_records_pass(records, collision) : (ts_stage_def){NULL, NULL, 0};
+    return true;
 }
 
 /* Worker 0, in slot order, a stage's blocks: the events of the listed
@@ -410,12 +426,14 @@ ts_result ts_contacts_narrowphase(ts_records *records, ts_collision *collision, 
         !ts_contact_recycle_reserve(&records->allocator, collision, records->store.table.count)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (contacts)");
     }
-    /* Every body's pose and velocity, for the recycle kernel's loads */
-    int32_t bodies = records->store.table.end[TS_RANGE_STATIC];
-    if (s->table.end[TS_CONTACT_RANGE_AWAKE] > 0) {
-        body_stage poses = {&records->store, collision->recycle_bodies, bodies, ts_block_size(bodies, 256)};
-        ts_parallel_for(parallel, body_block, &poses, ts_block_count(bodies, poses.block_size));
+    const ts_body_records_pass *written = &collision->body_records;
+    bool fresh = written->written && written->bodies == collision->recycle_bodies &&
+                 written->count == records->store.table.end[TS_RANGE_STATIC];
+    if (!fresh && s->table.end[TS_CONTACT_RANGE_AWAKE] > 0) {
+        ts_stage_def pass = body_records_pass(records, collision);
+        ts_parallel_for(parallel, pass.run, pass.context, pass.block_count);
     }
+    collision->body_records.written = false; /* the next step's poses differ */
     /* The contacts there were, while worker 0 makes the new ones: those
      * take the slots past the old awake range and touch nothing below it. */
     int32_t old = s->table.end[TS_CONTACT_RANGE_AWAKE];

@@ -2,7 +2,8 @@
  *
  *   1. update pairs   (parallel) shapes moved by hand swept by their velocity, (serial)
  *                                their proxies moved; (parallel) moved shapes query
- *                                the trees for new pairs
+ *                                the trees for new pairs, in the same stage every
+ *                                body's pose copied for the narrowphase's recycle kernel
  *   2. narrowphase    (serial)   contacts made in key order for the new pairs, on worker 0
  *                                while the others start on the contacts there were:
  *                     (parallel) every contact's manifold, points matched by feature id
@@ -196,7 +197,13 @@ static ts_result step_body(void *context)
     double start = ts_now_ms();
     world->moves.count = 0; /* a step that fails lists none */
     ts_broadphase_sweep_moved(records, &collision->broadphase, &world->parallel, s->dt);
-    TS_TRY(ts_broadphase_find_pairs(records, collision, &world->parallel));
+    /* The narrowphase's pass over the bodies runs beside the pair query
+     * (no pose changes in between). */
+    ts_stage_def body_records;
+    if (!ts_contacts_body_records(records, collision, &body_records)) {
+        return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (the step's scratch)");
+    }
+    TS_TRY(ts_broadphase_find_pairs(records, collision, &world->parallel, &body_records));
     if (!reserve_step(world)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (the step's scratch)");
     }
