@@ -3,8 +3,9 @@
  * the stage before it is done, and worker 0's done callback sees the stages
  * in order, each complete; at 1 to 4 workers, through OpenMP and through
  * task callbacks whose helpers start only after worker 0 is done (a helper
- * that arrives late must claim nothing and leave). These are exact counts:
- * no tolerance. */
+ * that arrives late must claim nothing and leave); and around
+ * ts_parallel_expect, called while the helpers spin, sleep, or are past
+ * its window, and last in a step. These are exact counts: no tolerance. */
 #include "test_common.h"
 
 #include "base/alloc.h"
@@ -198,11 +199,60 @@ static void test_late_helpers_claim_nothing_twice(void **state)
     ts_parallel_destroy(&t.parallel, &a);
 }
 
+/* Worker 0 pauses between lists, calling ts_parallel_expect before some
+ * pauses and not others: pauses shorter and longer than the helpers' spins
+ * (they sleep through the long ones unless expected), longer than the
+ * expected window (they must sleep again, then still wake for the next
+ * list), two calls in a row, and a call just before the step ends (the
+ * helpers must still leave). */
+static void pause_us(int us)
+{
+    struct timespec pause = {0, us * 1000L};
+    nanosleep(&pause, NULL);
+}
+
+static ts_result expecting_body(void *context)
+{
+    list_test *t = context;
+    const int pauses_us[4] = {5, 300, 3000, 0};
+    int per_list = STAGES / t->lists;
+    for (int l = 0; l < t->lists; ++l) {
+        if (l % 2 == 1) {
+            ts_parallel_expect(&t->parallel);
+            ts_parallel_expect(&t->parallel);
+        } else if (l % 4 == 2) {
+            ts_parallel_expect(&t->parallel);
+        }
+        pause_us(pauses_us[l % 4]);
+        ts_parallel_for_list(&t->parallel, t->defs + l * per_list, per_list, stage_done, t);
+    }
+    ts_parallel_expect(&t->parallel);
+    return TS_OK;
+}
+
+static void test_expect_changes_no_run(void **state)
+{
+    (void)state;
+    static list_test t;
+    ts_allocator a = ts_default_allocator();
+    assert_true(ts_parallel_init(&t.parallel, &a));
+    t.parallel.adapt = false;
+    for (int workers = 1; workers <= 4; ++workers) {
+        for (int step = 0; step < 4; ++step) {
+            reset(&t, 8);
+            assert_ok(ts_parallel_run(&t.parallel, &a, workers, 8, expecting_body, &t));
+            check(&t);
+        }
+    }
+    ts_parallel_destroy(&t.parallel, &a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_block_once_in_order),
         cmocka_unit_test(test_late_helpers_claim_nothing_twice),
+        cmocka_unit_test(test_expect_changes_no_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

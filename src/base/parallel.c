@@ -18,11 +18,15 @@
 
 /* Spins of a waiting worker before it sleeps (helpers) or starts yielding
  * its core (worker 0). One spin (a pause instruction and a load) takes
- * ~10-40 ns, so this is ~20-80 us: longer than any gap between two stages
- * of a step on a quiet machine (helpers never sleep inside the solver
- * there), far shorter than a scheduler time slice on a busy one, where a
- * spinning helper would take the core from worker 0. */
+ * ~10-40 ns, so this is ~20-80 us: longer than most gaps between two
+ * stages of a step on a quiet machine (helpers never sleep inside the
+ * solver there), far shorter than a scheduler time slice on a busy one,
+ * where a spinning helper would take the core from worker 0. */
 #define TS_SPINS_BEFORE_YIELD 2000
+
+/* Spins of a helper after ts_parallel_expect, before it sleeps anyway
+ * (~0.2-0.8 ms: the serial parts it covers are tens of microseconds). */
+#define TS_EXPECT_SPINS 20000
 
 /* A worker done with its share of a listed stage waits about this long
  * (~1 us, a block or two of a colour pass) for the others before it takes
@@ -82,6 +86,7 @@ bool ts_parallel_init(ts_parallel *p, const ts_allocator *allocator)
     p->steal_patience = time_patience();
     atomic_init(&p->published, 0);
     atomic_init(&p->sleepers, 0);
+    atomic_init(&p->expects, 0);
     p->worker_count = 1;
     p->adapt = true;
     if (pthread_mutex_init(&p->lock, NULL) != 0) {
@@ -123,24 +128,50 @@ int32_t ts_block_size(int32_t count, int32_t min_size)
  * `published` and then reads `sleepers`; a helper adds itself to `sleepers`
  * and then reads `published` (both sequentially consistent), so at least
  * one of them sees the other: a helper never sleeps through a stage. */
-static uint64_t wait_for_stage(ts_parallel *p, uint64_t old)
+static uint64_t wait_for_stage(ts_parallel *p, uint64_t old, uint64_t *expected)
 {
-    for (int spin = 0; spin < TS_SPINS_BEFORE_YIELD; ++spin) {
-        uint64_t v = atomic_load_explicit(&p->published, memory_order_acquire);
+    int spins = TS_SPINS_BEFORE_YIELD;
+    for (;;) {
+        for (int spin = 0; spin < spins; ++spin) {
+            uint64_t v = atomic_load_explicit(&p->published, memory_order_acquire);
+            if (v != old) {
+                return v;
+            }
+            uint64_t e = atomic_load_explicit(&p->expects, memory_order_relaxed);
+            if (e != *expected) { /* a stage is expected: spin on, from now */
+                *expected = e;
+                spin = 0;
+                spins = TS_EXPECT_SPINS;
+            }
+            ts_cpu_pause();
+        }
+        /* Sleep until a stage is published, or expected (then spin again);
+         * the same handshake as `published`'s covers `expects`. */
+        pthread_mutex_lock(&p->lock);
+        atomic_fetch_add(&p->sleepers, 1);
+        uint64_t v;
+        while ((v = atomic_load(&p->published)) == old && atomic_load(&p->expects) == *expected) {
+            pthread_cond_wait(&p->wake, &p->lock);
+        }
+        atomic_fetch_sub(&p->sleepers, 1);
+        pthread_mutex_unlock(&p->lock);
         if (v != old) {
             return v;
         }
-        ts_cpu_pause();
     }
-    pthread_mutex_lock(&p->lock);
-    atomic_fetch_add(&p->sleepers, 1);
-    uint64_t v;
-    while ((v = atomic_load(&p->published)) == old) {
-        pthread_cond_wait(&p->wake, &p->lock);
+}
+
+void ts_parallel_expect(ts_parallel *p)
+{
+    if (p->worker_count <= 1) {
+        return;
     }
-    atomic_fetch_sub(&p->sleepers, 1);
-    pthread_mutex_unlock(&p->lock);
-    return v;
+    atomic_fetch_add(&p->expects, 1);
+    if (atomic_load(&p->sleepers) > 0) {
+        pthread_mutex_lock(&p->lock);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->lock);
+    }
 }
 
 /* Worker 0 publishes a stage (or the end of the step) and wakes sleepers. */
@@ -444,8 +475,9 @@ void ts_parallel_for_list(ts_parallel *p, const ts_stage_def *stages, int32_t co
 static void help(ts_parallel *p, int worker, int workers)
 {
     uint64_t last = p->base - 1;
+    uint64_t expected = atomic_load(&p->expects); /* only worker 0's calls from now on count */
     for (;;) {
-        uint64_t sequence = wait_for_stage(p, last);
+        uint64_t sequence = wait_for_stage(p, last, &expected);
         if (sequence == TS_STAGE_QUIT) {
             return;
         }

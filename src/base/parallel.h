@@ -8,6 +8,8 @@
  * synchronises: between two stages the helpers spin, then sleep on a
  * condition variable until worker 0 publishes the next stage (it signals
  * only when someone sleeps, so a quiet machine makes no system call).
+ * Before a serial part longer than that spin, worker 0 can say a stage is
+ * coming (ts_parallel_expect): the helpers then spin on through it.
  *
  * Claiming (Box2D v3's scheme, on a ring): worker w of n starts at block
  * block_count * w / n and claims forward until it meets a block someone else
@@ -96,6 +98,7 @@ typedef struct ts_parallel {
     int alone_length;              /* length of the last such run of steps */
     bool adapt;                    /* false: always use every worker (tests) */
     _Atomic int sleepers;          /* helpers asleep on wake */
+    _Atomic uint64_t expects;      /* ts_parallel_expect's calls, ever */
     pthread_mutex_t lock;          /* guards the sleep on wake */
     pthread_cond_t wake;           /* a stage was published, or the step ended */
     bool sync_ready;               /* lock and wake were made */
@@ -110,6 +113,15 @@ typedef struct ts_parallel {
 
 bool ts_parallel_init(ts_parallel *parallel, const ts_allocator *allocator);
 void ts_parallel_destroy(ts_parallel *parallel, const ts_allocator *allocator);
+
+/* Worker 0, before a serial part of the step that a parallel stage
+ * follows: the helpers spin on until the next stage instead of going to
+ * sleep after their usual spins (bounded: ~0.2-0.8 ms), and a sleeping one
+ * is woken to spin. A helper that slept takes ~25-45 us to come back (a
+ * futex wake and a reschedule: pile's parted contacts' copies waited that
+ * long in every third step); the spin costs a core only while worker 0
+ * runs that serial part. Changes no result. */
+void ts_parallel_expect(ts_parallel *p);
 
 /* Items per block for `count` items: a multiple of min_size (so blocks of
  * bodies start on a multiple of every SIMD width when min_size is), large

@@ -204,6 +204,7 @@ static ts_result step_body(void *context)
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (the step's scratch)");
     }
     TS_TRY(ts_broadphase_find_pairs(records, collision, &world->parallel, &body_records));
+    ts_parallel_expect(&world->parallel); /* the reserve is serial: keep the helpers near */
     if (!reserve_step(world)) {
         return ts_fail(TS_ERROR_OUT_OF_MEMORY, "ts_world_step", "the allocator returned NULL (the step's scratch)");
     }
@@ -240,6 +241,9 @@ static ts_result step_body(void *context)
     }
     profile->finalize += ts_now_ms() - mark;
     mark = ts_now_ms();
+    /* serial to the step's end but for the store's reorder every 32 steps:
+     * a helper that slept would keep worker 0 waiting at the end to leave */
+    ts_parallel_expect(&world->parallel);
     if (world->enable_sleep && s->held < 0) { /* a held body stopped for overflowing, not for resting */
         ts_sleep_islands(records, &world->islands, &world->graph);
     }

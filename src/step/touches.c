@@ -5,6 +5,7 @@
 #include "step/step.h"
 
 #include "base/error.h"
+#include "base/parallel.h"
 #include "collide/contact.h"
 #include "islands/contact_graph.h"
 #include "islands/island.h"
@@ -59,6 +60,8 @@ ts_result ts_step_link_touches(ts_step_links *links)
     ts_world *world = links->world;
     ts_records *records = &world->records;
     ts_collision *collision = &world->collision;
+    /* serial up to the parted contacts' copies or the solver: keep the helpers near */
+    ts_parallel_expect(&world->parallel);
     TS_TRY(link_news(world, &links->linked, false));
     for (int32_t k = 0; k < collision->doomed_count; ++k) {
         int32_t id = collision->doomed_contacts[k];
