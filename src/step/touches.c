@@ -36,7 +36,11 @@ static ts_result link_news(ts_world *world, int32_t *linked, bool until_wake)
                 *linked = k;
                 return TS_OK;
             }
-            /* a touch wakes */
+            /* a touch wakes; waking an island moves its bodies and contacts
+             * on worker 0 (~0.1-1 ms for a large one): the helpers spin on */
+            if (wakes(world, s->body_a[i]) || wakes(world, s->body_b[i])) {
+                ts_parallel_expect(&world->parallel);
+            }
             TS_TRY(ts_wake_pair(records, &world->islands, &world->graph, s->body_a[i], s->body_b[i], "ts_world_step"));
             TS_TRY(ts_contact_color(records, &world->graph, id, "ts_world_step"));
             ts_contact_link_islands(records, &world->islands, id);
