@@ -177,7 +177,6 @@ static bool reserve_step(ts_world *world)
                          world->islands.sleeping_contacts, world->islands.sleeping_over};
     bool made =
         ts_graph_reserve(&world->graph, &records->allocator, records->body_ids.next_index, adds.awake + adds.asleep) &&
-        ts_contact_recycle_reserve(&records->allocator, collision, bodies) &&
         ts_body_order_reserve(&world->body_order, &records->allocator, bodies, records->contact_store.table.capacity,
                               world->thread_count) &&
         ts_broadphase_reserve_slots(&collision->broadphase, &records->allocator, bodies,
