@@ -251,7 +251,35 @@ static void prefetch_parted(const ts_records *records, const ts_collision *colli
         }
     }
     ts_key_map_prefetch(&collision->pairs, ts_pair_key(c->shape_a, c->shape_b));
-    TS_PREFETCH(records->contact_store.table.slot_of_id + contact);
+}
+
+typedef struct parted_task {
+    ts_records *records;
+    ts_collision *collision;
+} parted_task;
+
+/* The parted contacts out of their bodies' lists and the pair map, their
+ * ids freed, in list order. Reads and writes no column of the contact
+ * store: it runs on worker 0 beside the store's copies. */
+static void forget_parted(void *context)
+{
+    parted_task *task = context;
+    ts_records *records = task->records;
+    ts_collision *collision = task->collision;
+    const int32_t *doomed = collision->doomed_contacts;
+    int32_t count = collision->doomed_count;
+    for (int32_t k = 0; k < count; ++k) {
+        if (k + TS_PARTED_AHEAD < count) {
+            prefetch_parted(records, collision, doomed[k + TS_PARTED_AHEAD]);
+        }
+        int32_t contact = doomed[k];
+        ts_contact *c = records->contacts + contact;
+        unlink_edge(records, contact, 0);
+        unlink_edge(records, contact, 1);
+        ts_key_map_remove(&collision->pairs, ts_pair_key(c->shape_a, c->shape_b));
+        c->alive = false;
+        ts_id_pool_release(&records->contact_ids, contact);
+    }
 }
 
 void ts_contacts_destroy_parted(ts_records *records, ts_collision *collision, ts_parallel *parallel)
@@ -263,24 +291,31 @@ void ts_contacts_destroy_parted(ts_records *records, ts_collision *collision, ts
     }
     ts_contact_store *s = &records->contact_store;
     ts_soa_removal *removal = &collision->contact_removal;
+    const int32_t *slot_of_id = s->table.slot_of_id;
     for (int32_t k = 0; k < count; ++k) {
-        if (k + TS_PARTED_AHEAD < count) {
-            prefetch_parted(records, collision, doomed[k + TS_PARTED_AHEAD]);
+        if (k + 2 * TS_PARTED_AHEAD < count) {
+            TS_PREFETCH(slot_of_id + doomed[k + 2 * TS_PARTED_AHEAD]);
         }
-        int32_t contact = doomed[k];
-        ts_contact *c = records->contacts + contact;
-        unlink_edge(records, contact, 0);
-        unlink_edge(records, contact, 1);
-        ts_key_map_remove(&collision->pairs, ts_pair_key(c->shape_a, c->shape_b));
-        ts_soa_remove_deferred(&s->table, removal, s->table.slot_of_id[contact]);
-        c->alive = false;
-        ts_id_pool_release(&records->contact_ids, contact);
+        ts_soa_remove_deferred(&s->table, removal, slot_of_id[doomed[k]]);
     }
+    /* The store's moves, range by range, the first beside the rest of the
+     * parted contacts' bookkeeping (on worker 0: serial, scattered reads). */
+    parted_task task = {records, collision};
     int ranges = ts_soa_removal_plan(&s->table, removal);
+    bool forgotten = false;
     for (int r = 0; r < ranges; ++r) {
         int32_t moves = ts_soa_removal_moves(removal, r);
         removal_stage stage = {s, removal, r, moves, ts_block_size(moves, TS_REMOVAL_BLOCK)};
-        ts_parallel_for(parallel, removal_block, &stage, ts_block_count(moves, stage.block_size));
+        int32_t blocks = ts_block_count(moves, stage.block_size);
+        if (!forgotten && blocks > 0) {
+            ts_parallel_for_with(parallel, removal_block, &stage, blocks, forget_parted, &task);
+            forgotten = true;
+        } else {
+            ts_parallel_for(parallel, removal_block, &stage, blocks);
+        }
+    }
+    if (!forgotten) {
+        forget_parted(&task);
     }
     ts_soa_removal_clear(removal);
 }
