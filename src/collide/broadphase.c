@@ -30,6 +30,7 @@ void ts_broadphase_destroy(ts_broadphase *bp, const ts_allocator *allocator)
     ts_tree_destroy(&bp->trees[TS_TREE_MOVABLE]);
     ts_array_free(allocator, (void **)&bp->move_buffer, &bp->move_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, sizeof(uint64_t));
+    ts_array_free(allocator, (void **)&bp->pair_scratch, &bp->pair_scratch_capacity, sizeof(uint64_t));
     ts_array_free(allocator, (void **)&bp->new_ids, &bp->new_id_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&bp->enlarged_slots, &bp->enlarged_capacity, sizeof(uint8_t));
     ts_array_free(allocator, (void **)&bp->enlarged_list, &bp->enlarged_list_capacity, sizeof(int32_t));

@@ -36,6 +36,8 @@ typedef struct ts_broadphase {
     uint64_t *new_pairs; /* scratch of the pair update: every worker's keys, sorted */
     int32_t new_pair_count;
     int32_t new_pair_capacity;
+    uint64_t *pair_scratch; /* the sort's scratch: as many keys as new_pairs */
+    int32_t pair_scratch_capacity;
     int32_t *new_ids; /* scratch of the pair update: the contacts made, in key order */
     int32_t new_id_capacity;
     ts_pair_buffer worker_pairs[TS_MAX_THREADS];

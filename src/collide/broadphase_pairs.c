@@ -6,11 +6,10 @@
 #include "base/array.h"
 #include "base/error.h"
 #include "base/parallel.h"
+#include "base/radix_sort.h"
 #include "collide/collision.h"
 #include "collide/contact.h"
 #include "soa/joint_edges.h"
-
-#include <stdlib.h>
 
 /* A worker's query of one block. The worker's buffer is copied in at the
  * block's start and back at its end: the buffers of all workers share a
@@ -177,12 +176,6 @@ static int32_t find_pairs(ts_records *records, ts_collision *collision, ts_paral
     }
 }
 
-static int compare_keys(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 ts_result ts_broadphase_find_pairs(ts_records *records, ts_collision *collision, ts_parallel *parallel,
                                    const ts_stage_def *beside)
 {
@@ -192,6 +185,8 @@ ts_result ts_broadphase_find_pairs(ts_records *records, ts_collision *collision,
      * run next to the narrowphase, which must see no array move. */
     if (found < 0 ||
         !ts_array_reserve(&records->allocator, (void **)&bp->new_pairs, &bp->new_pair_capacity, found,
+                          sizeof(uint64_t)) ||
+        !ts_array_reserve(&records->allocator, (void **)&bp->pair_scratch, &bp->pair_scratch_capacity, found,
                           sizeof(uint64_t)) ||
         !ts_array_reserve(&records->allocator, (void **)&bp->new_ids, &bp->new_id_capacity, found, sizeof(int32_t)) ||
         !ts_contacts_reserve(records, collision, found)) {
@@ -231,11 +226,8 @@ void ts_broadphase_register_pairs(ts_records *records, ts_collision *collision)
 {
     ts_broadphase *bp = &collision->broadphase;
     /* A pair can be found twice (two queries of one moved shape, static and
-     * movable); sort and drop repeats (qsort of no pairs: the array may be
-     * NULL, which qsort may not be given). */
-    if (bp->new_pair_count > 0) {
-        qsort(bp->new_pairs, (size_t)bp->new_pair_count, sizeof(uint64_t), compare_keys);
-    }
+     * movable); sort and drop repeats. */
+    ts_sort_keys(bp->new_pairs, bp->pair_scratch, bp->new_pair_count);
     int32_t unique = 0;
     for (int32_t i = 0; i < bp->new_pair_count; ++i) {
         if (unique == 0 || bp->new_pairs[i] != bp->new_pairs[unique - 1]) {

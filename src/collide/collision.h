@@ -20,6 +20,9 @@ typedef struct ts_contact_events_buffer {
     int32_t begin_pending_count, begin_published_count, begin_pending_capacity, begin_published_capacity;
     ts_contact_end_event *end_pending, *end_published;
     int32_t end_pending_count, end_published_count, end_pending_capacity, end_published_capacity;
+    uint64_t *sort_keys; /* scratch of the publish's sorts (contact_events.c) */
+    int32_t *sort_order; /* two positions per event */
+    int32_t sort_keys_capacity, sort_order_capacity;
 } ts_contact_events_buffer;
 
 /* The pass that writes the recycle kernel's body records (contact.h,

@@ -96,6 +96,10 @@ bool ts_contacts_reserve(ts_records *records, ts_collision *collision, int32_t e
                             sizeof(ts_contact_end_event)) &&
            ts_array_reserve(a, (void **)&e->end_published, &e->end_published_capacity, ends,
                             sizeof(ts_contact_end_event)) &&
+           ts_array_reserve(a, (void **)&e->sort_keys, &e->sort_keys_capacity, begins > ends ? begins : ends,
+                            sizeof(uint64_t)) &&
+           ts_array_reserve(a, (void **)&e->sort_order, &e->sort_order_capacity, 2 * (begins > ends ? begins : ends),
+                            sizeof(int32_t)) &&
            ts_array_reserve(a, (void **)&collision->doomed_contacts, &collision->doomed_capacity, events,
                             sizeof(int32_t)) &&
            ts_id_pool_reserve(&records->contact_ids, &records->allocator, ids) && /* frees of all of them */
@@ -208,6 +212,8 @@ void ts_contacts_free(ts_records *records, ts_collision *collision)
     ts_array_free(a, (void **)&e->begin_published, &e->begin_published_capacity, sizeof(ts_contact_begin_event));
     ts_array_free(a, (void **)&e->end_pending, &e->end_pending_capacity, sizeof(ts_contact_end_event));
     ts_array_free(a, (void **)&e->end_published, &e->end_published_capacity, sizeof(ts_contact_end_event));
+    ts_array_free(a, (void **)&e->sort_keys, &e->sort_keys_capacity, sizeof(uint64_t));
+    ts_array_free(a, (void **)&e->sort_order, &e->sort_order_capacity, sizeof(int32_t));
     memset(e, 0, sizeof *e);
 }
 

@@ -5,6 +5,7 @@
 
 #include "base/array.h"
 #include "base/error.h"
+#include "base/radix_sort.h"
 
 #include <stdlib.h>
 
@@ -36,16 +37,10 @@ ts_result ts_contact_push_end(const ts_records *records, ts_contact_events_buffe
 
 static uint64_t event_key(ts_shape_id a, ts_shape_id b) { return ((uint64_t)(uint32_t)a.index1 << 32) | (uint32_t)b.index1; }
 
-static int compare_begin(const void *x, const void *y)
-{
-    const ts_contact_begin_event *a = x, *b = y;
-    uint64_t ka = event_key(a->shape_a, a->shape_b), kb = event_key(b->shape_a, b->shape_b);
-    return (ka > kb) - (ka < kb);
-}
-
-/* Ties (a pair that ended twice: destroyed, re-made and ended again between
- * two steps) are ordered by the generations, so the order is still total. */
-static int compare_end(const void *x, const void *y)
+/* By shape pair; ties (a pair that ended twice: destroyed, re-made and
+ * ended again between two steps) by the generations, so the order is
+ * total. Begin and end events alike (both are two shape ids). */
+static int compare_events(const void *x, const void *y)
 {
     const ts_contact_end_event *a = x, *b = y;
     uint64_t ka = event_key(a->shape_a, a->shape_b), kb = event_key(b->shape_a, b->shape_b);
@@ -55,6 +50,78 @@ static int compare_end(const void *x, const void *y)
     uint64_t ga = ((uint64_t)a->shape_a.generation << 32) | a->shape_b.generation;
     uint64_t gb = ((uint64_t)b->shape_a.generation << 32) | b->shape_b.generation;
     return (ga > gb) - (ga < gb);
+}
+
+/* Both event types are a pair of shape ids (snapshots read them so too). */
+_Static_assert(sizeof(ts_contact_begin_event) == 2 * sizeof(ts_shape_id), "a begin event is two shape ids");
+_Static_assert(sizeof(ts_contact_end_event) == 2 * sizeof(ts_shape_id), "an end event is two shape ids");
+
+/* The positions of `count` events (shape id pairs) in the order of
+ * compare_events: by shape pair, then by generations (a radix sort by the
+ * second key, then stably by the first); false without room, the caller
+ * then sorts with qsort (the same order: the keys cover all that differs
+ * between two events of one world). */
+static bool order_events(ts_contact_events_buffer *e, const ts_shape_id *pairs, int32_t count)
+{
+    if (count > e->sort_keys_capacity || 2 * count > e->sort_order_capacity) {
+        return false;
+    }
+    uint64_t *keys = e->sort_keys;
+    int32_t *order = e->sort_order, *scratch = e->sort_order + count;
+    for (int32_t k = 0; k < count; ++k) {
+        order[k] = k;
+        keys[k] = ((uint64_t)pairs[2 * k].generation << 32) | pairs[2 * k + 1].generation;
+    }
+    ts_sort_order(keys, order, scratch, count);
+    for (int32_t k = 0; k < count; ++k) {
+        keys[k] = event_key(pairs[2 * k], pairs[2 * k + 1]);
+    }
+    ts_sort_order(keys, order, scratch, count);
+    return true;
+}
+
+/* The published begin events sorted: into the pending array (emptied by
+ * the swap), which then becomes the published one. */
+static void sort_begins(ts_contact_events_buffer *e)
+{
+    int32_t count = e->begin_published_count;
+    if (count < 2) {
+        return;
+    }
+    if (count > e->begin_pending_capacity || !order_events(e, (const ts_shape_id *)e->begin_published, count)) {
+        qsort(e->begin_published, (size_t)count, sizeof(ts_contact_begin_event), compare_events);
+        return;
+    }
+    for (int32_t k = 0; k < count; ++k) {
+        e->begin_pending[k] = e->begin_published[e->sort_order[k]];
+    }
+    ts_contact_begin_event *sorted = e->begin_pending;
+    int32_t capacity = e->begin_pending_capacity;
+    e->begin_pending = e->begin_published;
+    e->begin_pending_capacity = e->begin_published_capacity;
+    e->begin_published = sorted;
+    e->begin_published_capacity = capacity;
+}
+
+static void sort_ends(ts_contact_events_buffer *e)
+{
+    int32_t count = e->end_published_count;
+    if (count < 2) {
+        return;
+    }
+    if (count > e->end_pending_capacity || !order_events(e, (const ts_shape_id *)e->end_published, count)) {
+        qsort(e->end_published, (size_t)count, sizeof(ts_contact_end_event), compare_events);
+        return;
+    }
+    for (int32_t k = 0; k < count; ++k) {
+        e->end_pending[k] = e->end_published[e->sort_order[k]];
+    }
+    ts_contact_end_event *sorted = e->end_pending;
+    int32_t capacity = e->end_pending_capacity;
+    e->end_pending = e->end_published;
+    e->end_pending_capacity = e->end_published_capacity;
+    e->end_published = sorted;
+    e->end_published_capacity = capacity;
 }
 
 ts_result ts_contact_events_publish(ts_contact_events_buffer *e)
@@ -79,12 +146,7 @@ ts_result ts_contact_events_publish(ts_contact_events_buffer *e)
     e->end_pending_capacity = end_capacity;
     e->end_pending_count = 0;
 
-    /* qsort may not be given NULL, which an empty list may be */
-    if (e->begin_published_count > 0) {
-        qsort(e->begin_published, (size_t)e->begin_published_count, sizeof(ts_contact_begin_event), compare_begin);
-    }
-    if (e->end_published_count > 0) {
-        qsort(e->end_published, (size_t)e->end_published_count, sizeof(ts_contact_end_event), compare_end);
-    }
+        sort_begins(e);
+    sort_ends(e);
     return TS_OK;
 }
