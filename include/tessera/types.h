@@ -381,9 +381,9 @@ typedef struct ts_contact_end_event {
     ts_shape_id shape_b; /**< the second shape */
 } ts_contact_end_event;
 
-/** The events of the last step, sorted by shape pair. The arrays belong to
- * the world and stay valid until the next step or until the world is
- * destroyed. */
+/** The events of the last step, sorted by shape pair (the two shapes'
+ * slots, then their generations). The arrays belong to the world and stay
+ * valid until the next step or until the world is destroyed. */
 typedef struct ts_contact_events {
     const ts_contact_begin_event *begin; /**< begin_count events */
     int begin_count;                     /**< pairs that started touching */

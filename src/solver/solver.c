@@ -74,6 +74,7 @@ typedef struct solve_context {
     bool bounce_found[TS_MAX_THREADS]; /* per worker: prepare met a bundle that restitutes */
     bool free_bodies;                  /* some worker did: the body passes treat them so (integrate.h) */
     int filled[TS_OVERFLOW_COLOR + 1]; /* the colours that hold contacts, in order: the order pass's items */
+    int paired_count;                  /* the first of them the paired passes run (all but the overflow) */
     bool pairs;                        /* the colour passes run paired (two workers, no joints) */
     /* the step's stages, published as lists (base/parallel.h): */
     ts_stage_def *defs;
@@ -269,6 +270,7 @@ static int list_filled_colors(solve_context *c)
             c->filled[count++] = color;
         }
     }
+    c->paired_count = count > 0 && c->filled[count - 1] == TS_OVERFLOW_COLOR ? count - 1 : count;
     return count;
 }
 
@@ -469,10 +471,13 @@ static void add_colors(solve_context *c, pass kind)
 /* ---- paired passes (solver/pair_schedule.h) ---- */
 
 /* The bundles of unit `unit` of `side`: side 0 runs a colour's int0 and
- * then its crossing bundles, side 1 its int1 bundles (pair_schedule.h). */
+ * then its crossing bundles, side 1 its int1 bundles (pair_schedule.h).
+ * The units are those of the filled colours only: an empty colour's three
+ * units ran nothing but still moved the counters, whose lines then went
+ * from core to core (pile fills ~14 of the 24 colours). */
 static void pair_unit(const solve_context *c, int side, int32_t unit, int32_t *first, int32_t *end)
 {
-    int color = side == 0 ? unit / 2 : unit;
+    int color = c->filled[side == 0 ? unit / 2 : unit];
     const int32_t *begin = c->scratch->color_begin;
     const int32_t *split = c->scratch->pair_splits[color];
     int32_t b = begin[color];
@@ -509,7 +514,7 @@ static void run_pairs(void *context, int32_t block, int worker)
 {
     (void)worker;
     const solve_stage *s = context;
-    ts_pair_schedule schedule = {s->c->solver->pair_lines, s->pair_base, TS_OVERFLOW_COLOR,
+    ts_pair_schedule schedule = {s->c->solver->pair_lines, s->pair_base, s->c->paired_count,
                                  8 * s->c->parallel->steal_patience};
     ts_pair_run(&schedule, block, run_pair_unit, pair_unit_empty, context);
 }
@@ -581,7 +586,7 @@ static void add_pass(solve_context *c, pass kind)
         return;
     }
     add_stage(c, run_pairs, (solve_stage){.c = c, .kind = kind, .pair_base = c->solver->pair_base}, 2);
-    c->solver->pair_base += ts_pair_stride(TS_OVERFLOW_COLOR);
+    c->solver->pair_base += ts_pair_stride(c->paired_count);
     add_overflow(c, kind);
 }
 
