@@ -80,48 +80,31 @@ static bool order_events(ts_contact_events_buffer *e, const ts_shape_id *pairs, 
     return true;
 }
 
-/* The published begin events sorted: into the pending array (emptied by
- * the swap), which then becomes the published one. */
-static void sort_begins(ts_contact_events_buffer *e)
+/* `count` published events (begin or end: two shape ids each) sorted:
+ * into the pending array (emptied by the swap) when there is room, and then
+ * the two arrays trade places; else in place by qsort (the same order). */
+static void sort_published(ts_contact_events_buffer *e, void **published, int32_t *published_capacity, void **pending,
+                           int32_t *pending_capacity, int32_t count)
 {
-    int32_t count = e->begin_published_count;
     if (count < 2) {
         return;
     }
-    if (count > e->begin_pending_capacity || !order_events(e, (const ts_shape_id *)e->begin_published, count)) {
-        qsort(e->begin_published, (size_t)count, sizeof(ts_contact_begin_event), compare_events);
+    const ts_shape_id *from = *published;
+    if (count > *pending_capacity || !order_events(e, from, count)) {
+        qsort(*published, (size_t)count, 2 * sizeof(ts_shape_id), compare_events);
         return;
     }
+    ts_shape_id *to = *pending;
     for (int32_t k = 0; k < count; ++k) {
-        e->begin_pending[k] = e->begin_published[e->sort_order[k]];
+        to[2 * k] = from[2 * e->sort_order[k]];
+        to[2 * k + 1] = from[2 * e->sort_order[k] + 1];
     }
-    ts_contact_begin_event *sorted = e->begin_pending;
-    int32_t capacity = e->begin_pending_capacity;
-    e->begin_pending = e->begin_published;
-    e->begin_pending_capacity = e->begin_published_capacity;
-    e->begin_published = sorted;
-    e->begin_published_capacity = capacity;
-}
-
-static void sort_ends(ts_contact_events_buffer *e)
-{
-    int32_t count = e->end_published_count;
-    if (count < 2) {
-        return;
-    }
-    if (count > e->end_pending_capacity || !order_events(e, (const ts_shape_id *)e->end_published, count)) {
-        qsort(e->end_published, (size_t)count, sizeof(ts_contact_end_event), compare_events);
-        return;
-    }
-    for (int32_t k = 0; k < count; ++k) {
-        e->end_pending[k] = e->end_published[e->sort_order[k]];
-    }
-    ts_contact_end_event *sorted = e->end_pending;
-    int32_t capacity = e->end_pending_capacity;
-    e->end_pending = e->end_published;
-    e->end_pending_capacity = e->end_published_capacity;
-    e->end_published = sorted;
-    e->end_published_capacity = capacity;
+    void *sorted = *pending;
+    int32_t capacity = *pending_capacity;
+    *pending = *published;
+    *pending_capacity = *published_capacity;
+    *published = sorted;
+    *published_capacity = capacity;
 }
 
 ts_result ts_contact_events_publish(ts_contact_events_buffer *e)
@@ -146,7 +129,9 @@ ts_result ts_contact_events_publish(ts_contact_events_buffer *e)
     e->end_pending_capacity = end_capacity;
     e->end_pending_count = 0;
 
-        sort_begins(e);
-    sort_ends(e);
+        sort_published(e, (void **)&e->begin_published, &e->begin_published_capacity, (void **)&e->begin_pending,
+                   &e->begin_pending_capacity, e->begin_published_count);
+    sort_published(e, (void **)&e->end_published, &e->end_published_capacity, (void **)&e->end_pending,
+                   &e->end_pending_capacity, e->end_published_count);
     return TS_OK;
 }
