@@ -129,7 +129,7 @@ ts_result ts_contact_events_publish(ts_contact_events_buffer *e)
     e->end_pending_capacity = end_capacity;
     e->end_pending_count = 0;
 
-        sort_published(e, (void **)&e->begin_published, &e->begin_published_capacity, (void **)&e->begin_pending,
+    sort_published(e, (void **)&e->begin_published, &e->begin_published_capacity, (void **)&e->begin_pending,
                    &e->begin_pending_capacity, e->begin_published_count);
     sort_published(e, (void **)&e->end_published, &e->end_published_capacity, (void **)&e->end_pending,
                    &e->end_pending_capacity, e->end_published_count);
