@@ -251,6 +251,22 @@ static int build_joint_grid(ts_world_id world, ts_body_id *ids)
     return n;
 }
 
+/* pile, N = 500, every falling shape with restitution 0.6: the bounces
+ * run the restitution pass over the colours, whose bundles at two workers
+ * hold the paired order's empty lanes (contact_order.h). */
+static int build_bouncing_pile(ts_world_id world, ts_body_id *ids)
+{
+    test_scenes_pile(world, 500, ids);
+    for (int n = 0; n < 500; ++n) {
+        ts_shape_id shape;
+        int count = 0;
+        assert_ok(ts_body_get_shapes(ids[n], &shape, 1, &count));
+        assert_int_equal(count, 1);
+        assert_ok(ts_shape_set_restitution(shape, 0.6f));
+    }
+    return 500;
+}
+
 typedef struct scene {
     const char *name;
     int (*build)(ts_world_id, ts_body_id *);
@@ -263,8 +279,9 @@ static const scene scenes[] = {
     {"many_pyramids G=5 B=5", build_many_pyramids, TS_SOLVER_SOFT_STEP},
     {"joint_grid S=15", build_joint_grid, TS_SOLVER_SOFT_STEP},
     {"joint_grid S=15, XPBD", build_joint_grid, TS_SOLVER_XPBD},
+    {"pile N=500, restitution 0.6", build_bouncing_pile, TS_SOLVER_SOFT_STEP},
 };
-#define SCENES 5
+#define SCENES 6
 
 /* ---- running and hashing ---- */
 

@@ -30,6 +30,7 @@
 #include "islands/graph.h"
 #include "soa/records.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 
@@ -37,11 +38,31 @@
  * `ranges`, at most 64), then by where the other body is (a lower range,
  * the same or none, a higher range), then 4-point manifolds first, then 3,
  * 2, 1 (and 0), each group in the colour's own order. keys: room for the
- * colour's count keys (scratch). With two ranges and splits not NULL, the
- * contacts that join the ranges are [splits[0], splits[1]) of ordered
- * (solver.c's paired passes); two ranges meet at slot `cut` (0: half the
- * awake slots). */
+ * colour's count keys (scratch). Two ranges meet at slot `cut` (0: half the
+ * awake slots). The paired passes order in two steps instead (below). */
 void ts_contact_order_color(const ts_records *records, const ts_graph_color *color, int ranges, uint16_t *keys,
-                            int32_t *ordered, int32_t *splits, int64_t cut);
+                            int32_t *ordered, int64_t cut);
+
+/* The paired passes' order (solver/pair_schedule.h), two ranges: a body is
+ * a border body when a crossing contact (one that joins the ranges) of any
+ * paired colour touches it, and the contacts of the upper range alone are
+ * cut in two: those that touch a border body (int1b) right after the
+ * crossing ones, then those that touch none (int1n), which share no body
+ * with anything the lower range's worker runs.
+ *
+ * First step, for the colour's contacts [first, end) (blocks of any
+ * colour, every paired colour's before any second step): the keys, each
+ * contact's two body slots (slots[2 i], slots[2 i + 1]; -1 for a static or
+ * sleeping body) and the border marks (border[slot] = 1; the two workers
+ * may mark the same body, hence relaxed atomic stores). */
+void ts_contact_order_mark(const ts_records *records, const ts_graph_color *color, int32_t first, int32_t end,
+                           uint16_t *keys, int32_t *slots, _Atomic uint8_t *border, int64_t cut);
+
+/* Second step: the colour in bundle order, int0, crossing, `pad` empty
+ * entries (-1) so that int1b starts on a multiple of `align`, int1b, int1n
+ * (each by point count). splits: where the crossing contacts, int1b and
+ * int1n start. Returns the entries written (count + pad, pad < align). */
+int32_t ts_contact_order_pairs(const ts_graph_color *color, uint16_t *keys, const int32_t *slots,
+                               const _Atomic uint8_t *border, int align, int32_t *ordered, int32_t splits[3]);
 
 #endif

@@ -269,7 +269,7 @@ static void gather_slots(const ts_contact_prepare_context *c, ts_contact_bundle 
     int32_t awake = c->awake;
     for (int l = 0; l < TS_W; ++l) {
         int32_t k = first_contact + l;
-        bool real = l < lanes && k < count;
+        bool real = l < lanes && k < count && contacts[k] >= 0; /* -1: the paired order's pad */
         int32_t i = real ? s->table.slot_of_id[contacts[k]] : -1;
         b->contact_slot[l] = i;
         x->contact[l] = real ? i : l > 0 ? x->contact[0] : 0; /* a bundle's lane 0 has a contact */

@@ -42,7 +42,9 @@ typedef struct ts_contact_prepare_context {
 
 /* Fills bundle b with contacts[first_contact .. + lanes - 1] of a colour's
  * count contacts (lanes is TS_W, or 1 for the overflow, whose contacts may
- * share bodies and so must run one by one); lanes past the end are empty.
+ * share bodies and so must run one by one); lanes past the end, and those
+ * whose entry is -1 (the paired order's pad, contact_order.h), are empty;
+ * lane 0 never is.
  * When a lane has restitution (b->restitutes), or c->track_approach,
  * b->bounces is set and the approach speeds go to *bounce (the soft step's;
  * XPBD passes NULL and keeps its own). */

@@ -19,7 +19,7 @@ static int32_t done_count(const ts_pair_schedule *s, int side)
     return count_of(s, atomic_load_explicit(line(s, side, true), memory_order_acquire));
 }
 
-static int32_t units_of(const ts_pair_schedule *s, int side) { return side == 0 ? 2 * s->colors : s->colors; }
+static int32_t units_of(const ts_pair_schedule *s) { return 2 * s->colors; }
 
 /* Whether unit `unit` of `side` may run: the side's units before it are
  * done, and what it needs of the other side (pair_schedule.h). An empty
@@ -33,10 +33,10 @@ static bool ready(const ts_pair_schedule *s, int side, int32_t unit, bool empty,
     if (done_count(s, side) < unit) {
         return false;
     }
-    if (empty || (side == 0 && unit % 2 == 0)) {
+    if (empty || unit % 2 == 0) {
         return true;
     }
-    int32_t need = side == 0 ? unit / 2 : 2 * unit;
+    int32_t need = unit - 1; /* the other side's units of the colours before */
     if (*seen < need) {
         *seen = done_count(s, 1 - side);
     }
@@ -52,7 +52,7 @@ static bool take(const ts_pair_schedule *s, int side, bool between, ts_pair_unit
     _Atomic uint64_t *cursor = line(s, side, false);
     uint64_t at = atomic_load_explicit(cursor, memory_order_acquire);
     int32_t unit = count_of(s, at);
-    if (unit >= units_of(s, side) || (between && done_count(s, side) != unit) ||
+    if (unit >= units_of(s) || (between && done_count(s, side) != unit) ||
         !ready(s, side, unit, empty(context, side, unit), seen) ||
         !atomic_compare_exchange_strong_explicit(cursor, &at, s->base + (uint64_t)unit + 1, memory_order_acq_rel,
                                                  memory_order_acquire)) {
@@ -67,7 +67,7 @@ void ts_pair_run(const ts_pair_schedule *s, int side, ts_pair_unit_fn *run, ts_p
 {
     int spins = 0;
     int32_t seen = 0; /* the other side's done count, as last read (ready) */
-    while (count_of(s, atomic_load_explicit(line(s, side, false), memory_order_acquire)) < units_of(s, side)) {
+    while (count_of(s, atomic_load_explicit(line(s, side, false), memory_order_acquire)) < units_of(s)) {
         if (take(s, side, false, run, empty, context, &seen)) {
             spins = 0;
             continue;

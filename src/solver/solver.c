@@ -45,6 +45,8 @@
  * and at 32 joints a block its claim and dispatch cost ~10% of a pass
  * (joint_grid); 128 joints a block still leave ~40 blocks per colour there. */
 #define TS_JOINT_BLOCK (128 / TS_W > 1 ? 128 / TS_W : 1)
+/* Contacts per block of the paired order's border marks (mark_border). */
+#define TS_MARK_BLOCK 256
 
 /* ---- the stages ---- */
 
@@ -95,6 +97,7 @@ typedef enum pass {
     PASS_INTEGRATE_POSITIONS,
     PASS_FINISH,
     PASS_ORDER,
+    PASS_BORDER,
     PASS_PREPARE,
     PASS_WARM_START,
     PASS_SOLVE,
@@ -223,7 +226,7 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end, int wo
         int lanes = color == TS_OVERFLOW_COLOR ? 1 : TS_W;
         TS_WIDE(ts_contact_prepare_bundle)(&c->prepare, bundles + k, (ts_contact_bounce_lanes *)c->scratch->bounces + k,
                                            c->scratch->ordered + c->scratch->ordered_begin[color],
-                                           c->graph->colors[color].count, (k - color_begin[color]) * lanes,
+                                           c->scratch->ordered_count[color], (k - color_begin[color]) * lanes,
                                            lanes);
         if (bundles[k].restitutes && bundles[k].bounces && !c->bounce_found[worker]) {
             c->bounce_found[worker] = true; /* written only then: the workers' entries share a cache line */
@@ -234,26 +237,54 @@ static void prepare_bundles(solve_context *c, int32_t begin, int32_t end, int wo
     }
 }
 
-/* Orders the filled colours [begin, end) of c->filled (contact_order.h). */
+/* Orders the filled colours [begin, end) of c->filled (contact_order.h):
+ * the paired passes' colours in two steps (the border marks of every
+ * colour first, PASS_BORDER), the others in one. */
 static void order_colors(solve_context *c, int32_t begin, int32_t end)
 {
+    ts_solver_scratch *s = c->scratch;
     for (int32_t k = begin; k < end; ++k) {
         int color = c->filled[k];
-        /* the overflow set runs in this order on worker 0 (its contacts share
-         * bodies): by point count alone, whatever the worker count */
-        int ranges = color == TS_OVERFLOW_COLOR ? 1 : c->parallel->worker_count;
-        int32_t splits[2];
-        bool pairs = c->pairs && color != TS_OVERFLOW_COLOR;
-        ts_contact_order_color(c->records, c->graph->colors + color, ranges,
-                               c->scratch->order_keys + c->scratch->ordered_begin[color],
-                               c->scratch->ordered + c->scratch->ordered_begin[color], pairs ? splits : NULL,
-                               c->pairs ? c->solver->pair_cut : 0);
-        if (pairs) { /* the bundles that hold a crossing contact */
-            c->scratch->pair_splits[color][0] = splits[0] / TS_W;
-            c->scratch->pair_splits[color][1] = (splits[1] + TS_W - 1) / TS_W;
-            c->scratch->pair_work[color][0] = splits[1]; /* worker 0's contacts */
-            c->scratch->pair_work[color][1] = c->graph->colors[color].count - splits[1];
+        const ts_graph_color *gc = c->graph->colors + color;
+        int32_t at = s->ordered_begin[color];
+        if (!c->pairs || color == TS_OVERFLOW_COLOR) {
+            /* the overflow set runs in this order on worker 0 (its contacts
+             * share bodies): by point count alone, whatever the worker count */
+            int ranges = color == TS_OVERFLOW_COLOR ? 1 : c->parallel->worker_count;
+            ts_contact_order_color(c->records, gc, ranges, s->order_keys + at, s->ordered + at, 0);
+            continue;
         }
+        int32_t splits[3];
+        int32_t entries = ts_contact_order_pairs(gc, s->order_keys + at, s->order_slots + 2 * at, s->border, TS_W,
+                                                 s->ordered + at, splits);
+        s->ordered_count[color] = entries;
+        s->color_end[color] = s->color_begin[color] + (entries + TS_W - 1) / TS_W;
+        s->pair_splits[color][0] = splits[0] / TS_W; /* the bundles that hold a crossing contact */
+        s->pair_splits[color][1] = splits[1] / TS_W; /* int1b's, from a bundle's first lane */
+        s->pair_splits[color][2] = (splits[2] + TS_W - 1) / TS_W;
+        s->pair_work[color][0] = splits[1] - (entries - gc->count); /* worker 0's contacts (not the pad) */
+        s->pair_work[color][1] = gc->count - s->pair_work[color][0];
+    }
+}
+
+/* The paired order's first step for the contacts [begin, end) of the
+ * paired colours one after the other (contact_order.h): keys, body slots
+ * and border marks. Blocks of contacts, not of colours: a pile's colours
+ * hold from 2 to ~1,500 contacts. */
+static void mark_border(solve_context *c, int32_t begin, int32_t end)
+{
+    ts_solver_scratch *s = c->scratch;
+    int32_t at = 0; /* the contacts of the colours before */
+    for (int k = 0; k < c->paired_count && at < end; ++k) {
+        int color = c->filled[k];
+        const ts_graph_color *gc = c->graph->colors + color;
+        int32_t first = begin > at ? begin - at : 0, last = end - at < gc->count ? end - at : gc->count;
+        if (first < last) {
+            int32_t o = s->ordered_begin[color];
+            ts_contact_order_mark(c->records, gc, first, last, s->order_keys + o, s->order_slots + 2 * o, s->border,
+                                  c->solver->pair_cut);
+        }
+        at += gc->count;
     }
 }
 
@@ -314,6 +345,7 @@ static void run_block(void *context, int32_t block, int worker)
         c->finish(c->finish_context, begin, end);
         break;
     case PASS_ORDER: order_colors(c, begin, end); break;
+    case PASS_BORDER: mark_border(c, begin, end); break;
     case PASS_PREPARE:
         if (begin < end) {
             prepare_bundles(c, begin, end, worker);
@@ -375,7 +407,8 @@ static void run_color_run(void *context, int32_t block, int worker)
     const int32_t *begin = c->scratch->color_begin;
     const int32_t *joint_begin = c->solver->joint_scratch.color_begin;
     for (int color = run->first_color; color < run->end_color; ++color) {
-        int32_t contacts = begin[color + 1] - begin[color], joints = joint_begin[color + 1] - joint_begin[color];
+        int32_t contacts = c->scratch->color_end[color] - begin[color];
+        int32_t joints = joint_begin[color + 1] - joint_begin[color];
         solve_stage stage = *run;
         stage.first = begin[color];
         stage.count = contacts;
@@ -414,7 +447,7 @@ static bool small_color(solve_context *c, int color)
 {
     const int32_t *begin = c->scratch->color_begin;
     const int32_t *joint_begin = c->solver->joint_scratch.color_begin;
-    return begin[color + 1] - begin[color] <= TS_SMALL_COLOR_BUNDLES &&
+    return c->scratch->color_end[color] - begin[color] <= TS_SMALL_COLOR_BUNDLES &&
            joint_begin[color + 1] - joint_begin[color] <= TS_SMALL_COLOR_JOINTS;
 }
 
@@ -447,7 +480,7 @@ static void add_colors(solve_context *c, pass kind)
     for (int color = 0; color < TS_GRAPH_COLOR_COUNT;) {
         int end = color, filled = 0; /* small colours from here; how many hold bundles */
         while (end < TS_GRAPH_COLOR_COUNT && small_color(c, end)) {
-            filled += begin[end + 1] > begin[end] || joint_begin[end + 1] > joint_begin[end];
+            filled += c->scratch->color_end[end] > begin[end] || joint_begin[end + 1] > joint_begin[end];
             end += 1;
         }
         if (filled >= 2) {
@@ -459,7 +492,7 @@ static void add_colors(solve_context *c, pass kind)
         /* a colour that is not small, or small colours of which at most one
          * holds bundles: each its own stage (empty ones add none) */
         for (end = end > color ? end : color + 1; color < end; ++color) {
-            int32_t contacts = begin[color + 1] - begin[color];
+            int32_t contacts = c->scratch->color_end[color] - begin[color];
             int32_t joints = joint_begin[color + 1] - joint_begin[color];
             add_range(c, kind, begin[color], contacts, joint_begin[color], joints,
                       joints > contacts ? TS_JOINT_BLOCK : TS_BUNDLE_BLOCK);
@@ -471,24 +504,22 @@ static void add_colors(solve_context *c, pass kind)
 /* ---- paired passes (solver/pair_schedule.h) ---- */
 
 /* The bundles of unit `unit` of `side`: side 0 runs a colour's int0 and
- * then its crossing bundles, side 1 its int1 bundles (pair_schedule.h).
- * The units are those of the filled colours only: an empty colour's three
- * units ran nothing but still moved the counters, whose lines then went
- * from core to core (pile fills ~14 of the 24 colours). */
+ * then its crossing bundles, side 1 its int1n and then its int1b bundles
+ * (pair_schedule.h; int1n lies past int1b in the colour's bundles). The
+ * units are those of the filled colours only: an empty colour's units ran
+ * nothing but still moved the counters, whose lines then went from core to
+ * core (pile fills ~14 of the 24 colours). */
 static void pair_unit(const solve_context *c, int side, int32_t unit, int32_t *first, int32_t *end)
 {
-    int color = c->filled[side == 0 ? unit / 2 : unit];
-    const int32_t *begin = c->scratch->color_begin;
+    int color = c->filled[unit / 2];
+    int32_t b = c->scratch->color_begin[color];
     const int32_t *split = c->scratch->pair_splits[color];
-    int32_t b = begin[color];
-    if (begin[color + 1] == b) {
-        *first = *end = b;
-    } else if (side == 1) {
-        *first = b + split[1];
-        *end = begin[color + 1];
-    } else {
+    if (side == 0) {
         *first = b + (unit % 2 == 0 ? 0 : split[0]);
         *end = b + (unit % 2 == 0 ? split[0] : split[1]);
+    } else {
+        *first = unit % 2 == 0 ? b + split[2] : b + split[1];
+        *end = unit % 2 == 0 ? c->scratch->color_end[color] : b + split[2];
     }
 }
 
@@ -550,11 +581,11 @@ static void run_paired_bundles(void *context, int32_t block, int worker)
     solve_context *c = s->c;
     const int32_t *begin = c->scratch->color_begin;
     for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
-        if (begin[color + 1] == begin[color]) {
+        if (c->graph->colors[color].count == 0) {
             continue;
         }
         int32_t split = begin[color] + c->scratch->pair_splits[color][1];
-        int32_t first = block == 0 ? begin[color] : split, end = block == 0 ? split : begin[color + 1];
+        int32_t first = block == 0 ? begin[color] : split, end = block == 0 ? split : c->scratch->color_end[color];
         if (s->kind == PASS_PREPARE) {
             if (first < end) {
                 prepare_bundles(c, first, end, worker);
@@ -625,9 +656,17 @@ static void run_solver(solve_context *c)
     c->mark = ts_now_ms();
 
     c->slot = &p->prepare;
-    c->pairs = c->parallel->worker_count == 2 && c->solver->joint_scratch.color_begin[TS_OVERFLOW_COLOR] == 0;
     add_bodies(c, PASS_STATES_BEGIN);
-    add_range(c, PASS_ORDER, 0, list_filled_colors(c), 0, 0, 1);
+    int filled = list_filled_colors(c);
+    if (c->pairs) { /* the border marks of every paired colour before any is ordered */
+        memset((void *)c->scratch->border, 0, (size_t)c->awake + 1);
+        int32_t contacts = 0;
+        for (int k = 0; k < c->paired_count; ++k) {
+            contacts += c->graph->colors[c->filled[k]].count;
+        }
+        add_range(c, PASS_BORDER, 0, contacts, 0, 0, TS_MARK_BLOCK);
+    }
+    add_range(c, PASS_ORDER, 0, filled, 0, 0, 1);
     add_bundle_pass(c, PASS_PREPARE);
     run_list(c);
     if (c->pairs) {
@@ -665,22 +704,28 @@ static void run_solver(solve_context *c)
 
 /* ---- the entry ---- */
 
-bool TS_WIDE(ts_solver_reserve_scratch)(ts_solver_scratch *s, const ts_allocator *allocator,
+bool TS_WIDE(ts_solver_reserve_scratch)(ts_solver_scratch *s, const ts_allocator *allocator, bool spare,
                                         const ts_constraint_graph *graph, int32_t awake)
 {
-    int32_t bundles = 0, contacts = 0;
+    int32_t bundles = 0, contacts = 0, pad = spare ? TS_W - 1 : 0;
     for (int color = 0; color <= TS_OVERFLOW_COLOR; ++color) {
+        int32_t count = graph->colors[color].count;
         s->ordered_begin[color] = contacts;
-        contacts += graph->colors[color].count;
+        s->ordered_count[color] = count;
+        contacts += count + (color < TS_OVERFLOW_COLOR && count > 0 ? pad : 0);
     }
     s->ordered_begin[TS_OVERFLOW_COLOR + 1] = contacts;
     for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
+        int32_t count = graph->colors[color].count;
         s->color_begin[color] = bundles;
-        bundles += (graph->colors[color].count + TS_W - 1) / TS_W;
+        bundles += (count + TS_W - 1) / TS_W;
+        s->color_end[color] = bundles;
+        bundles += spare && count > 0 ? 1 : 0; /* room for the paired order's pad */
     }
     s->color_begin[TS_OVERFLOW_COLOR] = bundles;
     bundles += graph->colors[TS_OVERFLOW_COLOR].count; /* one lane each */
     s->color_begin[TS_OVERFLOW_COLOR + 1] = bundles;
+    s->color_end[TS_OVERFLOW_COLOR] = bundles;
     return ts_array_reserve(allocator, (void **)&s->states, &s->state_capacity, awake + 1,
                             sizeof(ts_body_state)) &&
            ts_array_reserve(allocator, &s->bundles, &s->bundle_bytes,
@@ -690,7 +735,11 @@ bool TS_WIDE(ts_solver_reserve_scratch)(ts_solver_scratch *s, const ts_allocator
            ts_array_reserve(allocator, (void **)&s->ordered, &s->ordered_capacity, contacts,
                             sizeof(int32_t)) &&
            ts_array_reserve(allocator, (void **)&s->order_keys, &s->order_key_capacity, contacts,
-                            sizeof(uint16_t));
+                            sizeof(uint16_t)) &&
+           (!spare || (ts_array_reserve(allocator, (void **)&s->order_slots, &s->order_slot_capacity, 2 * contacts,
+                                        sizeof(int32_t)) &&
+                       ts_array_reserve(allocator, (void **)&s->border, &s->border_capacity, awake + 1,
+                                        sizeof(uint8_t))));
 }
 
 /* Room for the reports (contact_report.h): the totals beside the bundles. */
@@ -711,7 +760,12 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
     bool reports = solver->report.impulses || solver->report.hits;
     int32_t list_capacity = ts_solver_stage_list_capacity(solver->substeps);
     static_assert(sizeof(solve_stage) <= TS_SOLVE_STAGE_BYTES, "solver.h's room for a stage record");
-    if (!TS_WIDE(ts_solver_reserve_scratch)(&solver->scratch, &records->allocator, in->graph, awake) ||
+    /* the colour passes run paired with two workers and no joint in the colours (solver/pair_schedule.h) */
+    bool pairs = in->parallel->worker_count == 2;
+    for (int color = 0; color < TS_OVERFLOW_COLOR; ++color) {
+        pairs = pairs && in->graph->colors[color].joint_count == 0;
+    }
+    if (!TS_WIDE(ts_solver_reserve_scratch)(&solver->scratch, &records->allocator, pairs, in->graph, awake) ||
         !ts_array_reserve(&records->allocator, &solver->scratch.stage_list, &solver->scratch.stage_list_bytes,
                           ts_solver_stage_list_bytes(solver->substeps), 1) ||
         (reports && !reserve_report(solver, records)) ||
@@ -759,6 +813,7 @@ ts_result TS_WIDE(ts_solve)(ts_solver *solver, const ts_solve_input *in, int32_t
         .defs = scratch->stage_list,
         .stages = (solve_stage *)((ts_stage_def *)scratch->stage_list + list_capacity), /* 8-byte aligned */
         .list_capacity = list_capacity,
+        .pairs = pairs,
     };
     solver->joint_scratch.ball_impulses_pending = true; /* the ball bundles' impulses are the newest from here on */
     solver->joint_scratch.ball_inv_h = 1.0f / h;

@@ -26,14 +26,21 @@ typedef struct ts_solver_scratch {
     int32_t bounce_bytes;
     void *totals; /* soft step, worlds that report impulses: the step's totals beside each bundle (ts_contact_total_lanes) */
     int32_t total_bytes;
-    int32_t color_begin[TS_COLOR_COUNT + 2]; /* bundles of colour c: [color_begin[c], color_begin[c + 1]) */
+    int32_t color_begin[TS_COLOR_COUNT + 2]; /* colour c's room: [color_begin[c], color_begin[c + 1]) */
+    int32_t color_end[TS_COLOR_COUNT + 1];   /* bundles of colour c: [color_begin[c], color_end[c]); the paired
+                                                passes keep a spare bundle past each colour's (pad, below) */
     int32_t *ordered; /* soft step: each colour's contacts in bundle order (contact_order.h) */
     int32_t ordered_capacity;
-    int32_t ordered_begin[TS_COLOR_COUNT + 2]; /* colour c's: ordered + ordered_begin[c] */
-    int32_t pair_splits[TS_COLOR_COUNT][2]; /* paired passes: each colour's bundles of the crossing contacts */
+    int32_t ordered_begin[TS_COLOR_COUNT + 2]; /* colour c's: ordered + ordered_begin[c] (room for a pad) */
+    int32_t ordered_count[TS_COLOR_COUNT + 1]; /* colour c's entries: its contacts and the paired order's pad (-1s) */
+    int32_t pair_splits[TS_COLOR_COUNT][3]; /* paired passes: each colour's first bundles of cross, int1b, int1n */
     int32_t pair_work[TS_COLOR_COUNT][2];   /* paired passes: each colour's contacts of worker 0 and of worker 1 */
     uint16_t *order_keys; /* soft step: the order's keys, beside ordered (same offsets) */
     int32_t order_key_capacity;
+    int32_t *order_slots; /* paired passes: each contact's two body slots, two per entry of ordered */
+    int32_t order_slot_capacity;
+    _Atomic uint8_t *border; /* paired passes: 1 for the awake slots that a crossing contact touches */
+    int32_t border_capacity;
     ts_body_state *substep_start; /* XPBD, in steps that start with deep overlap: the states at each substep's start */
     int32_t substep_start_capacity;
     void *xpbd_lanes; /* XPBD: its lanes beside each bundle (xpbd_contact.h) */
@@ -123,16 +130,18 @@ typedef struct ts_solve_input {
 } ts_solve_input;
 
 /* Makes room for the step's body states and contact bundles and fills the
- * colour ranges of the bundles (solver.c, one build per width). */
-bool ts_solver_reserve_scratch_w1(ts_solver_scratch *scratch, const ts_allocator *allocator,
+ * colour ranges of the bundles (solver.c, one build per width); `spare`
+ * (the soft step's paired passes): a bundle more a colour, and room for
+ * the paired order (contact_order.h). */
+bool ts_solver_reserve_scratch_w1(ts_solver_scratch *scratch, const ts_allocator *allocator, bool spare,
                                   const ts_constraint_graph *graph, int32_t awake);
-bool ts_solver_reserve_scratch_w4(ts_solver_scratch *scratch, const ts_allocator *allocator,
+bool ts_solver_reserve_scratch_w4(ts_solver_scratch *scratch, const ts_allocator *allocator, bool spare,
                                   const ts_constraint_graph *graph, int32_t awake);
-bool ts_solver_reserve_scratch_w8(ts_solver_scratch *scratch, const ts_allocator *allocator,
+bool ts_solver_reserve_scratch_w8(ts_solver_scratch *scratch, const ts_allocator *allocator, bool spare,
                                   const ts_constraint_graph *graph, int32_t awake);
-bool ts_solver_reserve_scratch_w16(ts_solver_scratch *scratch, const ts_allocator *allocator,
+bool ts_solver_reserve_scratch_w16(ts_solver_scratch *scratch, const ts_allocator *allocator, bool spare,
                                    const ts_constraint_graph *graph, int32_t awake);
-bool ts_solver_reserve_scratch_w16x(ts_solver_scratch *scratch, const ts_allocator *allocator,
+bool ts_solver_reserve_scratch_w16x(ts_solver_scratch *scratch, const ts_allocator *allocator, bool spare,
                                    const ts_constraint_graph *graph, int32_t awake);
 
 /* What a step may colour (step.c, islands/graph_bound.h): `awake` contacts

@@ -26,6 +26,8 @@ void ts_solver_scratch_free(ts_solver_scratch *scratch, const ts_allocator *allo
     ts_array_free(allocator, &scratch->totals, &scratch->total_bytes, 1);
     ts_array_free(allocator, (void **)&scratch->ordered, &scratch->ordered_capacity, sizeof(int32_t));
     ts_array_free(allocator, (void **)&scratch->order_keys, &scratch->order_key_capacity, sizeof(uint16_t));
+    ts_array_free(allocator, (void **)&scratch->order_slots, &scratch->order_slot_capacity, sizeof(int32_t));
+    ts_array_free(allocator, (void **)&scratch->border, &scratch->border_capacity, sizeof(uint8_t));
     ts_array_free(allocator, (void **)&scratch->substep_start, &scratch->substep_start_capacity, sizeof(ts_body_state));
     ts_array_free(allocator, &scratch->xpbd_lanes, &scratch->xpbd_lane_bytes, 1);
     ts_array_free(allocator, &scratch->xpbd_joint_bundles, &scratch->xpbd_joint_bundle_bytes, 1);

@@ -26,6 +26,9 @@
  *              rises with `over`;
  *   joints     every joint laid out as if awake (a sleeping island's
  *              joints wake with it; the layout's counts only grow).
+ * The soft step's paired passes also keep a spare bundle after each
+ * colour's and W - 1 more entries of its order, for the paired order's pad
+ * (contact_order.h), and a border mark per body.
  * The contact bundles and their bounce lanes are written by the prepare
  * stage before anything reads them, so they grow without a copy
  * (ts_array_reserve_scratch): pile's bundles grow from 32 to 64 MB near
@@ -126,14 +129,21 @@ bool TS_WIDE(ts_solver_reserve_step)(ts_solver *solver, const ts_records *record
         over = over < adds.awake ? over : adds.awake;
         bundles += bundle_growth(adds.awake + adds.asleep, over + adds.asleep_over);
     }
+    /* the soft step's paired order: a spare bundle and a pad of W - 1 entries a colour (solver.c) */
+    bool soft = solver->type != TS_SOLVER_XPBD;
+    int32_t entries = contacts + (soft ? TS_OVERFLOW_COLOR * (TS_W - 1) : 0);
+    bundles += soft ? TS_OVERFLOW_COLOR : 0;
     int32_t joint_bundles = 0;
     if (!ts_array_reserve(allocator, (void **)&s->states, &s->state_capacity, bodies, sizeof(ts_body_state)) ||
         !ts_array_reserve_scratch(allocator, &s->bundles, &s->bundle_bytes,
                                   bundles * (int32_t)sizeof(ts_contact_bundle), 1) ||
         !ts_array_reserve_scratch(allocator, &s->bounces, &s->bounce_bytes,
                                   bundles * (int32_t)sizeof(ts_contact_bounce_lanes), 1) ||
-        !ts_array_reserve(allocator, (void **)&s->ordered, &s->ordered_capacity, contacts, sizeof(int32_t)) ||
-        !ts_array_reserve(allocator, (void **)&s->order_keys, &s->order_key_capacity, contacts, sizeof(uint16_t)) ||
+        !ts_array_reserve(allocator, (void **)&s->ordered, &s->ordered_capacity, entries, sizeof(int32_t)) ||
+        !ts_array_reserve(allocator, (void **)&s->order_keys, &s->order_key_capacity, entries, sizeof(uint16_t)) ||
+        (soft && (!ts_array_reserve(allocator, (void **)&s->order_slots, &s->order_slot_capacity, 2 * entries,
+                                    sizeof(int32_t)) ||
+                  !ts_array_reserve(allocator, (void **)&s->border, &s->border_capacity, bodies, sizeof(uint8_t)))) ||
         !ts_array_reserve(allocator, &s->stage_list, &s->stage_list_bytes,
                           ts_solver_stage_list_bytes(solver->substeps), 1) ||
         !reserve_joints(&solver->joint_scratch, records, graph, &joint_bundles)) {

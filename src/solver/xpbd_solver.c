@@ -536,7 +536,7 @@ static void run_xpbd(xpbd_run *r)
 static bool reserve_scratch(ts_solver *solver, const ts_solve_input *in, int32_t awake)
 {
     const ts_allocator *allocator = &in->records->allocator;
-    if (!TS_WIDE(ts_solver_reserve_scratch)(&solver->scratch, allocator, in->graph, awake) ||
+    if (!TS_WIDE(ts_solver_reserve_scratch)(&solver->scratch, allocator, false, in->graph, awake) ||
         !TS_WIDE(ts_xpbd_joint_begin)(solver, in->records, in->graph)) {
         return false;
     }
