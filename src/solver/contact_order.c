@@ -136,9 +136,10 @@ void ts_contact_order_mark(const ts_records *records, const ts_graph_color *colo
     }
 }
 
+/* slots[0] is the contact's awake body's (a coloured contact has one). */
 static bool touches_border(const int32_t *slots, const _Atomic uint8_t *border)
 {
-    return (slots[0] >= 0 && atomic_load_explicit(border + slots[0], memory_order_relaxed)) ||
+    return atomic_load_explicit(border + slots[0], memory_order_relaxed) ||
            (slots[1] >= 0 && atomic_load_explicit(border + slots[1], memory_order_relaxed));
 }
 
